@@ -1,0 +1,5 @@
+export * from './types';
+export * from './convert';
+export { FormatError } from './objects';
+export { fromOpenAI, toOpenAI } from './openai';
+export { fromAnthropic, toAnthropic } from './anthropic';

@@ -1,0 +1,62 @@
+/**
+ * The cache-safety memo. A history message's optimized form is decided once, keyed by a
+ * chain hash of the configuration, every message before it and its own bytes; on later
+ * turns the same prefix is replayed from here byte for byte instead of being decided again.
+ */
+import type { ChatMessage } from '../chat/types';
+import { sha256 } from './hash';
+
+export const MEMO_SCHEMA_VERSION = 1;
+
+export class MessageMemo {
+  private readonly entries = new Map<string, ChatMessage>();
+  constructor(private readonly maxEntries = 20_000) {}
+
+  get(key: string): ChatMessage | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  set(key: string, message: ChatMessage): void {
+    this.entries.delete(key);
+    this.entries.set(key, message);
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  toJSON(): { schema: number; entries: [string, ChatMessage][] } {
+    return { schema: MEMO_SCHEMA_VERSION, entries: [...this.entries] };
+  }
+
+  static fromJSON(value: unknown): MessageMemo {
+    const saved = value as { schema?: unknown; entries?: unknown };
+    if (saved?.schema !== MEMO_SCHEMA_VERSION || !Array.isArray(saved.entries)) {
+      throw new Error(`Herald: message memo has schema ${String(saved?.schema)}, expected ${MEMO_SCHEMA_VERSION}`);
+    }
+    const memo = new MessageMemo();
+    for (const entry of saved.entries) if (Array.isArray(entry) && typeof entry[0] === 'string') memo.entries.set(entry[0], entry[1] as ChatMessage);
+    return memo;
+  }
+}
+
+/** Chain hashes: entry i covers the configuration and messages 0..i. */
+export function chainHashes(configHash: string, messages: readonly ChatMessage[]): string[] {
+  const hashes: string[] = [];
+  let previous = configHash;
+  for (const message of messages) {
+    previous = sha256(previous + '\u0000' + JSON.stringify(message));
+    hashes.push(previous);
+  }
+  return hashes;
+}

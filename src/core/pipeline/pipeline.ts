@@ -1,0 +1,269 @@
+/**
+ * The runner: enabled strategies in a fixed order, a time limit each, failures isolated
+ * (fail-open), inputs never mutated, and history messages decided once and replayed from the
+ * memo so the unchanged prefix of the next turn comes out byte-identical.
+ */
+import type { ChatMessage, ChatRequest } from '../chat/types';
+import { silentLogger, type Logger, type ModelPort } from '../ports';
+import type { Stash } from '../stash/stash';
+import { TokenCounter } from '../tokens/tokenCounter';
+import { freshStartOf } from './freshInput';
+import { canonicalJson, sha256 } from './hash';
+import { chainHashes, MessageMemo } from './messageMemo';
+import { SessionStateStore } from './sessionState';
+import type { Decision, Strategy, StrategyResult } from './types';
+import { invalidResult } from './validate';
+
+export interface PipelineConfig {
+  /** Strategy id → on/off; strategies not named use their `defaultEnabled`. */
+  readonly enabled?: Readonly<Record<string, boolean>>;
+  /** Strategy id → parameters; unknown ids or parameter names are errors. */
+  readonly options?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** Longest a strategy may take, in ms. Default 5000. */
+  readonly timeLimitMs?: number;
+}
+
+export interface PipelineDependencies {
+  readonly stash: Stash;
+  readonly tokens?: TokenCounter;
+  readonly memo?: MessageMemo;
+  readonly state?: SessionStateStore;
+  readonly logger?: Logger;
+}
+
+export interface RunOptions {
+  /** The target's usable input budget in tokens. */
+  readonly windowTokens?: number;
+  readonly model?: ModelPort;
+  /** Groups turns of one conversation for pins; derived from the first messages when absent. */
+  readonly sessionId?: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface PipelineResult {
+  readonly request: ChatRequest;
+  readonly decisions: readonly Decision[];
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly durationMs: number;
+  /** Leading messages replayed from earlier turns' decisions. */
+  readonly replayedMessages: number;
+  readonly sessionId: string;
+  /** Set when a strategy answered the request itself (semantic cache hit). */
+  readonly response?: unknown;
+  /** True when this request is a control sample that skipped every mutating strategy. */
+  readonly holdout: boolean;
+}
+
+const DEFAULT_TIME_LIMIT_MS = 5000;
+
+export class Pipeline {
+  readonly tokens: TokenCounter;
+  readonly memo: MessageMemo;
+  readonly state: SessionStateStore;
+  private readonly logger: Logger;
+  private readonly configHash: string;
+
+  constructor(
+    readonly strategies: readonly Strategy[],
+    private readonly config: PipelineConfig,
+    private readonly dependencies: PipelineDependencies,
+  ) {
+    this.tokens = dependencies.tokens ?? new TokenCounter();
+    this.memo = dependencies.memo ?? new MessageMemo();
+    this.state = dependencies.state ?? new SessionStateStore();
+    this.logger = dependencies.logger ?? silentLogger;
+    validateConfig(strategies, config);
+    this.configHash = sha256(canonicalJson({ order: strategies.map((strategy) => strategy.id), enabled: this.enabledIds(), options: config.options ?? {} }));
+  }
+
+  /** Ids of the strategies that will run, in order. */
+  enabledIds(): string[] {
+    return this.strategies.filter((strategy) => this.config.enabled?.[strategy.id] ?? strategy.defaultEnabled).map((strategy) => strategy.id);
+  }
+
+  async run(input: ChatRequest, options: RunOptions = {}): Promise<PipelineResult> {
+    const started = performance.now();
+    const sessionId = options.sessionId ?? sessionIdOf(input);
+    const freshStart = freshStartOf(input.messages);
+    const chain = chainHashes(this.configHash, input.messages);
+
+    // Replay what earlier turns decided; stop at the first history message not seen before.
+    let frozenCount = 0;
+    const replayed: ChatMessage[] = [];
+    while (frozenCount < freshStart) {
+      const memoized = this.memo.get(chain[frozenCount]!);
+      if (!memoized) break;
+      replayed.push(memoized);
+      frozenCount++;
+    }
+    let request: ChatRequest = frozenCount === 0 ? input : { ...input, messages: [...replayed, ...input.messages.slice(frozenCount)] };
+
+    const tokensBefore = this.tokens.countRequest(input);
+    const decisions: Decision[] = [];
+    let response: unknown;
+    let holdout = false;
+
+    for (const strategy of this.strategies) {
+      const enabled = this.config.enabled?.[strategy.id] ?? strategy.defaultEnabled;
+      if (!enabled) continue;
+      if (holdout && strategy.kind !== 'signal') {
+        decisions.push(skipped(strategy.id, 'holdout-skipped', 'this request is a control sample (audited_holdout)', this.tokens.countRequest(request)));
+        continue;
+      }
+      if (options.signal?.aborted) {
+        decisions.push(skipped(strategy.id, 'request-cancelled', 'the caller cancelled the request', this.tokens.countRequest(request)));
+        continue;
+      }
+      const outcome = await this.runOne(strategy, request, input, frozenCount, freshStart, sessionId, options);
+      decisions.push(outcome.decision);
+      if (outcome.result) {
+        request = outcome.result.request;
+        if (outcome.result.holdout) holdout = true;
+        if (outcome.result.response !== undefined) {
+          response = outcome.result.response;
+          break;
+        }
+      }
+    }
+
+    if (!holdout && response === undefined) {
+      for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!);
+    }
+    await this.dependencies.stash.flush();
+    return {
+      request,
+      decisions,
+      tokensBefore,
+      tokensAfter: this.tokens.countRequest(request),
+      durationMs: performance.now() - started,
+      replayedMessages: frozenCount,
+      sessionId,
+      response,
+      holdout,
+    };
+  }
+
+  /** Hands the model's answer to the strategies that learn from it (semantic_cache). */
+  async afterResponse(request: ChatRequest, response: unknown, sessionId = sessionIdOf(request)): Promise<void> {
+    for (const strategy of this.strategies) {
+      if (!strategy.afterResponse || !(this.config.enabled?.[strategy.id] ?? strategy.defaultEnabled)) continue;
+      try {
+        await strategy.afterResponse(request, response, { state: this.state.scope(sessionId, strategy.id), logger: this.logger });
+      } catch (error) {
+        this.logger.warn('strategy-after-response-failed', `Herald: ${strategy.id} failed after the response: ${describe(error)}`);
+      }
+    }
+  }
+
+  private async runOne(
+    strategy: Strategy,
+    request: ChatRequest,
+    original: ChatRequest,
+    frozenCount: number,
+    freshStart: number,
+    sessionId: string,
+    options: RunOptions,
+  ): Promise<{ decision: Decision; result?: StrategyResult }> {
+    const before = this.tokens.countRequest(request);
+    const limit = this.config.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+    const controller = new AbortController();
+    const onAbort = (): void => controller.abort();
+    options.signal?.addEventListener('abort', onAbort);
+    const started = performance.now();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const base = { strategy: strategy.id, tokensBefore: before, handles: [] as string[] };
+    try {
+      const context = {
+        stash: this.dependencies.stash,
+        tokens: this.tokens,
+        frozenCount,
+        freshStart,
+        original,
+        options: { ...(strategy.defaults ?? {}), ...(this.config.options?.[strategy.id] ?? {}) },
+        state: this.state.scope(sessionId, strategy.id),
+        windowTokens: options.windowTokens,
+        logger: this.logger,
+        model: options.model,
+        signal: controller.signal,
+      };
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), limit);
+      });
+      const outcome = await Promise.race([Promise.resolve().then(() => strategy.apply(request, context)), timeout]);
+      const durationMs = performance.now() - started;
+      // A synchronous strategy cannot be interrupted; one that overran is discarded all the same.
+      if (outcome === 'timeout' || durationMs > limit) {
+        controller.abort();
+        this.logger.warn('strategy-timed-out', `Herald: ${strategy.id} took longer than ${limit} ms and was skipped`);
+        return { decision: { ...base, status: 'timeout', action: 'strategy-timed-out', reason: `took longer than ${limit} ms; request left as it was`, tokensAfter: before, durationMs } };
+      }
+      const protectedIndex = (index: number): boolean =>
+        (index < frozenCount && !strategy.rewritesFrozen) || (index >= freshStart && !strategy.touchesFresh) || strategy.kind === 'signal';
+      const problem = invalidResult(request, outcome.request, protectedIndex);
+      if (problem) {
+        this.logger.warn('strategy-result-rejected', `Herald: ${strategy.id} ${problem}; its result was discarded`);
+        return { decision: { ...base, status: 'rejected', action: 'strategy-result-rejected', reason: `${problem}; request left as it was`, tokensAfter: before, durationMs } };
+      }
+      const changed = outcome.request !== request;
+      const after = changed ? this.tokens.countRequest(outcome.request) : before;
+      const status = strategy.kind === 'signal' ? 'signal' : changed ? 'applied' : 'unchanged';
+      return {
+        decision: {
+          strategy: strategy.id,
+          status,
+          action: outcome.action,
+          reason: outcome.reason,
+          tokensBefore: before,
+          tokensAfter: after,
+          durationMs,
+          handles: [...(outcome.handles ?? [])],
+          details: outcome.details,
+        },
+        result: strategy.kind === 'signal' ? { ...outcome, request } : outcome,
+      };
+    } catch (error) {
+      const durationMs = performance.now() - started;
+      this.logger.warn('strategy-failed', `Herald: ${strategy.id} failed and was skipped: ${describe(error)}`);
+      return { decision: { ...base, status: 'failed', action: 'strategy-failed', reason: `${describe(error)}; request left as it was`, tokensAfter: before, durationMs } };
+    } finally {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+/** A session is named by its opening: the system prompt and the first user message. */
+export function sessionIdOf(request: ChatRequest): string {
+  const opening = request.messages.slice(0, 2).map((message) => JSON.stringify(message.parts)).join('\u0000');
+  return sha256(opening).slice(0, 16);
+}
+
+function skipped(strategy: string, action: string, reason: string, tokens: number): Decision {
+  return { strategy, status: 'skipped', action, reason, tokensBefore: tokens, tokensAfter: tokens, durationMs: 0, handles: [] };
+}
+
+function validateConfig(strategies: readonly Strategy[], config: PipelineConfig): void {
+  const known = new Map(strategies.map((strategy) => [strategy.id, strategy]));
+  const seen = new Set<string>();
+  for (const strategy of strategies) {
+    if (seen.has(strategy.id)) throw new Error(`Herald: strategy "${strategy.id}" is registered twice`);
+    seen.add(strategy.id);
+  }
+  for (const id of Object.keys(config.enabled ?? {})) {
+    if (!known.has(id)) throw new Error(`Herald: unknown strategy id "${id}" (known: ${[...known.keys()].join(', ')})`);
+  }
+  for (const [id, parameters] of Object.entries(config.options ?? {})) {
+    const strategy = known.get(id);
+    if (!strategy) throw new Error(`Herald: options for unknown strategy id "${id}"`);
+    for (const name of Object.keys(parameters)) {
+      if (!(name in (strategy.defaults ?? {}))) {
+        throw new Error(`Herald: unknown option "${name}" for strategy "${id}" (known: ${Object.keys(strategy.defaults ?? {}).join(', ') || 'none'})`);
+      }
+    }
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,81 @@
+/** The strategy contract: one small interface, every hook documented. */
+import type { ChatRequest } from '../chat/types';
+import type { Logger, ModelPort } from '../ports';
+import type { Stash } from '../stash/stash';
+import type { TokenCounter } from '../tokens/tokenCounter';
+import type { SessionState } from './sessionState';
+
+export interface StrategyContext {
+  readonly stash: Stash;
+  readonly tokens: TokenCounter;
+  /** Messages before this index were decided on an earlier turn: read them, never change them. */
+  readonly frozenCount: number;
+  /**
+   * Index of the first message of the current turn's fresh input (everything after the last
+   * assistant message). Fresh input is left intact unless the strategy declares `touchesFresh`.
+   */
+  readonly freshStart: number;
+  /** The request as it arrived, before any strategy ran (same message count and order). */
+  readonly original: ChatRequest;
+  /** This strategy's parameters, validated, defaults applied. */
+  readonly options: Readonly<Record<string, unknown>>;
+  /** Per-session key/value pins (a decision taken once and replayed). */
+  readonly state: SessionState;
+  /** The target model's usable input budget in tokens, when known. */
+  readonly windowTokens?: number;
+  readonly logger: Logger;
+  /** A language model, when the host has one and the configuration allows it. */
+  readonly model?: ModelPort;
+  /** Aborted when the strategy's time limit passes or the caller cancels. */
+  readonly signal: AbortSignal;
+}
+
+export interface StrategyResult {
+  /** The new request; return the input itself when nothing changed. Never mutate the input. */
+  readonly request: ChatRequest;
+  /** What happened, noun-then-verb: `tool-output-collapsed`, `nothing-to-do`. */
+  readonly action: string;
+  /** One line on why, with no prompt text in it. */
+  readonly reason: string;
+  /** Handles of everything this strategy stashed. */
+  readonly handles?: readonly string[];
+  /** Numbers and flags for reports (counts, scores); no prompt text. */
+  readonly details?: Readonly<Record<string, string | number | boolean>>;
+  /** A response to serve instead of calling the model (semantic_cache); ends the pipeline. */
+  readonly response?: unknown;
+  /** Marks the request as a control sample: every later mutating strategy is skipped. */
+  readonly holdout?: boolean;
+}
+
+export interface Strategy {
+  /** Stable id, as in the settings: `context_dedupe`. */
+  readonly id: string;
+  readonly defaultEnabled: boolean;
+  /** `signal` strategies never change the request; they only emit a decision. */
+  readonly kind?: 'transform' | 'signal';
+  /** Allowed to rewrite the current turn's fresh input (output_externalize). */
+  readonly touchesFresh?: boolean;
+  /** Allowed to rewrite messages decided on an earlier turn (window_budget, when over budget). */
+  readonly rewritesFrozen?: boolean;
+  /** Parameter defaults; an option not named here is an error. */
+  readonly defaults?: Readonly<Record<string, unknown>>;
+  /** Look at one request; return a new one (never mutate the input) and what was done. */
+  apply(request: ChatRequest, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
+  /** Called with the model's answer after a live call (semantic_cache writes it back). */
+  afterResponse?(request: ChatRequest, response: unknown, context: Pick<StrategyContext, 'state' | 'logger'>): Promise<void> | void;
+}
+
+export type DecisionStatus = 'applied' | 'unchanged' | 'signal' | 'disabled' | 'skipped' | 'failed' | 'timeout' | 'rejected';
+
+/** What one strategy did to one request. Metadata only: no prompt text unless content mode is on. */
+export interface Decision {
+  readonly strategy: string;
+  readonly status: DecisionStatus;
+  readonly action: string;
+  readonly reason: string;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly durationMs: number;
+  readonly handles: readonly string[];
+  readonly details?: Readonly<Record<string, string | number | boolean>>;
+}

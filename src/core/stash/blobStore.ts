@@ -1,0 +1,112 @@
+/**
+ * Where stashed originals live. The stash talks to this port only: memory for tests, files
+ * for the CLI, the extension's global storage in VS Code.
+ */
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+export interface BlobInfo {
+  readonly key: string;
+  readonly size: number;
+  /** Last write or read, ms since the epoch. */
+  readonly touched: number;
+}
+
+export interface BlobStore {
+  get(key: string): Promise<string | undefined>;
+  put(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+  list(): Promise<BlobInfo[]>;
+  /** Marks an entry as used now, for least-recently-used eviction. */
+  touch(key: string): Promise<void>;
+}
+
+export class MemoryBlobStore implements BlobStore {
+  private readonly blobs = new Map<string, { value: string; touched: number }>();
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async get(key: string): Promise<string | undefined> {
+    return this.blobs.get(key)?.value;
+  }
+  async put(key: string, value: string): Promise<void> {
+    this.blobs.set(key, { value, touched: this.now() });
+  }
+  async delete(key: string): Promise<void> {
+    this.blobs.delete(key);
+  }
+  async list(): Promise<BlobInfo[]> {
+    return [...this.blobs].map(([key, blob]) => ({ key, size: blob.value.length * 2, touched: blob.touched }));
+  }
+  async touch(key: string): Promise<void> {
+    const blob = this.blobs.get(key);
+    if (blob) blob.touched = this.now();
+  }
+}
+
+/**
+ * One file per entry, readable only by the user (mode 0600). Writes go to a temporary file
+ * that is renamed into place, so a crash never leaves a partial file under an entry's name.
+ */
+export class FileBlobStore implements BlobStore {
+  private ready: Promise<void> | undefined;
+  constructor(readonly directory: string) {}
+
+  private ensure(): Promise<void> {
+    this.ready ??= fs.mkdir(this.directory, { recursive: true, mode: 0o700 }).then(() => undefined);
+    return this.ready;
+  }
+  private file(key: string): string {
+    if (!/^[a-z0-9_.-]+$/i.test(key)) throw new Error(`Herald: invalid stash key "${key}"`);
+    return path.join(this.directory, `${key}.json`);
+  }
+  async get(key: string): Promise<string | undefined> {
+    try {
+      return await fs.readFile(this.file(key), 'utf8');
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+  async put(key: string, value: string): Promise<void> {
+    await this.ensure();
+    const target = this.file(key);
+    const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await fs.writeFile(temporary, value, { encoding: 'utf8', mode: 0o600 });
+    await fs.rename(temporary, target);
+  }
+  async delete(key: string): Promise<void> {
+    await fs.rm(this.file(key), { force: true });
+  }
+  async list(): Promise<BlobInfo[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.directory);
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+    const infos: BlobInfo[] = [];
+    for (const name of names) {
+      if (!name.endsWith('.json')) continue;
+      try {
+        const stat = await fs.stat(path.join(this.directory, name));
+        infos.push({ key: name.slice(0, -'.json'.length), size: stat.size, touched: stat.mtimeMs });
+      } catch (error) {
+        if (!isNotFound(error)) throw error;
+      }
+    }
+    return infos;
+  }
+  async touch(key: string): Promise<void> {
+    const now = new Date();
+    try {
+      await fs.utimes(this.file(key), now, now);
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+}

@@ -1,0 +1,3 @@
+export * from './blobStore';
+export * from './marker';
+export * from './stash';

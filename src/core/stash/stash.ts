@@ -1,0 +1,226 @@
+/**
+ * The stash: originals of everything Herald elides, content-addressed by an HMAC of the
+ * original under a per-install key. `elide` is synchronous (strategies call it inline) and
+ * queues the write; `flush` persists; `retrieve` returns the exact original.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import type { BlobStore } from './blobStore';
+import { findMarkers, formatMarker } from './marker';
+
+/** Saved entries carry this; loading another version is refused loudly. */
+export const STASH_SCHEMA_VERSION = 1;
+
+export interface StashOptions {
+  /** Where entries are kept. */
+  readonly store: BlobStore;
+  /** The per-install secret the handles are derived from (32 random bytes when not given). */
+  readonly key?: Uint8Array;
+  /** Entries unused for longer than this are removed at the next sweep. Default 7 days. */
+  readonly ttlMs?: number;
+  /** Total size above which the least recently used entries are evicted. Default 256 MiB. */
+  readonly maxBytes?: number;
+  /** The clock, for tests. */
+  readonly now?: () => number;
+  /** Non-fatal problems (a corrupted entry, a failed write), with a machine-readable code. */
+  readonly onProblem?: (code: string, message: string) => void;
+}
+
+export interface StashEntry {
+  readonly schema: number;
+  readonly handle: string;
+  /** Which strategy elided it. */
+  readonly kind: string;
+  readonly original: string;
+  /** Every text that stood in for the original in a request (each contains the marker). */
+  readonly replacements: readonly string[];
+  readonly created: number;
+}
+
+export interface ElideInput {
+  readonly original: string;
+  /** What was removed and how much, e.g. "412 lines elided". */
+  readonly summary: string;
+  /** The strategy id. */
+  readonly kind: string;
+  /** Builds the text that replaces the original from the marker; default: the marker alone. */
+  readonly render?: (marker: string) => string;
+}
+
+export interface Elision {
+  readonly handle: string;
+  readonly marker: string;
+  readonly replacement: string;
+}
+
+const DEFAULT_TTL_MS = 7 * 24 * 3600 * 1000;
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
+
+export class Stash {
+  private readonly key: Uint8Array;
+  private readonly pending = new Map<string, StashEntry>();
+  private readonly cache = new Map<string, StashEntry>();
+  private readonly now: () => number;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: StashOptions) {
+    this.key = options.key ?? randomBytes(32);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The handle an original gets: stable for the same bytes and key, unguessable without the key. */
+  handleFor(original: string): string {
+    const digest = createHmac('sha256', this.key).update(original, 'utf8').digest();
+    let handle = 'hr_';
+    // 16 base32 characters = 80 bits.
+    let bits = 0;
+    let value = 0;
+    for (const byte of digest) {
+      value = (value << 8) | byte;
+      bits += 8;
+      while (bits >= 5 && handle.length < 19) {
+        handle += BASE32[(value >>> (bits - 5)) & 31];
+        bits -= 5;
+      }
+      if (handle.length >= 19) break;
+    }
+    return handle;
+  }
+
+  /** Stashes an original and returns the text to put in its place. */
+  elide(input: ElideInput): Elision {
+    const handle = this.handleFor(input.original);
+    const marker = formatMarker(input.summary, handle);
+    const replacement = input.render ? input.render(marker) : marker;
+    if (!replacement.includes(marker)) throw new Error(`Herald: a replacement for ${handle} must contain its marker`);
+    const known = this.pending.get(handle) ?? this.cache.get(handle);
+    const replacements = known ? (known.replacements.includes(replacement) ? known.replacements : [...known.replacements, replacement]) : [replacement];
+    const entry: StashEntry = { schema: STASH_SCHEMA_VERSION, handle, kind: known?.kind ?? input.kind, original: input.original, replacements, created: known?.created ?? this.now() };
+    this.cache.set(handle, entry);
+    if (known !== entry) this.pending.set(handle, entry);
+    return { handle, marker, replacement };
+  }
+
+  /** Writes queued entries; then evicts by age and size. Failures are reported, never thrown. */
+  async flush(): Promise<void> {
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    const previous = this.writing;
+    this.writing = (async () => {
+      await previous;
+      for (const entry of batch) {
+        try {
+          await this.options.store.put(entry.handle, JSON.stringify(entry));
+        } catch (error) {
+          this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${entry.handle}: ${describe(error)}`);
+        }
+      }
+      await this.sweep();
+    })();
+    await this.writing;
+  }
+
+  /** The original behind a handle, byte for byte, or undefined when unknown, expired or corrupted. */
+  async retrieve(handle: string): Promise<string | undefined> {
+    return (await this.entry(handle))?.original;
+  }
+
+  async entry(handle: string): Promise<StashEntry | undefined> {
+    const cached = this.cache.get(handle);
+    if (cached) return cached;
+    let text: string | undefined;
+    try {
+      text = await this.options.store.get(handle);
+    } catch (error) {
+      this.options.onProblem?.('stash-read-failed', `Herald: could not read stash entry ${handle}: ${describe(error)}`);
+      return undefined;
+    }
+    if (text === undefined) return undefined;
+    const entry = parseEntry(text, handle);
+    if (typeof entry === 'string') {
+      this.options.onProblem?.('stash-entry-corrupted', entry);
+      return undefined;
+    }
+    this.cache.set(handle, entry);
+    void this.options.store.touch(handle).catch(() => undefined);
+    return entry;
+  }
+
+  /**
+   * Replaces every marker in `text` whose stashed replacement stands there with its original,
+   * repeating for nested elisions. Markers with unknown handles, or whose replacement does not
+   * stand around them (look-alikes inside tool output), are left exactly as they are.
+   */
+  async expandText(text: string, maxDepth = 8): Promise<string> {
+    let current = text;
+    for (let depth = 0; depth < maxDepth; depth++) {
+      const markers = findMarkers(current);
+      if (markers.length === 0) return current;
+      let changed = false;
+      // Right to left, so earlier positions stay valid.
+      for (const marker of markers.reverse()) {
+        const entry = await this.entry(marker.handle);
+        if (!entry) continue;
+        for (const replacement of entry.replacements) {
+          const start = locate(current, replacement, marker.start, marker.end);
+          if (start < 0) continue;
+          current = current.slice(0, start) + entry.original + current.slice(start + replacement.length);
+          changed = true;
+          break;
+        }
+      }
+      if (!changed) return current;
+    }
+    return current;
+  }
+
+  private async sweep(): Promise<void> {
+    const ttl = this.options.ttlMs ?? DEFAULT_TTL_MS;
+    const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
+    try {
+      const infos = (await this.options.store.list()).sort((a, b) => a.touched - b.touched);
+      let total = infos.reduce((sum, info) => sum + info.size, 0);
+      const cutoff = this.now() - ttl;
+      for (const info of infos) {
+        if (info.touched >= cutoff && total <= maxBytes) continue;
+        await this.options.store.delete(info.key);
+        this.cache.delete(info.key);
+        total -= info.size;
+      }
+    } catch (error) {
+      this.options.onProblem?.('stash-sweep-failed', `Herald: could not sweep the stash: ${describe(error)}`);
+    }
+  }
+}
+
+/** Where `replacement` stands in `text` covering the marker at [markerStart, markerEnd), or -1. */
+function locate(text: string, replacement: string, markerStart: number, markerEnd: number): number {
+  let from = Math.max(0, markerEnd - replacement.length);
+  while (from <= markerStart) {
+    const index = text.indexOf(replacement, from);
+    if (index < 0 || index > markerStart) return -1;
+    if (index + replacement.length >= markerEnd) return index;
+    from = index + 1;
+  }
+  return -1;
+}
+
+function parseEntry(text: string, handle: string): StashEntry | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return `Herald: stash entry ${handle} is corrupted (not valid JSON); it was ignored`;
+  }
+  if (typeof value !== 'object' || value === null) return `Herald: stash entry ${handle} is corrupted; it was ignored`;
+  const entry = value as Partial<StashEntry>;
+  if (entry.schema !== STASH_SCHEMA_VERSION) return `Herald: stash entry ${handle} has schema ${String(entry.schema)}, expected ${STASH_SCHEMA_VERSION}; it was ignored`;
+  if (entry.handle !== handle || typeof entry.original !== 'string' || !Array.isArray(entry.replacements)) {
+    return `Herald: stash entry ${handle} is incomplete; it was ignored`;
+  }
+  return entry as StashEntry;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,64 @@
+/**
+ * The strategy registry. `STRATEGY_ORDER` is the fixed order the pipeline runs them in:
+ * signals that gate (holdout, cache) first; dedupe before the digesters so copies are
+ * compared on their original bytes; the specialists (command_digest, relevance_filter,
+ * code_graph) before the catch-all (context_compression); history_trim after the tool-output
+ * strategies; cache_optimizer last. Each factory lives in its own file named after its id.
+ */
+import type { Strategy } from '../pipeline/types';
+import type { StrategyEnvironment } from './environment';
+
+export type { StrategyEnvironment } from './environment';
+
+export const STRATEGY_ORDER = [
+  'audited_holdout',
+  'semantic_cache',
+  'content_census',
+  'vision_ocr',
+  'context_dedupe',
+  'output_externalize',
+  'command_digest',
+  'relevance_filter',
+  'code_graph',
+  'provider_context_trim',
+  'observation_mask',
+  'context_compression',
+  'history_trim',
+  'prompt_compression',
+  'window_budget',
+  'tool_pruning',
+  'tool_schema_compression',
+  'param_tuning',
+  'reasoning_budget',
+  'output_shaping',
+  'context_quality',
+  'cache_lint',
+  'cache_optimizer',
+] as const;
+
+export type StrategyId = (typeof STRATEGY_ORDER)[number];
+
+type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
+
+/**
+ * Every implemented strategy's factory. Add one line per strategy, keyed by its id.
+ */
+const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
+};
+
+/** The implemented strategies, in pipeline order. */
+export function createStrategies(environment: StrategyEnvironment = {}): Strategy[] {
+  const strategies: Strategy[] = [];
+  for (const id of STRATEGY_ORDER) {
+    const factory = FACTORIES[id];
+    if (!factory) continue;
+    const strategy = factory(environment);
+    if (strategy.id !== id) throw new Error(`Herald: factory for "${id}" built a strategy with id "${strategy.id}"`);
+    strategies.push(strategy);
+  }
+  return strategies;
+}
+
+export function implementedStrategyIds(): StrategyId[] {
+  return STRATEGY_ORDER.filter((id) => FACTORIES[id] !== undefined);
+}

@@ -3,3 +3,4 @@ export * from './convert';
 export { FormatError } from './objects';
 export { fromOpenAI, toOpenAI } from './openai';
 export { fromAnthropic, toAnthropic } from './anthropic';
+export * from './toolOutput';

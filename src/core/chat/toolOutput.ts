@@ -1,0 +1,172 @@
+/**
+ * Where tool output sits in a request: tool-result parts, and bulk pasted into user
+ * messages (agents that paste `<output>…</output>`, people who paste a log under their
+ * question). Strategies read segments from here and write replacements back with
+ * {@link replaceSegments}, so the user's own words around pasted bulk are never touched.
+ */
+import { isObject } from './objects';
+import type { ChatMessage, ChatRequest, Part, TextPart, ToolResultPart } from './types';
+
+export interface ToolOutputSegment {
+  /** Stable address: `m<message>.p<part>[.c<content>].<start>` */
+  readonly key: string;
+  readonly messageIndex: number;
+  readonly partIndex: number;
+  /** For tool results, the index inside the result's content; -1 for a text part. */
+  readonly contentIndex: number;
+  /** The output's span inside that text. */
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+  readonly source: 'tool_result' | 'pasted';
+  /** The provider flagged the result as a failure (Anthropic `is_error`). */
+  readonly isError: boolean;
+  /** Exit status an agent reported next to pasted output (`<returncode>1</returncode>`). */
+  readonly exitCode?: number;
+  /** The command that produced it, when the request shows it (tool call arguments or a bash block). */
+  readonly command?: string;
+  readonly toolName?: string;
+  readonly callId?: string;
+}
+
+/** Pasted output tags that agents such as mini-swe-agent use. */
+const OUTPUT_TAG = /<(output|output_head|output_tail|stdout|stderr)>\n?([\s\S]*?)\n?<\/\1>/g;
+const RETURN_CODE = /<returncode>\s*(-?\d+)\s*<\/returncode>/;
+const FENCE = /(^|\n)(```|~~~)[^\n]*\n([\s\S]*?)\n\2[ \t]*(?=\n|$)/g;
+/** A fenced block pasted into a user message counts as output only from this many lines. */
+const PASTED_FENCE_MIN_LINES = 40;
+
+export function findToolOutputs(request: ChatRequest): ToolOutputSegment[] {
+  const segments: ToolOutputSegment[] = [];
+  const calls = new Map<string, { name: string; command?: string }>();
+  let lastBashBlock: string | undefined;
+  request.messages.forEach((message, messageIndex) => {
+    message.parts.forEach((part, partIndex) => {
+      if (part.type === 'tool_call') {
+        calls.set(part.id, { name: part.name, command: commandOf(part.arguments) });
+      } else if (part.type === 'tool_result') {
+        const call = calls.get(part.callId);
+        part.content.forEach((inner, contentIndex) => {
+          if (inner.type !== 'text' || inner.text.length === 0) return;
+          segments.push({
+            key: `m${messageIndex}.p${partIndex}.c${contentIndex}.0`,
+            messageIndex, partIndex, contentIndex, start: 0, end: inner.text.length, text: inner.text,
+            source: 'tool_result', isError: part.isError === true, command: call?.command, toolName: call?.name, callId: part.callId,
+          });
+        });
+      } else if (part.type === 'text') {
+        if (message.role === 'assistant') {
+          lastBashBlock = lastFencedBlock(part.text) ?? lastBashBlock;
+        } else if (message.role === 'user' && messageIndex > firstUserIndex(request.messages)) {
+          for (const span of pastedSpans(part.text)) {
+            segments.push({
+              key: `m${messageIndex}.p${partIndex}.${span.start}`,
+              messageIndex, partIndex, contentIndex: -1, start: span.start, end: span.end,
+              text: part.text.slice(span.start, span.end), source: 'pasted', isError: false,
+              exitCode: span.exitCode, command: span.tagged ? lastBashBlock : undefined,
+            });
+          }
+        }
+      }
+    });
+  });
+  return segments;
+}
+
+/**
+ * A new request with the given segments' text replaced (key → new text). Untouched
+ * messages and parts keep their identity; the input is never mutated.
+ */
+export function replaceSegments(request: ChatRequest, replacements: ReadonlyMap<string, string>): ChatRequest {
+  if (replacements.size === 0) return request;
+  const byPart = new Map<string, { segment: ToolOutputSegment; text: string }[]>();
+  for (const segment of findToolOutputs(request)) {
+    const text = replacements.get(segment.key);
+    if (text === undefined || text === segment.text) continue;
+    const id = `${segment.messageIndex}.${segment.partIndex}.${segment.contentIndex}`;
+    byPart.set(id, [...(byPart.get(id) ?? []), { segment, text }]);
+  }
+  if (byPart.size === 0) return request;
+  const messages = request.messages.map((message, messageIndex) => {
+    let parts: Part[] | undefined;
+    message.parts.forEach((part, partIndex) => {
+      for (const [id, edits] of byPart) {
+        const [m, p, c] = id.split('.').map(Number);
+        if (m !== messageIndex || p !== partIndex) continue;
+        parts ??= [...message.parts];
+        parts[partIndex] = applyEdits(parts[partIndex]!, c!, edits);
+      }
+    });
+    return parts ? { ...message, parts } : message;
+  });
+  return { ...request, messages };
+}
+
+function applyEdits(part: Part, contentIndex: number, edits: { segment: ToolOutputSegment; text: string }[]): Part {
+  const rewrite = (text: string): string => {
+    let out = text;
+    for (const edit of [...edits].sort((a, b) => b.segment.start - a.segment.start)) {
+      out = out.slice(0, edit.segment.start) + edit.text + out.slice(edit.segment.end);
+    }
+    return out;
+  };
+  if (part.type === 'text') return { ...part, text: rewrite(part.text) } satisfies TextPart;
+  if (part.type === 'tool_result') {
+    const content = part.content.map((inner, index) => (index === contentIndex && inner.type === 'text' ? { ...inner, text: rewrite(inner.text) } : inner));
+    return { ...part, content } satisfies ToolResultPart;
+  }
+  return part;
+}
+
+/** The command a tool call ran: its `command`/`cmd` argument, else its arguments as text. */
+export function commandOf(argumentsValue: unknown): string | undefined {
+  let value: unknown = argumentsValue;
+  if (typeof argumentsValue === 'string') {
+    try {
+      value = JSON.parse(argumentsValue);
+    } catch {
+      return argumentsValue;
+    }
+  }
+  if (isObject(value)) {
+    for (const key of ['command', 'cmd', 'script', 'query', 'path', 'file_path', 'filePath']) {
+      const field = value[key];
+      if (typeof field === 'string') return key === 'command' || key === 'cmd' || key === 'script' ? field : `${key}=${field}`;
+      if (Array.isArray(field) && field.every((item) => typeof item === 'string')) return field.join(' ');
+    }
+  }
+  return value === undefined ? undefined : JSON.stringify(value);
+}
+
+function firstUserIndex(messages: readonly ChatMessage[]): number {
+  return messages.findIndex((message) => message.role === 'user');
+}
+
+function lastFencedBlock(text: string): string | undefined {
+  let last: string | undefined;
+  for (const match of text.matchAll(FENCE)) last = match[3];
+  return last;
+}
+
+interface Span { start: number; end: number; exitCode?: number; tagged: boolean }
+
+/** Spans of pasted bulk in a user's text: tagged output, or long fenced blocks. */
+function pastedSpans(text: string): Span[] {
+  const spans: Span[] = [];
+  const exit = RETURN_CODE.exec(text);
+  const exitCode = exit ? Number(exit[1]) : undefined;
+  for (const match of text.matchAll(OUTPUT_TAG)) {
+    const body = match[2] ?? '';
+    if (body.length === 0) continue;
+    const start = (match.index ?? 0) + match[0].indexOf(body, match[1]!.length + 2);
+    spans.push({ start, end: start + body.length, exitCode, tagged: true });
+  }
+  if (spans.length > 0) return spans;
+  for (const match of text.matchAll(FENCE)) {
+    const body = match[3] ?? '';
+    if (body.split('\n').length < PASTED_FENCE_MIN_LINES) continue;
+    const start = (match.index ?? 0) + match[0].indexOf(body);
+    spans.push({ start, end: start + body.length, tagged: false });
+  }
+  return spans;
+}

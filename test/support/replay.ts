@@ -1,0 +1,110 @@
+/**
+ * Turn-by-turn replay of a conversation through a pipeline, measuring what a provider
+ * bills: tokens, cost with prompt caching priced in (BENCHMARKS.md: the part repeating the
+ * previous request at 0.1, the rest at 1.25), prefix stability and losslessness.
+ */
+import { parseRequest, serializeRequest, type ChatMessage, type ChatRequest } from '../../src/core/chat';
+import { partText } from '../../src/core/chat/types';
+import type { Pipeline } from '../../src/core/pipeline';
+import type { Decision } from '../../src/core/pipeline/types';
+import type { Stash } from '../../src/core/stash/stash';
+import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
+
+export const CACHE_READ_PRICE = 0.1;
+export const CACHE_WRITE_PRICE = 1.25;
+
+export interface ReplayTurn {
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** Cost units (1 = one fresh input token) with caching priced in, before and after. */
+  readonly cachedCostBefore: number;
+  readonly cachedCostAfter: number;
+  /** Every message of the previous optimized request but its last is repeated byte for byte. */
+  readonly prefixStable: boolean;
+  /** Every marker in the optimized request expands back to the original text. */
+  readonly lossless: boolean;
+  readonly durationMs: number;
+  readonly decisions: readonly Decision[];
+  readonly optimized: ChatRequest;
+}
+
+export interface ReplaySummary {
+  readonly turns: readonly ReplayTurn[];
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  readonly cachedCostBefore: number;
+  readonly cachedCostAfter: number;
+  readonly prefixStableTurns: number;
+  readonly losslessTurns: number;
+  /** Per strategy: tokens it removed, summed over every request. */
+  readonly savedByStrategy: Readonly<Record<string, number>>;
+}
+
+export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly unknown[], tokens: TokenCounter): Promise<ReplaySummary> {
+  const turns: ReplayTurn[] = [];
+  let previousOriginal: readonly ChatMessage[] = [];
+  let previousOptimized: readonly ChatMessage[] = [];
+  const saved: Record<string, number> = {};
+  for (const body of bodies) {
+    const request = parseRequest(body);
+    const result = await pipeline.run(request);
+    const optimized = result.request;
+    // Round-trip through the wire format, as the host does before forwarding.
+    const wire = parseRequest(JSON.parse(JSON.stringify(serializeRequest(optimized))));
+    const prefixStable = previousOptimized.slice(0, -1).every((message, index) => JSON.stringify(message) === JSON.stringify(wire.messages[index]));
+    const lossless = await expandsBack(request, wire, stash);
+    turns.push({
+      tokensBefore: result.tokensBefore,
+      tokensAfter: result.tokensAfter,
+      cachedCostBefore: cachedCost(previousOriginal, request.messages, tokens),
+      cachedCostAfter: cachedCost(previousOptimized, wire.messages, tokens),
+      prefixStable,
+      lossless,
+      durationMs: result.durationMs,
+      decisions: result.decisions,
+      optimized: wire,
+    });
+    for (const decision of result.decisions) saved[decision.strategy] = (saved[decision.strategy] ?? 0) + (decision.tokensBefore - decision.tokensAfter);
+    previousOriginal = request.messages;
+    previousOptimized = wire.messages;
+  }
+  const sum = (pick: (turn: ReplayTurn) => number): number => turns.reduce((total, turn) => total + pick(turn), 0);
+  return {
+    turns,
+    tokensBefore: sum((turn) => turn.tokensBefore),
+    tokensAfter: sum((turn) => turn.tokensAfter),
+    cachedCostBefore: sum((turn) => turn.cachedCostBefore),
+    cachedCostAfter: sum((turn) => turn.cachedCostAfter),
+    prefixStableTurns: turns.filter((turn) => turn.prefixStable).length,
+    losslessTurns: turns.filter((turn) => turn.lossless).length,
+    savedByStrategy: saved,
+  };
+}
+
+/** Cost of a request when the messages it shares with the previous one are cache reads. */
+export function cachedCost(previous: readonly ChatMessage[], current: readonly ChatMessage[], tokens: TokenCounter): number {
+  let shared = 0;
+  while (shared < previous.length && shared < current.length && JSON.stringify(previous[shared]) === JSON.stringify(current[shared])) shared++;
+  let cost = 0;
+  current.forEach((message, index) => {
+    cost += tokens.countMessage(message) * (index < shared ? CACHE_READ_PRICE : CACHE_WRITE_PRICE);
+  });
+  return cost;
+}
+
+/** True when expanding every marker in `optimized` gives back `original`'s texts exactly. */
+export async function expandsBack(original: ChatRequest, optimized: ChatRequest, stash: Stash): Promise<boolean> {
+  if (original.messages.length !== optimized.messages.length) return false;
+  for (let index = 0; index < original.messages.length; index++) {
+    const a = original.messages[index]!;
+    const b = optimized.messages[index]!;
+    if (a.parts.length !== b.parts.length) return false;
+    for (let part = 0; part < a.parts.length; part++) {
+      const before = partText(a.parts[part]!);
+      const after = partText(b.parts[part]!);
+      if (before === after) continue;
+      if ((await stash.expandText(after)) !== before) return false;
+    }
+  }
+  return true;
+}

@@ -1,0 +1,58 @@
+/**
+ * The default pipeline over every trajectory in ../shared/data/trajectories, replayed turn
+ * by turn: billed tokens and cached cost before and after, per strategy and in total,
+ * prefix stability, losslessness, and time per request.
+ */
+import { Pipeline } from '../../src/core/pipeline';
+import { MemoryBlobStore, Stash } from '../../src/core/stash';
+import { createStrategies } from '../../src/core/strategies';
+import { TokenCounter } from '../../src/core/tokens';
+import { loadTrajectory, trajectoryNames, turnRequests } from '../support/sharedData';
+import { replay } from '../support/replay';
+import type { BenchReport } from './run';
+import { median, percent, quantile } from './stats';
+
+export async function bench(): Promise<BenchReport> {
+  const limit = Number(process.env.HERALD_BENCH_TRAJECTORIES ?? Infinity);
+  const names = trajectoryNames().slice(0, limit);
+  const tokens = new TokenCounter(200_000);
+  let tokensBefore = 0;
+  let tokensAfter = 0;
+  let costBefore = 0;
+  let costAfter = 0;
+  let turns = 0;
+  let stable = 0;
+  let lossless = 0;
+  const durations: number[] = [];
+  const saved: Record<string, number> = {};
+  let strategyIds: string[] = [];
+  for (const name of names) {
+    const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
+    const pipeline = new Pipeline(createStrategies(), {}, { stash, tokens });
+    strategyIds = pipeline.enabledIds();
+    const summary = await replay(pipeline, stash, turnRequests(loadTrajectory(name)), tokens);
+    tokensBefore += summary.tokensBefore;
+    tokensAfter += summary.tokensAfter;
+    costBefore += summary.cachedCostBefore;
+    costAfter += summary.cachedCostAfter;
+    turns += summary.turns.length;
+    stable += summary.prefixStableTurns;
+    lossless += summary.losslessTurns;
+    for (const turn of summary.turns) durations.push(turn.durationMs);
+    for (const [id, value] of Object.entries(summary.savedByStrategy)) saved[id] = (saved[id] ?? 0) + value;
+  }
+  const lines = [
+    `trajectories: ${names.length}, requests: ${turns}, strategies: ${strategyIds.join(', ') || '(none)'}`,
+    `billed input tokens: ${tokensBefore} → ${tokensAfter} (saved ${percent(tokensBefore - tokensAfter, tokensBefore)})`,
+    `cached cost (0.1 read / 1.25 write): ${costBefore.toFixed(0)} → ${costAfter.toFixed(0)} (saved ${percent(costBefore - costAfter, costBefore)})`,
+    `prefix stability: ${percent(stable, turns)} of requests; lossless: ${percent(lossless, turns)}`,
+    `time per request: median ${median(durations).toFixed(2)} ms, p95 ${quantile(durations, 0.95).toFixed(2)} ms`,
+    'tokens saved per strategy:',
+    ...Object.entries(saved).sort((a, b) => b[1] - a[1]).map(([id, value]) => `  ${id}: ${value} (${percent(value, tokensBefore)})`),
+  ];
+  return {
+    title: 'Default pipeline on the trajectories (turn-by-turn replay)',
+    lines,
+    figures: { trajectories: names.length, requests: turns, tokensBefore, tokensAfter, costBefore, costAfter, stable, lossless, saved, medianMs: median(durations), p95Ms: quantile(durations, 0.95) },
+  };
+}

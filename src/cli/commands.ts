@@ -1,0 +1,23 @@
+/** The `herald` command table: name → what it does and how it runs. Add a command with one line. */
+import { demoCommand } from './demoCommand';
+import { expandCommand } from './expandCommand';
+import type { CliCommand } from './io';
+import { optimizeCommand } from './optimizeCommand';
+import { retrieveCommand } from './retrieveCommand';
+
+export interface CommandEntry {
+  readonly usage: string;
+  readonly summary: string;
+  readonly run: CliCommand;
+}
+
+export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
+  demo: { usage: 'demo [--json] [--print] [--stash DIR]', summary: 'optimize the embedded sample session and show what was saved and why', run: demoCommand },
+  optimize: {
+    usage: 'optimize [--format openai|anthropic] [--enable ids] [--disable ids] [--window-tokens N] [--stash DIR] [--decisions FILE]',
+    summary: 'read a request on stdin, print the optimized request',
+    run: optimizeCommand,
+  },
+  retrieve: { usage: 'retrieve HANDLE [--stash DIR]', summary: 'print the original behind a handle, byte for byte', run: retrieveCommand },
+  expand: { usage: 'expand [--stash DIR] [--format openai|anthropic]', summary: 'read an optimized request, print it with every marker expanded', run: expandCommand },
+};

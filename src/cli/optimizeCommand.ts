@@ -1,0 +1,74 @@
+/** `herald optimize`: a request on stdin, the optimized request on stdout, decisions to a file. */
+import { parseRequest, serializeRequest, type RequestFormat } from '../core/chat';
+import { Pipeline } from '../core/pipeline';
+import { RecordingLogger } from '../core/ports';
+import { createStrategies, implementedStrategyIds, STRATEGY_ORDER } from '../core/strategies';
+import { CliError, parseOptions, type CliCommand } from './io';
+import { readJsonInput } from './readJson';
+import { defaultStashDirectory, openStashDirectory, writeAtomic } from './stashDirectory';
+
+const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true };
+
+export const optimizeCommand: CliCommand = async (args, io) => {
+  const { options, positional } = parseOptions(args, SPEC);
+  if (positional.length > 0) throw new CliError(`herald optimize: unexpected argument "${positional[0]}" (the request is read from stdin)`);
+  const format = formatOption(options.format);
+  const enabled = strategySwitches(options.enable, options.disable);
+  const windowTokens = options['window-tokens'] === undefined ? undefined : positiveInteger(options['window-tokens'], '--window-tokens');
+  const body = await readJsonInput(io);
+  const request = parseRequestOrFail(body, format);
+
+  const logger = new RecordingLogger();
+  const directory = openStashDirectory(String(options.stash ?? defaultStashDirectory()), logger);
+  const pipeline = new Pipeline(createStrategies(), { enabled }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
+  const result = await pipeline.run(request, { windowTokens });
+  directory.save();
+
+  const report = {
+    tokensBefore: result.tokensBefore,
+    tokensAfter: result.tokensAfter,
+    durationMs: Math.round(result.durationMs * 100) / 100,
+    replayedMessages: result.replayedMessages,
+    decisions: result.decisions,
+    problems: logger.lines,
+  };
+  if (typeof options.decisions === 'string') writeAtomic(options.decisions, JSON.stringify(report, null, 2) + '\n');
+  io.stdout(JSON.stringify(serializeRequest(result.request)) + '\n');
+  return 0;
+};
+
+export function formatOption(value: string | true | undefined): RequestFormat | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'openai' || value === 'anthropic') return value;
+  throw new CliError(`herald: unknown format "${String(value)}" (use openai or anthropic)`);
+}
+
+export function parseRequestOrFail(body: unknown, format?: RequestFormat) {
+  try {
+    return parseRequest(body, format);
+  } catch (error) {
+    throw new CliError(error instanceof Error ? error.message.replace(/^Herald:/, 'herald:') : String(error));
+  }
+}
+
+function strategySwitches(enable: string | true | undefined, disable: string | true | undefined): Record<string, boolean> {
+  const switches: Record<string, boolean> = {};
+  const implemented = new Set<string>(implementedStrategyIds());
+  const apply = (list: string | true | undefined, on: boolean): void => {
+    if (list === undefined) return;
+    for (const id of String(list).split(',').map((item) => item.trim()).filter(Boolean)) {
+      if (!(STRATEGY_ORDER as readonly string[]).includes(id)) throw new CliError(`herald: unknown strategy id "${id}" (known: ${STRATEGY_ORDER.join(', ')})`);
+      if (!implemented.has(id)) throw new CliError(`herald: strategy "${id}" is not available in this build`);
+      switches[id] = on;
+    }
+  };
+  apply(enable, true);
+  apply(disable, false);
+  return switches;
+}
+
+export function positiveInteger(value: string | true, name: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new CliError(`herald: ${name} takes a positive whole number, not "${String(value)}"`);
+  return number;
+}

@@ -1,0 +1,22 @@
+/** `herald retrieve HANDLE`: prints the original behind a handle, byte for byte. */
+import { isHandle } from '../core/stash';
+import { RecordingLogger } from '../core/ports';
+import { CliError, parseOptions, type CliCommand } from './io';
+import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
+
+export const retrieveCommand: CliCommand = async (args, io) => {
+  const { options, positional } = parseOptions(args, { stash: true });
+  const handle = positional[0];
+  if (!handle || positional.length > 1) throw new CliError('herald retrieve: give exactly one handle, e.g. herald retrieve hr_abcdefghijklmnop');
+  if (!isHandle(handle)) throw new CliError(`herald: "${handle}" is not a Herald handle (hr_ and 16 letters or digits 2-7)`);
+  const directoryName = String(options.stash ?? defaultStashDirectory());
+  const logger = new RecordingLogger();
+  const directory = openStashDirectory(directoryName, logger);
+  const original = await directory.stash.retrieve(handle);
+  if (original === undefined) {
+    const why = logger.lines.find((line) => line.code === 'stash-entry-corrupted');
+    throw new CliError(why ? why.message.replace(/^Herald:/, 'herald:') : `herald: no original for ${handle} in ${directoryName} (expired, evicted, or from another stash)`, 1);
+  }
+  io.stdout(original);
+  return 0;
+};

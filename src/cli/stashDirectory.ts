@@ -1,0 +1,78 @@
+/**
+ * The CLI's stash folder: entries as files, the per-install HMAC key, and the memo and pins
+ * that keep consecutive `herald optimize` calls of one conversation cache-stable.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MessageMemo, SessionStateStore } from '../core/pipeline';
+import { FileBlobStore, Stash } from '../core/stash';
+import type { Logger } from '../core/ports';
+
+export function defaultStashDirectory(): string {
+  return process.env.HERALD_STASH_DIR ?? path.join(os.homedir(), '.herald', 'stash');
+}
+
+export interface StashDirectory {
+  readonly directory: string;
+  readonly stash: Stash;
+  readonly memo: MessageMemo;
+  readonly state: SessionStateStore;
+  /** Saves the memo and pins (atomically). */
+  save(): void;
+}
+
+export function openStashDirectory(directory: string, logger: Logger): StashDirectory {
+  fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+  const stash = new Stash({
+    store: new FileBlobStore(path.join(directory, 'entries')),
+    key: readOrCreateKey(path.join(directory, 'key')),
+    onProblem: (code, message) => logger.warn(code, message),
+  });
+  const memo = loadJson(path.join(directory, 'memo.json'), MessageMemo.fromJSON, () => new MessageMemo(), logger);
+  const state = loadJson(path.join(directory, 'state.json'), SessionStateStore.fromJSON, () => new SessionStateStore(), logger);
+  return {
+    directory,
+    stash,
+    memo,
+    state,
+    save() {
+      writeAtomic(path.join(directory, 'memo.json'), JSON.stringify(memo));
+      writeAtomic(path.join(directory, 'state.json'), JSON.stringify(state));
+    },
+  };
+}
+
+function readOrCreateKey(file: string): Uint8Array {
+  try {
+    const key = fs.readFileSync(file);
+    if (key.length === 32) return key;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32);
+  writeAtomic(file, key);
+  return key;
+}
+
+function loadJson<T>(file: string, parse: (value: unknown) => T, fresh: () => T, logger: Logger): T {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return fresh();
+  }
+  try {
+    return parse(JSON.parse(text));
+  } catch (error) {
+    logger.warn('stash-file-ignored', `Herald: ${file} could not be read (${error instanceof Error ? error.message : String(error)}); starting afresh`);
+    return fresh();
+  }
+}
+
+export function writeAtomic(file: string, data: string | Uint8Array): void {
+  const temporary = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, data, { mode: 0o600 });
+  fs.renameSync(temporary, file);
+}

@@ -1,0 +1,120 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FileBlobStore, findMarkers, formatMarker, isHandle, MemoryBlobStore, Stash, countLines } from '../../../src/core/stash';
+
+function memoryStash(options: Partial<ConstructorParameters<typeof Stash>[0]> = {}): Stash {
+  return new Stash({ store: new MemoryBlobStore(options.now), key: new Uint8Array(32).fill(1), ...options });
+}
+
+describe('Stash', () => {
+  it('derives short, stable handles that depend on the per-install key', () => {
+    const a = memoryStash();
+    const b = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(2) });
+    const handle = a.handleFor('some output');
+    assert.ok(isHandle(handle), handle);
+    assert.equal(handle, a.handleFor('some output'));
+    assert.notEqual(handle, a.handleFor('some output!'));
+    assert.notEqual(handle, b.handleFor('some output'));
+  });
+
+  it('gives back the exact original, including lone surrogates, NUL and CRLF', async () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-stash-'));
+    const original = 'line one\r\n\u0000binary\ud800 lone \udfff and 😀\n';
+    const writer = new Stash({ store: new FileBlobStore(directory), key: new Uint8Array(32).fill(3) });
+    const { handle } = writer.elide({ original, summary: '3 lines elided', kind: 'test' });
+    await writer.flush();
+    const reader = new Stash({ store: new FileBlobStore(directory), key: new Uint8Array(32).fill(3) });
+    assert.equal(await reader.retrieve(handle), original);
+    const mode = fs.statSync(path.join(directory, `${handle}.json`)).mode & 0o777;
+    assert.equal(mode, 0o600);
+  });
+
+  it('expands markers back, nested ones too, and leaves look-alikes alone', async () => {
+    const stash = memoryStash();
+    const inner = 'alpha\nbeta\ngamma';
+    const first = stash.elide({ original: inner, summary: '3 lines elided', kind: 'test' });
+    const outerOriginal = `head\n${first.replacement}\ntail`;
+    const second = stash.elide({ original: outerOriginal, summary: 'whole output elided', kind: 'test', render: (marker) => `summary line\n${marker}` });
+    const fake = formatMarker('999 lines elided', 'hr_aaaaaaaaaaaaaaaa');
+    const text = `before ${second.replacement} middle ${fake} after`;
+    assert.equal(await stash.expandText(text), `before head\n${inner}\ntail middle ${fake} after`);
+    // A real handle whose replacement does not stand around the marker is not expanded either.
+    const moved = `${first.marker}`;
+    assert.equal(await stash.expandText(`x ${moved.replace('3 lines', 'three lines')} y`), `x ${moved.replace('3 lines', 'three lines')} y`);
+  });
+
+  it('refuses a replacement that does not carry its marker', () => {
+    assert.throws(() => memoryStash().elide({ original: 'x', summary: 's', kind: 'test', render: () => 'no marker here' }), /must contain its marker/);
+  });
+
+  it('ignores a corrupted or truncated entry and reports it', async () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-stash-'));
+    const problems: string[] = [];
+    const stash = new Stash({ store: new FileBlobStore(directory), key: new Uint8Array(32), onProblem: (code) => problems.push(code) });
+    const { handle } = stash.elide({ original: 'precious', summary: 's', kind: 'test' });
+    await stash.flush();
+    const file = path.join(directory, `${handle}.json`);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').slice(0, 20));
+    const fresh = new Stash({ store: new FileBlobStore(directory), key: new Uint8Array(32), onProblem: (code) => problems.push(code) });
+    assert.equal(await fresh.retrieve(handle), undefined);
+    assert.deepEqual(problems, ['stash-entry-corrupted']);
+  });
+
+  it('refuses an entry with another schema version', async () => {
+    const store = new MemoryBlobStore();
+    const problems: string[] = [];
+    await store.put('hr_aaaaaaaaaaaaaaaa', JSON.stringify({ schema: 99, handle: 'hr_aaaaaaaaaaaaaaaa', original: 'x', replacements: [] }));
+    const stash = new Stash({ store, onProblem: (_code, message) => problems.push(message) });
+    assert.equal(await stash.retrieve('hr_aaaaaaaaaaaaaaaa'), undefined);
+    assert.match(problems[0] ?? '', /schema 99, expected 1/);
+  });
+
+  it('evicts expired entries and the least recently used above the size cap', async () => {
+    let now = 1_000_000;
+    const store = new MemoryBlobStore(() => now);
+    const stash = new Stash({ store, key: new Uint8Array(32), now: () => now, ttlMs: 10_000, maxBytes: 3000 });
+    const old = stash.elide({ original: 'o'.repeat(100), summary: 's', kind: 'test' });
+    await stash.flush();
+    now += 20_000;
+    const a = stash.elide({ original: 'a'.repeat(600), summary: 's', kind: 'test' });
+    await stash.flush();
+    now += 1;
+    const b = stash.elide({ original: 'b'.repeat(600), summary: 's', kind: 'test' });
+    await stash.flush();
+    const keys = (await store.list()).map((info) => info.key).sort();
+    assert.ok(!keys.includes(old.handle), 'expired entry is gone');
+    assert.ok(!keys.includes(a.handle), 'least recently used entry over the cap is gone');
+    assert.ok(keys.includes(b.handle));
+    const total = (await store.list()).reduce((sum, info) => sum + info.size, 0);
+    assert.ok(total <= 3000, String(total));
+  });
+
+  it('reports a failed write instead of throwing', async () => {
+    const problems: string[] = [];
+    const store = new MemoryBlobStore();
+    store.put = async () => { throw new Error('disk full'); };
+    const stash = new Stash({ store, onProblem: (code) => problems.push(code) });
+    stash.elide({ original: 'x', summary: 's', kind: 'test' });
+    await stash.flush();
+    assert.deepEqual(problems, ['stash-write-failed']);
+  });
+});
+
+describe('markers', () => {
+  it('formats and finds markers, keeping summaries on one line', () => {
+    const marker = formatMarker('412 lines elided]\nnext', 'hr_abcdefghijklmnop');
+    assert.equal(marker, '[herald: 412 lines elided  next · retrieve hr_abcdefghijklmnop]');
+    const found = findMarkers(`a ${marker} b [herald: bogus · retrieve hr_short]`);
+    assert.equal(found.length, 1);
+    assert.equal(found[0]!.handle, 'hr_abcdefghijklmnop');
+  });
+
+  it('counts lines as a reader does', () => {
+    assert.equal(countLines(''), 0);
+    assert.equal(countLines('a'), 1);
+    assert.equal(countLines('a\n'), 1);
+    assert.equal(countLines('a\nb'), 2);
+  });
+});

@@ -1,0 +1,30 @@
+/**
+ * The relevance scorer shared by the middleware (relevance_filter, window_budget), the
+ * filter API and the knowledge library. Lexical always; fused with local embeddings when a
+ * model folder is configured and loads.
+ */
+import { createFusedScorer, DEFAULT_EMBEDDING_WEIGHT } from './fusedScorer';
+import { createLexicalScorer, type LexicalScorerOptions } from './lexicalScorer';
+import type { Embedder, RelevanceScorer } from './types';
+
+export type { Embedder, RelevanceScorer } from './types';
+export { tokenizeForSearch } from './searchTokenizer';
+export { porterStem } from './porterStemmer';
+export { createLexicalScorer, scoreLexically, type LexicalScorerOptions } from './lexicalScorer';
+export { createFusedScorer, cosine, DEFAULT_EMBEDDING_WEIGHT } from './fusedScorer';
+
+export interface RelevanceScorerOptions {
+  /** An embedder over a local model; without one the scorer is lexical. */
+  readonly embedder?: Embedder;
+  /** Share of the embedding similarity in fused scores, 0 to 1. Default 0.5. */
+  readonly embeddingWeight?: number;
+  /** BM25 parameters of the lexical part. */
+  readonly lexical?: LexicalScorerOptions;
+}
+
+/** The scorer to use: fused when an embedder is given, lexical otherwise (its `mode` says which). */
+export function createRelevanceScorer(options: RelevanceScorerOptions = {}): RelevanceScorer {
+  const lexical = createLexicalScorer(options.lexical);
+  if (!options.embedder) return lexical;
+  return createFusedScorer(lexical, options.embedder, options.embeddingWeight ?? DEFAULT_EMBEDDING_WEIGHT);
+}

@@ -1,0 +1,54 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { hasSharedData, sharedPath } from '../../../test/support/sharedData';
+import { createLexicalScorer, createRelevanceScorer } from './index';
+
+describe('createLexicalScorer', () => {
+  it('ranks the document that matches the query first, and a document matching nothing at 0', async () => {
+    const scorer = createLexicalScorer();
+    assert.equal(scorer.mode, 'lexical');
+    const scores = await scorer.score('find the 500 errors on /checkout', [
+      '10.0.2.14 GET /health 200 2ms',
+      '10.0.9.3 POST /checkout 500 812ms',
+      '10.0.2.14 GET /home 200 8ms',
+    ]);
+    assert.equal(scores.length, 3);
+    assert.ok(scores[1]! > scores[0]! && scores[1]! > scores[2]!);
+    assert.equal(scores[0], 0);
+    for (const score of scores) assert.ok(score >= 0 && score <= 1);
+  });
+
+  it('matches identifiers by their parts and prose by its stem', async () => {
+    const scores = await createLexicalScorer().score('user name lookup failing', ['def getUserName(uid):', 'def render_page():', 'lookup failed']);
+    assert.ok(scores[0]! > 0);
+    assert.equal(scores[1], 0);
+    assert.ok(scores[2]! > 0);
+  });
+
+  it('is deterministic and scores in input order', async () => {
+    const documents = ['alpha beta', 'beta gamma', 'gamma delta'];
+    const scorer = createLexicalScorer();
+    assert.deepEqual(await scorer.score('gamma', documents), await scorer.score('gamma', documents));
+    const reversed = await scorer.score('gamma', [...documents].reverse());
+    assert.deepEqual(reversed.reverse(), await scorer.score('gamma', documents));
+  });
+
+  it('scores nothing for an empty query or no documents', async () => {
+    assert.deepEqual(await createLexicalScorer().score('', ['a b c']), [0]);
+    assert.deepEqual(await createLexicalScorer().score('query', []), []);
+  });
+
+  it('is lexical when no embedder is configured', () => {
+    assert.equal(createRelevanceScorer().mode, 'lexical');
+  });
+
+  (hasSharedData() ? it : it.skip)('ranks every line of a real Hadoop log that mentions an error above the rest', async () => {
+    const lines = fs.readFileSync(sharedPath('logs', 'Hadoop', 'Hadoop_2k.log'), 'utf8').split('\n').filter((line) => line.length > 0);
+    const scores = await createLexicalScorer().score('which errors happened?', lines);
+    const mentions = lines.map((line) => /\berrors?\b/i.test(line));
+    const expected = mentions.filter(Boolean).length;
+    assert.ok(expected > 0);
+    const top = lines.map((_, index) => index).sort((a, b) => scores[b]! - scores[a]! || a - b).slice(0, expected);
+    assert.deepEqual(top.filter((index) => !mentions[index]), []);
+  });
+});

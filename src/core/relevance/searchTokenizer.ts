@@ -1,0 +1,93 @@
+/**
+ * The code-aware tokenizer behind lexical ranking. Text in coding sessions mixes prose,
+ * identifiers, paths, numbers and status codes, so one word becomes several search terms:
+ *
+ * - identifiers keep their whole form and add their parts: `getUserName` → `getusername`,
+ *   `get`, `user`, `name`; `MAX_RETRY_COUNT` → `max_retry_count`, `max`, `retry`, `count`;
+ * - paths and dotted names keep their whole form and add their pieces and base name:
+ *   `src/core/index.ts` → `src/core/index.ts`, `index.ts`, `src`, `core`, `index`, `ts`;
+ * - numbers are kept as written (`500`, `3.14`, `0x1f`), so status codes and line numbers match;
+ * - prose words are lower-cased, Porter-stemmed and stop words dropped.
+ */
+import { porterStem } from './porterStemmer';
+
+/** Common English words that carry no topic; dropped from prose, never from identifiers. */
+const STOP_WORDS = new Set([
+  'a', 'an', 'and', 'are', 'as', 'at', 'be', 'been', 'but', 'by', 'can', 'could', 'did', 'do', 'does', 'for', 'from',
+  'had', 'has', 'have', 'he', 'her', 'him', 'his', 'how', 'i', 'if', 'in', 'into', 'is', 'it', 'its', 'me', 'my',
+  'no', 'of', 'on', 'or', 'our', 'she', 'should', 'so', 'than', 'that', 'the', 'their', 'them', 'then', 'there',
+  'these', 'they', 'this', 'those', 'to', 'too', 'us', 'was', 'we', 'were', 'what', 'when', 'where', 'which', 'while',
+  'who', 'whom', 'why', 'will', 'with', 'would', 'you', 'your', 'yours', 'about', 'also', 'any', 'all', 'some', 'such',
+  'very', 'just', 'only', 'own', 'same', 'each', 'other', 'more', 'most', 'may', 'might', 'must', 'shall', 'am',
+]);
+
+/**
+ * A "word" in the broad sense: letters, digits, underscores, and the joiners that make paths,
+ * dotted names and versions (`/ . - :` between word characters).
+ */
+const WORD = /[\p{L}\p{N}_$]+(?:[./\\:-]+[\p{L}\p{N}_$]+)*/gu;
+const JOINERS = /[./\\:-]+/;
+const LAST_TWO_PIECES = /[\p{L}\p{N}_$]+[./\\:-]+[\p{L}\p{N}_$]+$/u;
+const NUMBER = /^(?:0x[0-9a-f]+|\d+(?:[.,]\d+)*)$/i;
+/** Splits camelCase and PascalCase, keeping acronyms together: `parseHTTPResponse2` → parse, HTTP, Response, 2. */
+const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
+
+/** Search terms of a text, in order of appearance (duplicates kept, so term frequency counts). */
+export function tokenizeForSearch(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of text.matchAll(WORD)) addWord(match[0], terms);
+  return terms;
+}
+
+function addWord(word: string, terms: string[]): void {
+  const lower = word.toLowerCase();
+  if (NUMBER.test(lower)) {
+    terms.push(lower);
+    return;
+  }
+  if (JOINERS.test(word)) {
+    const pieces = word.split(JOINERS).filter((piece) => piece.length > 0);
+    // A compound (path, dotted name, version, key:value): the whole, its last two pieces, then each piece.
+    terms.push(lower);
+    if (pieces.length > 2) {
+      const tail = LAST_TWO_PIECES.exec(lower);
+      if (tail) terms.push(tail[0]);
+    }
+    for (const piece of pieces) addIdentifier(piece, terms, false);
+    return;
+  }
+  addIdentifier(word, terms, true);
+}
+
+/** One identifier or prose word; `standalone` words may be stop words, parts of a compound are kept. */
+function addIdentifier(word: string, terms: string[], standalone: boolean): void {
+  const lower = word.toLowerCase();
+  if (NUMBER.test(lower)) {
+    terms.push(lower);
+    return;
+  }
+  const snakeParts = word.split(/[_$]+/).filter((part) => part.length > 0);
+  const parts: string[] = [];
+  for (const snakePart of snakeParts) {
+    const camelParts = snakePart.match(CAMEL_PART) ?? [snakePart];
+    parts.push(...camelParts);
+  }
+  if (parts.length <= 1) {
+    addProse(lower, terms, standalone);
+    return;
+  }
+  // A compound identifier: the whole (never stemmed: it names one thing), then each part as prose.
+  terms.push(lower);
+  for (const part of parts) addProse(part.toLowerCase(), terms, false);
+}
+
+function addProse(word: string, terms: string[], dropStopWords: boolean): void {
+  if (word.length === 0) return;
+  if (NUMBER.test(word)) {
+    terms.push(word);
+    return;
+  }
+  if (dropStopWords && STOP_WORDS.has(word)) return;
+  if (word.length === 1) return;
+  terms.push(/^[a-z]+$/.test(word) ? porterStem(word) : word);
+}

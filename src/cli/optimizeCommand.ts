@@ -52,19 +52,25 @@ export function parseRequestOrFail(body: unknown, format?: RequestFormat) {
 }
 
 function strategySwitches(enable: string | true | undefined, disable: string | true | undefined): Record<string, boolean> {
-  const switches: Record<string, boolean> = {};
+  const lists: [string[], boolean][] = [[splitIds(enable), true], [splitIds(disable), false]];
   const implemented = new Set<string>(implementedStrategyIds());
-  const apply = (list: string | true | undefined, on: boolean): void => {
-    if (list === undefined) return;
-    for (const id of String(list).split(',').map((item) => item.trim()).filter(Boolean)) {
-      if (!(STRATEGY_ORDER as readonly string[]).includes(id)) throw new CliError(`herald: unknown strategy id "${id}" (known: ${STRATEGY_ORDER.join(', ')})`);
+  // Unknown ids first, so a typo is reported as such even next to a valid id.
+  for (const [ids] of lists) {
+    const unknown = ids.find((id) => !(STRATEGY_ORDER as readonly string[]).includes(id));
+    if (unknown) throw new CliError(`herald: unknown strategy id "${unknown}" (known: ${STRATEGY_ORDER.join(', ')})`);
+  }
+  const switches: Record<string, boolean> = {};
+  for (const [ids, on] of lists) {
+    for (const id of ids) {
       if (!implemented.has(id)) throw new CliError(`herald: strategy "${id}" is not available in this build`);
       switches[id] = on;
     }
-  };
-  apply(enable, true);
-  apply(disable, false);
+  }
   return switches;
+}
+
+function splitIds(list: string | true | undefined): string[] {
+  return list === undefined ? [] : String(list).split(',').map((item) => item.trim()).filter(Boolean);
 }
 
 export function positiveInteger(value: string | true, name: string): number {

@@ -48,14 +48,16 @@ export function scoreLexically(
   const scores = new Array<number>(documents.length).fill(0);
   const queryTerms = [...new Set(tokenizeForSearch(query))];
   if (queryTerms.length === 0 || documents.length === 0) return scores;
+  const wanted = new Set(queryTerms);
   const index = new MiniSearch<IndexedDocument>({
     fields: ['text'],
     idField: 'id',
     tokenize: (text) => text.split(TERM_SEPARATOR),
-    processTerm: (term) => (term.length > 0 ? term : null),
+    // Only query terms enter the index (minisearch still counts every term for the field
+    // length), which keeps indexing a few thousand log lines cheap enough to do per request.
+    processTerm: (term) => (wanted.has(term) ? term : null),
   });
   const documentFrequency = new Map<string, number>();
-  const wanted = new Set(queryTerms);
   const batch: IndexedDocument[] = [];
   for (let id = 0; id < documents.length; id++) {
     if (id % 512 === 0) signal?.throwIfAborted();

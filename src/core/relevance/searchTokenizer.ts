@@ -35,9 +35,23 @@ const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
 /** Search terms of a text, in order of appearance (duplicates kept, so term frequency counts). */
 export function tokenizeForSearch(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.matchAll(WORD)) addWord(match[0], terms);
+  for (const match of text.matchAll(WORD)) {
+    const word = match[0];
+    let wordTerms = WORD_CACHE.get(word);
+    if (wordTerms === undefined) {
+      wordTerms = [];
+      addWord(word, wordTerms);
+      // Logs and code repeat the same words endlessly; a bounded memo makes re-tokenizing them cheap.
+      if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
+      WORD_CACHE.set(word, wordTerms);
+    }
+    for (const term of wordTerms) terms.push(term);
+  }
   return terms;
 }
+
+const WORD_CACHE = new Map<string, readonly string[]>();
+const WORD_CACHE_LIMIT = 50_000;
 
 function addWord(word: string, terms: string[]): void {
   const lower = word.toLowerCase();

@@ -7,6 +7,7 @@
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
+import { createHistoryTrim } from './historyTrim';
 
 export type { StrategyEnvironment } from './environment';
 
@@ -44,6 +45,7 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
  * Every implemented strategy's factory. Add one line per strategy, keyed by its id.
  */
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
+  history_trim: () => createHistoryTrim(),
 };
 
 /** The implemented strategies, in pipeline order. */

@@ -1,0 +1,70 @@
+/**
+ * The names a sentence carries: paths, identifiers, inline code and numbers. history_trim
+ * drops a sentence only when every name in it is still visible elsewhere (earlier in the
+ * request or in what it keeps of the message), so no path or identifier the agent named
+ * disappears from view.
+ */
+
+/** A run of word characters joined by the separators paths and qualified names use. */
+const COMPOUND = /[A-Za-z0-9_$]+(?:(?:::|[./:\\-])[A-Za-z0-9_$]+)*/g;
+const INLINE_CODE = /`([^`\n]+)`/g;
+/** Plain words that look like names only because of a dot or a hyphen in prose. */
+const NOT_NAMES = new Set(['e.g', 'i.e', 'etc', 'vs']);
+
+/**
+ * Every name a reader could look for in a text, and its parts: `a/b/c.py` gives `a/b/c.py`,
+ * `b/c.py`, `c.py`, `a/b`, `a`, `b`, `c`, `py`, … so a later mention of any piece is found.
+ */
+export function visibleNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const match of text.matchAll(COMPOUND)) addWithPieces(names, match[0]);
+  return names;
+}
+
+/** The names a prose sentence mentions that a reader would miss if it went: identifiers, paths, code, numbers. */
+export function mentionedNames(sentence: string): string[] {
+  const names = new Set<string>();
+  // Inside inline code every token of two characters or more is a name (`cursor.fetchone()`).
+  for (const code of sentence.matchAll(INLINE_CODE)) {
+    for (const match of (code[1] ?? '').matchAll(COMPOUND)) if (match[0].length >= 2) names.add(match[0]);
+  }
+  const prose = sentence.replace(INLINE_CODE, ' ');
+  for (const match of prose.matchAll(COMPOUND)) {
+    const token = match[0];
+    const after = prose[(match.index ?? 0) + token.length];
+    if (looksLikeName(token, after)) names.add(token);
+  }
+  return [...names];
+}
+
+/** Identifier-like in prose: snake_case, camelCase, dotted or slashed, a call, or a number of two digits or more. */
+function looksLikeName(token: string, after: string | undefined): boolean {
+  if (NOT_NAMES.has(token.toLowerCase())) return false;
+  if (/^\d+$/.test(token)) return token.length >= 2;
+  if (/^\d/.test(token)) return true;
+  if (after === '(') return true;
+  if (token.includes('_') || token.includes('::') || token.includes('/') || token.includes('\\')) return true;
+  if (/[a-z][A-Z]/.test(token) || /^[A-Z]{2,}\d/.test(token)) return true;
+  // Dotted words: module.attr, file.py; but not a hyphenated English word ("built-in").
+  return /[A-Za-z0-9]\.[A-Za-z_]/.test(token);
+}
+
+function addWithPieces(names: Set<string>, token: string): void {
+  names.add(token);
+  const separators = /::|[./:\\-]/g;
+  const bounds: { start: number; end: number }[] = [];
+  let last = 0;
+  for (const match of token.matchAll(separators)) {
+    bounds.push({ start: last, end: match.index ?? 0 });
+    last = (match.index ?? 0) + match[0].length;
+  }
+  if (bounds.length === 0) return;
+  bounds.push({ start: last, end: token.length });
+  // Every contiguous run of pieces, capped so a very long dotted chain stays cheap.
+  const limit = Math.min(bounds.length, 12);
+  for (let first = 0; first < limit; first++) {
+    for (let final = first; final < limit; final++) {
+      names.add(token.slice(bounds[first]!.start, bounds[final]!.end));
+    }
+  }
+}

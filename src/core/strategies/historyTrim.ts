@@ -1,0 +1,171 @@
+/**
+ * history_trim: shrinks the agent's own earlier messages, keeping what it did and concluded.
+ *
+ * An assistant message in history keeps every action verbatim (tool-call parts are never
+ * touched; fenced command blocks, action tags, patches and code inside its text stay byte for
+ * byte), its labels, the last sentences before its action, the sentences that state a
+ * finding, an outcome or a decision, and every sentence naming a path, identifier or number
+ * that is not visible elsewhere in the request. The exploratory rest is replaced by one
+ * marker per text part (later gaps in the same part show `…`); the marker's handle gives the
+ * whole text back byte for byte through the stash.
+ *
+ * Never altered: opaque parts (Anthropic `thinking` / `redacted_thinking` blocks with their
+ * signatures, OpenAI reasoning items and anything else a converter did not understand), tool
+ * calls, text parts carrying citations, and every message that is not the assistant's.
+ *
+ * When a message is decided. The runner memoizes every history message on the turn it first
+ * appears there and replays it byte for byte afterwards, so a message is trimmed exactly once:
+ * on the first request in which it is history, which in an agent loop is the request right
+ * after the model wrote it. "Keep the latest N assistant turns verbatim" cannot hold in that
+ * scheme without rewriting a cached message later (a cache miss on every turn from that
+ * message on), so this strategy reads the rule as content, not age: what the latest turns
+ * must carry forward (the action taken and the conclusion it was based on) is kept for every
+ * turn, and the exploratory reasoning of even the latest turn goes behind its marker. The
+ * decision for a message depends only on its own bytes, the messages before it and the
+ * options, so it is the same on every turn and in every replay.
+ */
+import type { ChatMessage, ChatRequest, Part, TextPart } from '../chat/types';
+import { partText } from '../chat/types';
+import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import { formatMarker } from '../stash/marker';
+import { visibleNames } from './history/names';
+import { planTrim, renderTrim } from './history/trimPlan';
+
+export const HISTORY_TRIM_ID = 'history_trim';
+
+/** history_trim's options. */
+export interface HistoryTrimOptions {
+  /**
+   * How many prose sentences right before the action (and at the end of the text) stay
+   * verbatim: the agent's statement of what it does next and why. Default 2.
+   */
+  readonly keepLastSentences: number;
+  /**
+   * The least a text must shrink by, in tokens, to be trimmed; smaller savings are not worth
+   * a marker and a stash entry. Default 24.
+   */
+  readonly minSavedTokens: number;
+}
+
+export const HISTORY_TRIM_DEFAULTS: HistoryTrimOptions = { keepLastSentences: 2, minSavedTokens: 24 };
+
+/** Builds the strategy; it keeps a small cache of the names each message shows, keyed by the message object. */
+export function createHistoryTrim(): Strategy {
+  const namesByMessage = new WeakMap<ChatMessage, Set<string>>();
+  const namesOf = (message: ChatMessage): Set<string> => {
+    let names = namesByMessage.get(message);
+    if (!names) {
+      names = visibleNames(message.parts.map(partText).join('\n'));
+      namesByMessage.set(message, names);
+    }
+    return names;
+  };
+
+  return {
+    id: HISTORY_TRIM_ID,
+    defaultEnabled: true,
+    kind: 'transform',
+    defaults: { ...HISTORY_TRIM_DEFAULTS },
+    apply(request: ChatRequest, context: StrategyContext): StrategyResult {
+      const options = readOptions(context.options);
+      const messages = [...request.messages];
+      const handles: string[] = [];
+      let trimmedMessages = 0;
+      let droppedSentences = 0;
+      let candidates = 0;
+      for (let index = context.frozenCount; index < context.freshStart; index++) {
+        const message = messages[index]!;
+        if (message.role !== 'assistant') continue;
+        candidates++;
+        const trimmed = trimMessage(message, messages.slice(0, index), options, context, namesOf);
+        if (!trimmed) continue;
+        messages[index] = trimmed.message;
+        handles.push(...trimmed.handles);
+        droppedSentences += trimmed.droppedSentences;
+        trimmedMessages++;
+      }
+      if (trimmedMessages === 0) {
+        return {
+          request,
+          action: 'nothing-to-do',
+          reason: candidates === 0 ? 'no assistant message became history on this turn' : 'no assistant message had enough exploratory reasoning to trim',
+          details: { candidates },
+        };
+      }
+      return {
+        request: { ...request, messages },
+        action: 'history-trimmed',
+        reason: `trimmed the exploratory reasoning of ${trimmedMessages} assistant message(s), keeping actions, code and conclusions`,
+        handles,
+        details: { candidates, trimmedMessages, droppedSentences },
+      };
+    },
+  };
+}
+
+interface TrimmedMessage {
+  readonly message: ChatMessage;
+  readonly handles: readonly string[];
+  readonly droppedSentences: number;
+}
+
+function trimMessage(
+  message: ChatMessage,
+  earlier: readonly ChatMessage[],
+  options: HistoryTrimOptions,
+  context: StrategyContext,
+  namesOf: (message: ChatMessage) => Set<string>,
+): TrimmedMessage | undefined {
+  // Names the message's own actions show (tool-call arguments) count as visible for its text.
+  const ownActionNames = visibleNames(message.parts.filter((part) => part.type === 'tool_call').map(partText).join('\n'));
+  const seenBefore = (name: string): boolean => ownActionNames.has(name) || earlier.some((previous) => namesOf(previous).has(name));
+  let earlierText: string | undefined;
+  const shownBefore = (snippet: string): boolean => {
+    earlierText ??= earlier.map((previous) => previous.parts.map(partText).join('\n')).join('\n');
+    return earlierText.includes(snippet);
+  };
+  let parts: Part[] | undefined;
+  const handles: string[] = [];
+  let droppedSentences = 0;
+  message.parts.forEach((part, partIndex) => {
+    if (!isTrimmableText(part)) return;
+    const plan = planTrim(part.text, { keepLastSentences: options.keepLastSentences, seenBefore, shownBefore });
+    if (plan.droppedSentences === 0 && plan.droppedQuotes === 0) return;
+    const summary = describeDropped(plan.droppedSentences, plan.droppedQuotes);
+    // The handle is a function of the original alone, so the saving is known before anything is stashed.
+    const previewMarker = formatMarker(summary, context.stash.handleFor(part.text));
+    const saved = context.tokens.count(part.text) - context.tokens.count(renderTrim(plan, previewMarker));
+    if (saved < options.minSavedTokens) return;
+    const elision = context.stash.elide({ original: part.text, summary, kind: HISTORY_TRIM_ID, render: (marker) => renderTrim(plan, marker) });
+    parts ??= [...message.parts];
+    parts[partIndex] = { ...part, text: elision.replacement } satisfies TextPart;
+    handles.push(elision.handle);
+    droppedSentences += plan.droppedSentences;
+  });
+  return parts ? { message: { ...message, parts }, handles, droppedSentences } : undefined;
+}
+
+/** The marker's summary: how much of the reasoning went, in words a reader understands. */
+function describeDropped(sentences: number, quotes: number): string {
+  const pieces: string[] = [];
+  if (sentences > 0) pieces.push(`${sentences} sentence${sentences === 1 ? '' : 's'}`);
+  if (quotes > 0) pieces.push(`${quotes} quoted block${quotes === 1 ? '' : 's'}`);
+  return `${pieces.join(' and ')} elided`;
+}
+
+/** Text parts that carry provider metadata tied to their exact wording (citations) are left alone. */
+function isTrimmableText(part: Part): part is TextPart {
+  return part.type === 'text' && part.text.length > 0 && !(part.extra && 'citations' in part.extra);
+}
+
+function readOptions(values: Readonly<Record<string, unknown>>): HistoryTrimOptions {
+  const keepLastSentences = values.keepLastSentences ?? HISTORY_TRIM_DEFAULTS.keepLastSentences;
+  const minSavedTokens = values.minSavedTokens ?? HISTORY_TRIM_DEFAULTS.minSavedTokens;
+  if (typeof keepLastSentences !== 'number' || !Number.isInteger(keepLastSentences) || keepLastSentences < 0) {
+    throw new Error(`Herald: history_trim option keepLastSentences must be a whole number of 0 or more, got ${String(keepLastSentences)}`);
+  }
+  if (typeof minSavedTokens !== 'number' || !Number.isFinite(minSavedTokens) || minSavedTokens < 0) {
+    throw new Error(`Herald: history_trim option minSavedTokens must be a number of 0 or more, got ${String(minSavedTokens)}`);
+  }
+  return { keepLastSentences, minSavedTokens };
+}

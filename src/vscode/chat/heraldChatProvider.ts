@@ -1,0 +1,167 @@
+/**
+ * The `herald` vendor's LanguageModelChatProvider: one "Herald · <name>" model per model VS Code
+ * offers (Herald's own excluded) and per endpoint the user added. Each request is converted to
+ * the neutral model, optimized, forwarded and streamed back by {@link runRequestFlow}.
+ */
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/ports';
+import type { DecisionLog } from '../decisions/decisionLog';
+import type { ForwardTarget } from './forwardTarget';
+import { LanguageModelTarget } from './languageModelTarget';
+import { fromVscode, type PartKit, type VscodeMessageLike } from './messageConversion';
+import { recordOfFailure, runRequestFlow } from './requestFlow';
+import type { Optimizer } from '../optimizer/optimizer';
+import type { HeraldSettings } from '../settings/settingsSchema';
+
+export const HERALD_VENDOR = 'herald';
+
+export interface ProviderServices {
+  readonly kit: PartKit;
+  readonly log: DecisionLog;
+  readonly logger: Logger;
+  settings(): HeraldSettings;
+  optimizer(): Optimizer;
+  /** Forward targets for the configured endpoints. */
+  endpointTargets(): readonly ForwardTarget[];
+}
+
+export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeLanguageModelChatInformation = this.changed.event;
+  private languageModelTargets: ForwardTarget[] = [];
+  private signature = '';
+  private requestCounter = 0;
+  private refreshing: Promise<void> | undefined;
+
+  constructor(private readonly services: ProviderServices) {}
+
+  /** Re-reads the models VS Code offers; tells VS Code only when Herald's list really changed (no event loop). */
+  refresh(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        const models = await vscode.lm.selectChatModels();
+        this.languageModelTargets = models.filter((model) => model.vendor !== HERALD_VENDOR).map((model) => new LanguageModelTarget(model, this.services.kit));
+      } catch (error) {
+        // Right after start-up VS Code answers "Canceled"; the next models-changed event brings them.
+        this.services.logger.info('models-not-ready', `Herald: could not list language models yet: ${describe(error)}`);
+      } finally {
+        this.refreshing = undefined;
+      }
+      this.notifyIfChanged();
+    })();
+    return this.refreshing;
+  }
+
+  /** Call after the endpoints changed. */
+  notifyIfChanged(): void {
+    const signature = this.targets().map((target) => `${target.information.id}:${target.information.maxInputTokens}`).join('|');
+    if (signature === this.signature) return;
+    this.signature = signature;
+    this.changed.fire();
+  }
+
+  targets(): ForwardTarget[] {
+    return [...this.languageModelTargets, ...this.services.endpointTargets()];
+  }
+
+  provideLanguageModelChatInformation(): vscode.LanguageModelChatInformation[] {
+    return this.targets().map((target) => {
+      const information = target.information;
+      return {
+        id: information.id,
+        name: `Herald · ${information.name}`,
+        family: information.family,
+        version: information.version,
+        detail: information.detail,
+        tooltip: `Herald optimizes each request, then forwards it to ${information.name} (${information.detail ?? information.id}).`,
+        maxInputTokens: information.maxInputTokens,
+        maxOutputTokens: information.maxOutputTokens,
+        capabilities: { toolCalling: information.toolCalling, imageInput: information.imageInput },
+      };
+    });
+  }
+
+  async provideLanguageModelChatResponse(
+    model: vscode.LanguageModelChatInformation,
+    messages: readonly vscode.LanguageModelChatRequestMessage[],
+    options: vscode.ProvideLanguageModelChatResponseOptions,
+    progress: vscode.Progress<vscode.LanguageModelResponsePart>,
+    token: vscode.CancellationToken,
+  ): Promise<void> {
+    const target = this.targets().find((candidate) => candidate.information.id === model.id);
+    if (!target) throw new Error(`Herald: the model "${model.name}" is not available any more (its target ${model.id} is gone); pick another model.`);
+    const settings = this.services.settings();
+    const abort = new AbortController();
+    const subscription = token.onCancellationRequested(() => abort.abort());
+    if (token.isCancellationRequested) abort.abort();
+    const request = fromVscode(
+      messages as readonly VscodeMessageLike[],
+      options.tools as readonly { name: string; description: string; inputSchema?: object }[] | undefined,
+      this.services.kit,
+      { ...(options.modelOptions ? { modelOptions: options.modelOptions } : {}), toolMode: options.toolMode },
+      model.id,
+    );
+    const optimizer = this.services.optimizer();
+    try {
+      const record = await runRequestFlow({
+        id: `r${Date.now().toString(36)}-${(++this.requestCounter).toString(36)}`,
+        request,
+        target,
+        optimize: settings.enabled ? (input, windowTokens, signal) => optimizer.run(input, windowTokens, signal) : undefined,
+        retrieve: (handle) => optimizer.stash.retrieve(handle),
+        report: (chunk) => {
+          if (chunk.type === 'text') progress.report(new vscode.LanguageModelTextPart(chunk.text));
+          else if (chunk.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(chunk.id, chunk.name, chunk.input));
+          else progress.report(chunk.part as vscode.LanguageModelResponsePart);
+        },
+        signal: abort.signal,
+        retrieveRounds: settings.retrieveRounds,
+        logger: this.services.logger,
+        countTokens: (input) => optimizer.tokens.countRequest(input),
+      });
+      this.services.log.add(record);
+      this.services.logger.info('request-done', `Herald: ${record.model}: ${record.tokensBefore} → ${record.tokensAfter} tokens, ${record.retrievals} retrievals, ${Math.round(record.totalMs)} ms`);
+    } catch (error) {
+      const record = recordOfFailure(error);
+      if (record) this.services.log.add(record);
+      this.services.logger.error('target-failed', `Herald: ${target.information.name} failed: ${describe(error)}`);
+      // The target's own message reaches the user unchanged.
+      throw error;
+    } finally {
+      subscription.dispose();
+    }
+  }
+
+  async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
+    const target = this.targets().find((candidate) => candidate.information.id === model.id);
+    const abort = new AbortController();
+    const subscription = token.onCancellationRequested(() => abort.abort());
+    try {
+      const content = typeof text === 'string' ? text : textOfMessage(text);
+      if (!target) return this.services.optimizer().tokens.count(content);
+      return await target.countTokens(content, abort.signal);
+    } finally {
+      subscription.dispose();
+    }
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function textOfMessage(message: vscode.LanguageModelChatRequestMessage): string {
+  return message.content
+    .map((part) => {
+      if (part instanceof vscode.LanguageModelTextPart) return part.value;
+      if (part instanceof vscode.LanguageModelToolCallPart) return `${part.name} ${JSON.stringify(part.input)}`;
+      if (part instanceof vscode.LanguageModelToolResultPart) return part.content.map((inner) => (inner instanceof vscode.LanguageModelTextPart ? inner.value : '')).join('');
+      return '';
+    })
+    .join('\n');
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+

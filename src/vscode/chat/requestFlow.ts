@@ -1,0 +1,186 @@
+/**
+ * One request through a Herald model: optimize, forward, stream back, and answer the model's
+ * `herald_retrieve` calls inside the turn so the caller never sees a tool it does not know.
+ *
+ * Pure logic (no `vscode`): the provider adapts VS Code's types to these and back.
+ */
+import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../../core/chat/types';
+import type { PipelineResult } from '../../core/pipeline/pipeline';
+import type { Decision } from '../../core/pipeline/types';
+import { findMarkers, isHandle } from '../../core/stash/marker';
+import type { Logger } from '../../core/ports';
+import { partText } from '../../core/chat/types';
+import type { ForwardTarget, ResponseChunk } from './forwardTarget';
+
+export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
+
+/** The tool a model is offered when its request carries markers. */
+export const RETRIEVE_TOOL: ToolDefinition = {
+  name: RETRIEVE_TOOL_NAME,
+  description:
+    'Returns the original content Herald elided from this conversation. Call it with the handle shown in a marker such as "[herald: 412 lines elided · retrieve hr_…]" when you need the exact text.',
+  inputSchema: {
+    type: 'object',
+    properties: { handle: { type: 'string', description: 'The handle from the marker, e.g. hr_k2p4q7m3x9a5b6c1.' } },
+    required: ['handle'],
+  },
+};
+
+/** What happened to one request: the sidebar's row, the report's line. Metadata only. */
+export interface RequestRecord {
+  readonly id: string;
+  readonly startedAt: number;
+  /** The Herald model's display name. */
+  readonly model: string;
+  /** `optimized`, `forwarded-original` (the pipeline failed), `optimizer-off`, or `failed` (the target failed). */
+  readonly status: 'optimized' | 'forwarded-original' | 'optimizer-off' | 'failed';
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** Time the pipeline took, in ms. */
+  readonly optimizeMs: number;
+  /** Time until the answer was complete, in ms. */
+  readonly totalMs: number;
+  readonly decisions: readonly Decision[];
+  readonly handles: readonly string[];
+  /** How many `herald_retrieve` calls Herald answered inside the turn. */
+  readonly retrievals: number;
+  /** The `context_quality` signal's verdict, when that strategy ran. */
+  readonly contextQuality?: string;
+  /** The pipeline's or the target's error message. */
+  readonly error?: string;
+}
+
+export interface RequestFlowInput {
+  readonly id: string;
+  readonly request: ChatRequest;
+  readonly target: ForwardTarget;
+  /** Runs the pipeline; undefined when the optimizer is off. */
+  readonly optimize: ((request: ChatRequest, windowTokens: number, signal: AbortSignal) => Promise<PipelineResult>) | undefined;
+  /** The original behind a handle, or undefined. */
+  readonly retrieve: (handle: string) => Promise<string | undefined>;
+  /** Hands a chunk to the caller as soon as it is final. */
+  readonly report: (chunk: ResponseChunk) => void;
+  readonly signal: AbortSignal;
+  /** Most rounds of retrieve answers in one turn. */
+  readonly retrieveRounds: number;
+  readonly logger: Logger;
+  /** Counts tokens when the optimizer is off (so the record still has sizes). */
+  readonly countTokens: (request: ChatRequest) => number;
+  readonly now?: () => number;
+}
+
+/** Runs one request to the end; rethrows the target's error after recording it. */
+export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRecord> {
+  const now = input.now ?? Date.now;
+  const startedAt = now();
+  let request = input.request;
+  let status: RequestRecord['status'] = input.optimize ? 'optimized' : 'optimizer-off';
+  let result: PipelineResult | undefined;
+  let error: string | undefined;
+  if (input.optimize) {
+    try {
+      result = await input.optimize(input.request, input.target.information.maxInputTokens, input.signal);
+      request = result.request;
+    } catch (failure) {
+      status = 'forwarded-original';
+      error = describe(failure);
+      input.logger.error('pipeline-failed', `Herald: the optimizer failed, the original request was forwarded: ${error}`);
+    }
+  }
+  const tokensBefore = result?.tokensBefore ?? input.countTokens(input.request);
+  const tokensAfter = result?.tokensAfter ?? tokensBefore;
+  let retrievals = 0;
+  const record = (): RequestRecord => ({
+    id: input.id,
+    startedAt,
+    model: input.target.information.name,
+    status,
+    tokensBefore,
+    tokensAfter,
+    optimizeMs: result?.durationMs ?? 0,
+    totalMs: now() - startedAt,
+    decisions: result?.decisions ?? [],
+    handles: [...new Set((result?.decisions ?? []).flatMap((decision) => decision.handles))],
+    retrievals,
+    contextQuality: qualityOf(result?.decisions ?? []),
+    error,
+  });
+
+  const offerRetrieve = input.retrieveRounds > 0 && input.target.information.toolCalling !== false && hasMarkers(request) && !request.tools.some((tool) => tool.name === RETRIEVE_TOOL_NAME);
+  if (offerRetrieve) request = { ...request, tools: [...request.tools, RETRIEVE_TOOL] };
+
+  try {
+    for (let round = 0; ; round++) {
+      if (input.signal.aborted) break;
+      const answerRetrieve = offerRetrieve && round < input.retrieveRounds;
+      const text: string[] = [];
+      const ownCalls: Extract<ResponseChunk, { type: 'tool_call' }>[] = [];
+      const foreignCalls: Extract<ResponseChunk, { type: 'tool_call' }>[] = [];
+      for await (const chunk of input.target.send(request, input.signal)) {
+        if (chunk.type === 'tool_call' && offerRetrieve && chunk.name === RETRIEVE_TOOL_NAME) {
+          // Herald's own tool: answered here, never shown to the caller (past the round limit it is dropped).
+          if (answerRetrieve) ownCalls.push(chunk);
+          continue;
+        }
+        if (chunk.type === 'tool_call' && answerRetrieve) {
+          // Held back until the answer is complete: if the model also asks Herald, the order of calls stays intact.
+          foreignCalls.push(chunk);
+          continue;
+        }
+        if (chunk.type === 'text') text.push(chunk.text);
+        input.report(chunk);
+      }
+      // The caller's own tools win: it answers them and the model can ask Herald again next turn.
+      for (const call of foreignCalls) input.report(call);
+      if (ownCalls.length === 0 || foreignCalls.length > 0) break;
+      const answers: Part[] = [];
+      for (const call of ownCalls) {
+        answers.push({ type: 'tool_result', callId: call.id, content: [{ type: 'text', text: await answerRetrieveCall(call.input, input.retrieve) }], contentShape: 'parts' });
+        retrievals++;
+      }
+      const assistant: ChatMessage = {
+        role: 'assistant',
+        parts: [...(text.length > 0 ? [{ type: 'text' as const, text: text.join('') }] : []), ...ownCalls.map((call): Part => ({ type: 'tool_call', id: call.id, name: call.name, arguments: call.input }))],
+        contentShape: 'parts',
+      };
+      request = { ...request, messages: [...request.messages, assistant, { role: 'user', parts: answers, contentShape: 'parts' }] };
+    }
+  } catch (failure) {
+    status = 'failed';
+    error = describe(failure);
+    const failed = record();
+    throw Object.assign(failure instanceof Error ? failure : new Error(error), { heraldRecord: failed });
+  }
+  return record();
+}
+
+/** The text a `herald_retrieve` call gets back: the original, or why there is none. */
+export async function answerRetrieveCall(input: object, retrieve: (handle: string) => Promise<string | undefined>): Promise<string> {
+  const handle = (input as { handle?: unknown }).handle;
+  if (typeof handle !== 'string' || !isHandle(handle.trim())) {
+    return 'Herald: herald_retrieve needs {"handle": "hr_…"} with a handle copied from a marker in this conversation.';
+  }
+  const original = await retrieve(handle.trim());
+  return original ?? `Herald: nothing is stored under ${handle.trim()} (it expired or belongs to another machine); continue without it or ask the user.`;
+}
+
+/** The record a failed request carried when the target threw. */
+export function recordOfFailure(error: unknown): RequestRecord | undefined {
+  const record = (error as { heraldRecord?: RequestRecord } | undefined)?.heraldRecord;
+  return record;
+}
+
+function hasMarkers(request: ChatRequest): boolean {
+  return request.messages.some((message) => message.parts.some((part) => findMarkers(partText(part)).length > 0));
+}
+
+function qualityOf(decisions: readonly Decision[]): string | undefined {
+  const decision = decisions.find((candidate) => candidate.strategy === 'context_quality');
+  if (!decision) return undefined;
+  const verdict = decision.details?.verdict ?? decision.details?.quality ?? decision.details?.score;
+  return verdict !== undefined ? String(verdict) : decision.action;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,184 @@
+/**
+ * Neutral requests as the bodies endpoints expect, and their streamed answers as chunks.
+ *
+ * A request that came from VS Code carries tool results inside user messages (several per
+ * message, next to text), which neither wire format allows: OpenAI wants one `tool` message
+ * per result, Anthropic wants `tool_result` blocks before any text. The core converters
+ * round-trip their own formats exactly; these writers translate between formats instead.
+ */
+import type { ChatRequest, Part, ResultContentPart } from '../../core/chat/types';
+import type { ResponseChunk } from '../chat/forwardTarget';
+
+type Json = Record<string, unknown>;
+
+/** An OpenAI chat-completions body, streaming. */
+export function toOpenAIBody(request: ChatRequest, model: string, maxOutputTokens?: number): Json {
+  const messages: Json[] = [];
+  for (const message of request.messages) {
+    if (message.role === 'assistant') {
+      const text = message.parts.filter((part) => part.type === 'text').map(textOf).join('');
+      const calls = message.parts.flatMap((part) => (part.type === 'tool_call' ? [{ id: part.id, type: 'function', function: { name: part.name, arguments: argumentsText(part.arguments) } }] : []));
+      messages.push({ role: 'assistant', content: text.length > 0 ? text : null, ...(calls.length > 0 ? { tool_calls: calls } : {}) });
+      continue;
+    }
+    const content: Json[] = [];
+    for (const part of message.parts) {
+      if (part.type === 'tool_result') messages.push({ role: 'tool', tool_call_id: part.callId, content: resultText(part.content) });
+      else if (part.type === 'text') content.push({ type: 'text', text: part.text });
+      else if (part.type === 'data' && part.mimeType.startsWith('image/')) content.push({ type: 'image_url', image_url: { url: dataUrl(part.data, part.mimeType, part.encoding) } });
+    }
+    if (content.length > 0) messages.push({ role: message.role === 'system' ? 'system' : 'user', content: content.every((block) => block.type === 'text') ? content.map((block) => block.text).join('') : content });
+  }
+  const body: Json = { model, messages, stream: true };
+  if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema ?? { type: 'object', properties: {} } } }));
+  if (maxOutputTokens !== undefined) body.max_tokens = maxOutputTokens;
+  return body;
+}
+
+/** An Anthropic messages body, streaming. System messages become the top-level `system`. */
+export function toAnthropicBody(request: ChatRequest, model: string, maxOutputTokens = 4096): Json {
+  const system: string[] = [];
+  const messages: Json[] = [];
+  const push = (role: 'user' | 'assistant', blocks: Json[]): void => {
+    if (blocks.length === 0) return;
+    const last = messages[messages.length - 1];
+    // Anthropic requires alternating roles: merge consecutive messages of one role.
+    if (last && last.role === role) (last.content as Json[]).push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  for (const message of request.messages) {
+    if (message.role === 'system') {
+      system.push(message.parts.map(textOf).join(''));
+      continue;
+    }
+    const results: Json[] = [];
+    const others: Json[] = [];
+    for (const part of message.parts) {
+      if (part.type === 'tool_result') results.push({ type: 'tool_result', tool_use_id: part.callId, content: resultText(part.content), ...(part.isError ? { is_error: true } : {}) });
+      else if (part.type === 'text' && part.text.length > 0) others.push({ type: 'text', text: part.text });
+      else if (part.type === 'tool_call') others.push({ type: 'tool_use', id: part.id, name: part.name, input: argumentsObject(part.arguments) });
+      else if (part.type === 'data' && part.encoding === 'base64' && part.mimeType.startsWith('image/')) others.push({ type: 'image', source: { type: 'base64', media_type: part.mimeType, data: part.data } });
+    }
+    push(message.role === 'assistant' ? 'assistant' : 'user', [...results, ...others]);
+  }
+  const body: Json = { model, messages, max_tokens: maxOutputTokens, stream: true };
+  if (system.length > 0) body.system = system.join('\n\n');
+  if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', input_schema: tool.inputSchema ?? { type: 'object', properties: {} } }));
+  return body;
+}
+
+/** Splits a server-sent-events byte stream into the `data:` payloads of its events. */
+export async function* serverSentData(stream: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of stream) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let boundary: number;
+    while ((boundary = buffer.search(/\r?\n\r?\n/)) >= 0) {
+      const event = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary).replace(/^\r?\n\r?\n/, '');
+      const data = event.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, '')).join('\n');
+      if (data.length > 0) yield data;
+    }
+  }
+  buffer += decoder.decode();
+  const data = buffer.split(/\r?\n/).filter((line) => line.startsWith('data:')).map((line) => line.slice(5).replace(/^ /, '')).join('\n');
+  if (data.length > 0) yield data;
+}
+
+/** OpenAI streaming deltas as chunks: text as it arrives, each tool call once complete. */
+export async function* openAIChunks(events: AsyncIterable<string>): AsyncGenerator<ResponseChunk> {
+  const calls = new Map<number, { id: string; name: string; arguments: string }>();
+  for await (const data of events) {
+    if (data === '[DONE]') break;
+    const event = parseJson(data);
+    const error = event?.error;
+    if (error !== undefined) throw new Error(`Herald: the endpoint reported an error: ${describeWireError(error)}`);
+    const choice = Array.isArray(event?.choices) ? (event.choices[0] as Json | undefined) : undefined;
+    const delta = choice?.delta as Json | undefined;
+    if (typeof delta?.content === 'string' && delta.content.length > 0) yield { type: 'text', text: delta.content };
+    if (Array.isArray(delta?.tool_calls)) {
+      for (const call of delta.tool_calls as Json[]) {
+        const index = typeof call.index === 'number' ? call.index : 0;
+        const known = calls.get(index) ?? { id: '', name: '', arguments: '' };
+        const fn = (call.function ?? {}) as Json;
+        if (typeof call.id === 'string') known.id = call.id;
+        if (typeof fn.name === 'string') known.name += fn.name;
+        if (typeof fn.arguments === 'string') known.arguments += fn.arguments;
+        calls.set(index, known);
+      }
+    }
+  }
+  for (const [index, call] of [...calls].sort((a, b) => a[0] - b[0])) {
+    yield { type: 'tool_call', id: call.id || `call_${index}`, name: call.name, input: argumentsObject(call.arguments) };
+  }
+}
+
+/** Anthropic streaming events as chunks. */
+export async function* anthropicChunks(events: AsyncIterable<string>): AsyncGenerator<ResponseChunk> {
+  const blocks = new Map<number, { id: string; name: string; json: string }>();
+  for await (const data of events) {
+    const event = parseJson(data);
+    if (!event) continue;
+    if (event.type === 'error') throw new Error(`Herald: the endpoint reported an error: ${describeWireError(event.error)}`);
+    const index = typeof event.index === 'number' ? event.index : 0;
+    if (event.type === 'content_block_start') {
+      const block = (event.content_block ?? {}) as Json;
+      if (block.type === 'tool_use') blocks.set(index, { id: String(block.id ?? ''), name: String(block.name ?? ''), json: '' });
+      if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0) yield { type: 'text', text: block.text };
+    } else if (event.type === 'content_block_delta') {
+      const delta = (event.delta ?? {}) as Json;
+      if (delta.type === 'text_delta' && typeof delta.text === 'string') yield { type: 'text', text: delta.text };
+      if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
+        const block = blocks.get(index);
+        if (block) block.json += delta.partial_json;
+      }
+    } else if (event.type === 'content_block_stop') {
+      const block = blocks.get(index);
+      if (block) {
+        blocks.delete(index);
+        yield { type: 'tool_call', id: block.id, name: block.name, input: argumentsObject(block.json.length > 0 ? block.json : '{}') };
+      }
+    } else if (event.type === 'message_stop') {
+      break;
+    }
+  }
+}
+
+function textOf(part: Part): string {
+  return part.type === 'text' ? part.text : '';
+}
+
+function resultText(content: readonly ResultContentPart[]): string {
+  return content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
+}
+
+function dataUrl(data: string, mimeType: string, encoding: 'base64' | 'url'): string {
+  return encoding === 'url' ? data : `data:${mimeType};base64,${data}`;
+}
+
+function argumentsText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value ?? {});
+}
+
+function argumentsObject(value: unknown): object {
+  if (typeof value === 'string') {
+    const parsed = parseJson(value);
+    return parsed ?? { input: value };
+  }
+  return typeof value === 'object' && value !== null ? value : {};
+}
+
+function parseJson(text: string): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function describeWireError(error: unknown): string {
+  if (typeof error === 'object' && error !== null && typeof (error as Json).message === 'string') return (error as Json).message as string;
+  return JSON.stringify(error);
+}

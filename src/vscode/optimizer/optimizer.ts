@@ -1,0 +1,81 @@
+/**
+ * The optimizer as the extension runs it: the registry's strategies, configured from the
+ * settings, one stash and one memo for the whole session. Pure (no `vscode`): the extension
+ * hands in settings and storage.
+ */
+import type { ChatRequest } from '../../core/chat/types';
+import { MessageMemo } from '../../core/pipeline/messageMemo';
+import { Pipeline, type PipelineConfig, type PipelineResult } from '../../core/pipeline/pipeline';
+import { SessionStateStore } from '../../core/pipeline/sessionState';
+import type { Strategy } from '../../core/pipeline/types';
+import type { Logger, ModelPort } from '../../core/ports';
+import type { Stash } from '../../core/stash/stash';
+import { TokenCounter } from '../../core/tokens/tokenCounter';
+import type { HeraldSettings } from '../settings/settingsSchema';
+
+export interface PipelineConfigResult {
+  readonly config: PipelineConfig;
+  /** Settings that named unknown strategies or options; they were left out. */
+  readonly problems: string[];
+}
+
+/** The pipeline configuration the settings describe, with anything the strategies do not know left out and reported. */
+export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly Strategy[]): PipelineConfigResult {
+  const known = new Map(strategies.map((strategy) => [strategy.id, strategy]));
+  const enabled: Record<string, boolean> = {};
+  const options: Record<string, Record<string, unknown>> = {};
+  const problems: string[] = [];
+  for (const [id, value] of Object.entries(settings.strategies)) {
+    const strategy = known.get(id);
+    if (!strategy) {
+      // Settings for strategies not built yet are contributed for every id; only real overrides are worth a word.
+      if (value.enabled === true || Object.keys(value.options).length > 0) problems.push(`herald.strategy.${id}: this strategy is not available in this build; the setting is ignored`);
+      continue;
+    }
+    if (value.enabled !== undefined) enabled[id] = value.enabled;
+    const defaults = strategy.defaults ?? {};
+    const accepted: Record<string, unknown> = {};
+    for (const [name, parameter] of Object.entries(value.options)) {
+      if (name in defaults) accepted[name] = parameter;
+      else problems.push(`herald.strategy.${id}.options: unknown option "${name}" (known: ${Object.keys(defaults).join(', ') || 'none'}); it is ignored`);
+    }
+    if (Object.keys(accepted).length > 0) options[id] = accepted;
+  }
+  return { config: { enabled, options, timeLimitMs: settings.strategyTimeLimitMs }, problems };
+}
+
+export class Optimizer {
+  readonly tokens = new TokenCounter();
+  private readonly memo = new MessageMemo();
+  private readonly state = new SessionStateStore();
+  private pipeline: Pipeline;
+
+  constructor(
+    private readonly strategies: readonly Strategy[],
+    readonly stash: Stash,
+    private readonly logger: Logger,
+    settings: HeraldSettings,
+  ) {
+    this.pipeline = this.build(settings);
+  }
+
+  /** Applies new settings; the memo survives, and the configuration hash keeps old decisions apart. */
+  configure(settings: HeraldSettings): void {
+    this.pipeline = this.build(settings);
+  }
+
+  /** Ids of the strategies that run, in order. */
+  enabledIds(): string[] {
+    return this.pipeline.enabledIds();
+  }
+
+  run(request: ChatRequest, windowTokens: number, signal: AbortSignal, model?: ModelPort): Promise<PipelineResult> {
+    return this.pipeline.run(request, { windowTokens, signal, model });
+  }
+
+  private build(settings: HeraldSettings): Pipeline {
+    const { config, problems } = pipelineConfigOf(settings, this.strategies);
+    for (const problem of problems) this.logger.warn('setting-ignored', `Herald: ${problem}`);
+    return new Pipeline(this.strategies, config, { stash: this.stash, tokens: this.tokens, memo: this.memo, state: this.state, logger: this.logger });
+  }
+}

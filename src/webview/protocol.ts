@@ -1,0 +1,110 @@
+/**
+ * Messages between the extension host and the sidebar's webviews, validated with zod on both
+ * sides: a message that does not match is dropped and logged, never half-handled.
+ */
+import { z } from 'zod';
+
+export const decisionViewSchema = z.object({
+  strategy: z.string(),
+  status: z.string(),
+  action: z.string(),
+  reason: z.string(),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  durationMs: z.number(),
+  handles: z.array(z.string()),
+});
+
+export const requestViewSchema = z.object({
+  id: z.string(),
+  startedAt: z.number(),
+  model: z.string(),
+  status: z.enum(['optimized', 'forwarded-original', 'optimizer-off', 'failed']),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  savedPercent: z.number(),
+  optimizeMs: z.number(),
+  totalMs: z.number(),
+  retrievals: z.number(),
+  contextQuality: z.string().optional(),
+  error: z.string().optional(),
+  decisions: z.array(decisionViewSchema),
+});
+
+export const totalsSchema = z.object({
+  requests: z.number(),
+  tokensBefore: z.number(),
+  tokensAfter: z.number(),
+  tokensSaved: z.number(),
+  savedPercent: z.number(),
+  retrievals: z.number(),
+  failures: z.number(),
+});
+
+export const pageViewSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  /** Workspace-relative path, used to open the page. */
+  path: z.string(),
+  folder: z.string(),
+  type: z.string(),
+  status: z.string(),
+  flags: z.array(z.string()),
+  tags: z.array(z.string()),
+});
+
+export const libraryViewSchema = z.object({
+  /** The library folder as configured. */
+  folder: z.string(),
+  /** False when there is no workspace or no library folder yet. */
+  available: z.boolean(),
+  /** Why the library is unavailable, or a note about it. */
+  message: z.string().optional(),
+  pages: z.array(pageViewSchema),
+  /** Recent library events, newest first. */
+  activity: z.array(z.object({ time: z.number(), text: z.string() })),
+  /** The last search, when there was one. */
+  search: z
+    .object({
+      query: z.string(),
+      results: z.array(pageViewSchema),
+      /** Shown with "nothing found": the pages closest to the query. */
+      nearest: z.array(pageViewSchema),
+    })
+    .optional(),
+});
+
+/** Host → webview. */
+export const hostMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('decisions'), requests: z.array(requestViewSchema), totals: totalsSchema, optimizerEnabled: z.boolean() }),
+  z.object({ type: z.literal('library'), library: libraryViewSchema }),
+]);
+
+export const WEBVIEW_COMMANDS = ['export-report', 'toggle-optimizer', 'manage-endpoints', 'new-page', 'reindex', 'retrieve'] as const;
+
+/** Webview → host. */
+export const webviewMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('ready') }),
+  z.object({ type: z.literal('open-handle'), handle: z.string().regex(/^hr_[a-z2-7]{16}$/) }),
+  z.object({ type: z.literal('open-page'), path: z.string().min(1).max(1000) }),
+  z.object({ type: z.literal('search'), query: z.string().max(2000) }),
+  z.object({ type: z.literal('command'), command: z.enum(WEBVIEW_COMMANDS) }),
+]);
+
+export type DecisionView = z.infer<typeof decisionViewSchema>;
+export type RequestView = z.infer<typeof requestViewSchema>;
+export type PageView = z.infer<typeof pageViewSchema>;
+export type LibraryView = z.infer<typeof libraryViewSchema>;
+export type HostMessage = z.infer<typeof hostMessageSchema>;
+export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
+
+/** A validated message, or undefined (the caller logs the drop). */
+export function parseHostMessage(value: unknown): HostMessage | undefined {
+  const parsed = hostMessageSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function parseWebviewMessage(value: unknown): WebviewMessage | undefined {
+  const parsed = webviewMessageSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}

@@ -1,0 +1,51 @@
+/**
+ * The folding key of a line: the line with its bookkeeping (timestamps, durations, ids,
+ * hex, IP addresses and ports, long numbers) replaced by placeholders. Two lines with the
+ * same key differ only in bookkeeping and may be folded into one with a count; paths,
+ * identifiers, words and short numbers such as status codes are left in the key, so lines
+ * differing in them never fold together.
+ */
+import { MAX_PATTERN_LINE_CHARS } from './limits';
+
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}';
+const WEEKDAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6}';
+
+/** Each pattern is linear: bounded repetitions, no nested quantifiers. */
+const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
+  [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
+  [/\b\d{8}-\d{1,2}:\d{2}:\d{2}(?::\d{1,6})?/g, '<time>'],
+  [new RegExp(`\\b${WEEKDAY},? ${MONTH} {1,2}\\d{1,2}\\b`, 'g'), '<date>'],
+  [new RegExp(`\\b${MONTH} {1,2}\\d{1,2}\\b`, 'g'), '<date>'],
+  [/\b\d{4}[-/.]\d{2}[-/.]\d{2}\b/g, '<date>'],
+  [/\b\d{1,2}[-/.]\d{1,2}(?=[ T]\d{1,2}:\d{2})/g, '<date>'],
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?\b/g, '<time>'],
+  [/\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g, '<uuid>'],
+  [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g, '<ip>'],
+  [/\b0x[0-9a-fA-F]{1,32}\b/g, '<hex>'],
+  [/\b(?=[0-9a-f]{0,63}[a-f])(?=[0-9a-f]{0,63}\d)[0-9a-f]{7,64}\b/g, '<hex>'],
+  [/\b\d{1,9}(?:\.\d{1,9})?\s?(?:ms|µs|us|ns|sec|secs|seconds|s)\b/g, '<duration>'],
+  [/\b(pid|tid|uid|gid|id|sid|session|seq|thread|port|request_id|requestid|req_id|trace_id|traceid|span_id|txid|elapsed|took|time|duration|latency)([=:] ?)[\w.:-]{1,64}/gi, '$1$2<id>'],
+  [/\[\d{1,10}\]/g, '[<n>]'],
+  [/\d{5,}/g, '<n>'],
+];
+
+/** The folding key of one line (see the module comment). Very long lines are their own key. */
+export function bookkeepingKey(line: string): string {
+  if (line.length > MAX_PATTERN_LINE_CHARS) return line;
+  let key = line;
+  for (const [pattern, replacement] of BOOKKEEPING_PATTERNS) key = key.replace(pattern, replacement);
+  return key.replace(/\s+/g, ' ').trim();
+}
+
+/** Severity words that mark a line a reader must never lose. */
+const SEVERE_LINE = /\b(?:error|errors|fatal|warn|warning|critical|crit|severe|panic|emerg|emergency|alert)\b|\s[EWF]\s+[\w.$/-]{1,80}:|\[(?:error|warn|crit|alert|emerg)\]/i;
+
+/** Whether a log line reports a warning or worse. */
+export function isSevereLine(line: string): boolean {
+  return SEVERE_LINE.test(line.length > MAX_PATTERN_LINE_CHARS ? line.slice(0, MAX_PATTERN_LINE_CHARS) : line);
+}
+
+/** Appends a fold count the way every cleaner writes it: `line [×21]`. */
+export function withCount(text: string, count: number): string {
+  return count > 1 ? `${text} [×${count}]` : text;
+}

@@ -1,0 +1,226 @@
+/**
+ * JSON: minified, empty fields (null, "", [], {}) dropped, and long arrays summarised by
+ * shape. A summarised array keeps its first rows, its last row, and every row that is
+ * anomalous (a rare value in a column, a failed or error status, an outlier number, an
+ * unusual set of keys) or that mentions a word of the question; each run of elided rows
+ * becomes one marker string in place, so positions stay readable.
+ */
+import { cleanResult, unchanged, type CleanResult } from './types';
+
+/** Arrays longer than this are summarised. */
+export const LONG_ARRAY_ITEMS = 20;
+/** Rows always kept at the head of a summarised array. */
+const HEAD_ROWS = 3;
+/** A column value seen in at most this share of rows (and at most a few times) is rare. */
+const RARE_SHARE = 0.02;
+/** Values that mark a failed row whatever their column. */
+const FAILURE_VALUE = /\b(?:fail|failed|failure|error|errored|errors|exception|denied|rejected|invalid|timeout|timed[ _-]?out|cancel(?:l)?ed|aborted|crash(?:ed)?|refused|unauthori[sz]ed|forbidden|panic)\b/i;
+/** Column names whose values are statuses, where any rare value matters. */
+const STATUS_KEY = /status|state|result|outcome|level|severity|conclusion|code|error/i;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+interface Summary {
+  arrays: number;
+  elidedRows: number;
+  keptAnomalies: number;
+  droppedEmpty: number;
+}
+
+/** Cleans JSON text. Text that does not parse as one JSON value is returned unchanged. */
+export function cleanJson(text: string, options: { question?: string } = {}): CleanResult {
+  let value: Json;
+  try {
+    value = JSON.parse(text) as Json;
+  } catch {
+    return unchanged(text, 'json');
+  }
+  const summary: Summary = { arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
+  const questionWords = wordsOf(options.question ?? '');
+  const cleaned = clean(value, questionWords, summary) ?? null;
+  const output = JSON.stringify(cleaned);
+  const removed: string[] = [];
+  if (output.length < text.length) removed.push('whitespace (minified)');
+  if (summary.droppedEmpty > 0) removed.push(`${summary.droppedEmpty} empty fields`);
+  if (summary.arrays > 0) {
+    removed.push(`${summary.elidedRows} rows of ${summary.arrays} long array${summary.arrays === 1 ? '' : 's'} summarised by shape (${summary.keptAnomalies} anomalous or matching rows kept)`);
+  }
+  // Never hand back something longer than what came in.
+  if (output.length >= text.length) return unchanged(text, 'json');
+  return cleanResult(text, output, 'json', removed);
+}
+
+function wordsOf(question: string): string[] {
+  const stop = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'what', 'which', 'where', 'when', 'why', 'how', 'who', 'are', 'was', 'were', 'from', 'into', 'does', 'did', 'have', 'has', 'not', 'any', 'all', 'can', 'you', 'show', 'find', 'list', 'get']);
+  return [...new Set(question.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? [])].filter((word) => !stop.has(word));
+}
+
+function isEmpty(value: Json): boolean {
+  if (value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return typeof value === 'object' && Object.keys(value).length === 0;
+}
+
+/** Returns the cleaned value, or undefined when the value itself is empty and should go. */
+function clean(value: Json, question: readonly string[], summary: Summary): Json | undefined {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => clean(item, question, summary) ?? null);
+    return items.length > LONG_ARRAY_ITEMS ? summariseArray(value, items, question, summary) : items;
+  }
+  if (value !== null && typeof value === 'object') {
+    const result: { [key: string]: Json } = {};
+    for (const [key, field] of Object.entries(value)) {
+      const cleaned = clean(field, question, summary);
+      if (cleaned === undefined || isEmpty(cleaned)) {
+        summary.droppedEmpty++;
+        continue;
+      }
+      result[key] = cleaned;
+    }
+    return result;
+  }
+  return value;
+}
+
+/** Which rows of a long array must stay, judged on the original rows. */
+function keptRows(rows: readonly Json[], question: readonly string[]): Set<number> {
+  const kept = new Set<number>();
+  for (let index = 0; index < Math.min(HEAD_ROWS, rows.length); index++) kept.add(index);
+  kept.add(rows.length - 1);
+  const texts = rows.map((row) => JSON.stringify(row).toLowerCase());
+  rows.forEach((row, index) => {
+    if (question.length > 0 && question.some((word) => texts[index]!.includes(word))) kept.add(index);
+    if (hasFailure(row, 0)) kept.add(index);
+  });
+  const objects = rows.every((row) => row !== null && typeof row === 'object' && !Array.isArray(row));
+  if (objects) {
+    for (const index of anomalousObjectRows(rows as { [key: string]: Json }[])) kept.add(index);
+  } else if (rows.every((row) => typeof row === 'number')) {
+    for (const index of outliers(rows as number[])) kept.add(index);
+  } else {
+    for (const index of rareValues(rows.map((row) => (typeof row === 'object' ? undefined : String(row))))) kept.add(index);
+  }
+  return kept;
+}
+
+function hasFailure(value: Json, depth: number): boolean {
+  if (depth > 3 || value === null) return false;
+  if (typeof value === 'string') return value.length <= 200 && FAILURE_VALUE.test(value);
+  if (typeof value === 'boolean' || typeof value === 'number') return false;
+  if (Array.isArray(value)) return false;
+  return Object.entries(value).some(([key, field]) => {
+    if (/^(?:error|errors|exception|failure)$/i.test(key) && !isEmpty(field) && field !== false) return true;
+    if (/^(?:success|ok|passed)$/i.test(key) && field === false) return true;
+    return STATUS_KEY.test(key) && hasFailure(field, depth + 1);
+  });
+}
+
+/** Rows with a rare scalar value in a column, an outlier number, or an unusual key set. */
+function anomalousObjectRows(rows: readonly { [key: string]: Json }[]): Set<number> {
+  const found = new Set<number>();
+  const columns = new Map<string, (Json | undefined)[]>();
+  rows.forEach((row, index) => {
+    for (const [key, field] of Object.entries(row)) {
+      let column = columns.get(key);
+      if (column === undefined) {
+        column = new Array<Json | undefined>(rows.length).fill(undefined);
+        columns.set(key, column);
+      }
+      column[index] = field;
+    }
+  });
+  for (const [key, column] of columns) {
+    const present = column.filter((field) => field !== undefined).length;
+    // A key most rows have and a few lack, or a few have and most lack, marks those few.
+    if (present !== rows.length) {
+      const rare = Math.min(present, rows.length - present) <= Math.max(1, Math.floor(rows.length * RARE_SHARE));
+      if (rare) column.forEach((field, index) => { if ((field === undefined) === (present > rows.length / 2)) found.add(index); });
+    }
+    const numbers = column.map((field) => (typeof field === 'number' ? field : undefined));
+    if (numbers.filter((field) => field !== undefined).length >= rows.length * 0.8) {
+      for (const index of outliers(numbers)) found.add(index);
+    }
+    const scalars = column.map((field) => (field === undefined || (field !== null && typeof field === 'object') || typeof field === 'number' ? undefined : String(field)));
+    for (const index of rareValues(scalars, STATUS_KEY.test(key))) found.add(index);
+  }
+  return found;
+}
+
+/** Indexes whose categorical value is rare in a column that is mostly a few repeated values. */
+function rareValues(values: readonly (string | undefined)[], statusColumn = false): number[] {
+  const counts = new Map<string, number>();
+  let present = 0;
+  for (const value of values) {
+    if (value === undefined) continue;
+    present++;
+    counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  // A column of mostly distinct values (names, ids, urls) has no "rare" value.
+  if (present < 8 || counts.size > Math.max(3, present * 0.1)) return [];
+  const limit = Math.max(1, Math.floor(present * RARE_SHARE));
+  const found: number[] = [];
+  values.forEach((value, index) => {
+    if (value === undefined) return;
+    const count = counts.get(value)!;
+    if (count <= limit || (statusColumn && count <= Math.max(1, present * 0.05))) found.push(index);
+  });
+  return found;
+}
+
+/** Robust outliers: further than 6 median absolute deviations from the median. */
+function outliers(values: readonly (number | undefined)[]): number[] {
+  const present = values.filter((value): value is number => value !== undefined && Number.isFinite(value));
+  if (present.length < 8) return [];
+  const sorted = [...present].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  const deviations = present.map((value) => Math.abs(value - median)).sort((a, b) => a - b);
+  const spread = deviations[Math.floor(deviations.length / 2)]!;
+  const found: number[] = [];
+  values.forEach((value, index) => {
+    if (value === undefined) return;
+    // With no spread at all (a constant column), any different value stands out.
+    if (spread === 0 ? value !== median && present.filter((other) => other !== median).length <= Math.max(1, present.length * RARE_SHARE) : Math.abs(value - median) > 6 * spread) found.push(index);
+  });
+  return found;
+}
+
+/** A short description of the rows' shape: `{id:number,status:string,…}`. */
+function shapeOf(rows: readonly Json[]): string {
+  const first = rows.find((row) => row !== null);
+  if (first === undefined || first === null) return 'null';
+  if (Array.isArray(first)) return `array(${first.length})`;
+  if (typeof first !== 'object') return typeof first;
+  const keys = Object.keys(first).slice(0, 12);
+  const shape = keys.map((key) => {
+    const field = first[key];
+    return `${key}:${field === null ? 'null' : Array.isArray(field) ? 'array' : typeof field}`;
+  });
+  return `{${shape.join(',')}${Object.keys(first).length > keys.length ? ',…' : ''}}`;
+}
+
+function summariseArray(original: readonly Json[], cleaned: readonly Json[], question: readonly string[], summary: Summary): Json[] {
+  const kept = keptRows(original, question);
+  const result: Json[] = [];
+  let shape = `shape ${shapeOf(cleaned)}`;
+  let gapStart = -1;
+  const closeGap = (end: number): void => {
+    if (gapStart === -1) return;
+    const count = end - gapStart;
+    result.push(`[… ${count} row${count === 1 ? '' : 's'} elided (${gapStart}–${end - 1} of ${original.length}), ${shape}]`);
+    shape = 'same shape';
+    summary.elidedRows += count;
+    gapStart = -1;
+  };
+  for (let index = 0; index < cleaned.length; index++) {
+    if (kept.has(index)) {
+      closeGap(index);
+      result.push(cleaned[index]!);
+    } else if (gapStart === -1) {
+      gapStart = index;
+    }
+  }
+  closeGap(cleaned.length);
+  summary.arrays++;
+  summary.keptAnomalies += Math.max(0, kept.size - Math.min(HEAD_ROWS + 1, original.length));
+  return result;
+}

@@ -13,6 +13,7 @@ const CONCLUSION_CUES: readonly RegExp[] = [
   /\b(?:therefore|thus|hence|consequently|in conclusion|in summary|to summarize)\b/i,
   // Outcomes: errors and tests.
   /\b(?:error|exception|traceback|segfault|crash(?:es|ed)?|warning|failure)s?\b/i,
+  /\b[A-Z]\w*(?:Error|Exception|Warning)\b/,
   /\b(?:fails?|failed|failing|passe[sd]|passing|succeed(?:s|ed)|works|worked|is (?:now )?(?:fixed|resolved|correct|working))\b/i,
   // Decisions and plan changes.
   /\b(?:instead|decided|the (?:fix|solution|plan|approach|change) (?:is|will|should)|my (?:fix|plan|approach)|I (?:will|'ll|am going to) (?:now )?(?:fix|modify|change|edit|patch|update|replace|remove|add|implement|apply|revert|submit))\b/i,

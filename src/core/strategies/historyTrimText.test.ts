@@ -1,0 +1,130 @@
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { hasSharedData, loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
+import { isConclusion } from './history/conclusions';
+import { mentionedNames, visibleNames } from './history/names';
+import { splitSentences } from './history/sentences';
+import { splitUnits } from './history/textUnits';
+import { LATER_GAP, planTrim, renderTrim } from './history/trimPlan';
+
+const MARKER = '[herald: test marker · retrieve hr_aaaaaaaaaaaaaaaa]';
+const nothingSeen = { seenBefore: () => false, shownBefore: () => false };
+
+describe('history_trim text units', () => {
+  it('join back to the text byte for byte on every assistant message of the trajectories', function () {
+    if (!hasSharedData()) this.skip();
+    let checked = 0;
+    for (const name of trajectoryNames()) {
+      for (const message of loadTrajectory(name).messages) {
+        if (message.role !== 'assistant') continue;
+        assert.equal(splitUnits(message.content).map((unit) => unit.text).join(''), message.content, `${name}: units do not join back`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 1000, `only ${checked} assistant messages checked`);
+  });
+
+  it('join back to the text for arbitrary text', () => {
+    const pieces = fc.constantFrom('THOUGHT: ', 'Wait. ', 'e.g. ', '`a.b()`. ', '```bash\n', '```\n', '~~~\n', '\n', '\r\n', '  ', '    indented\n', '1. ', '- ', '# Head\n', 'foo.py. ', 'Done! ', 'Why? ', '<function=x>', '</function>', 'é…', '[herald: x · retrieve hr_aaaaaaaaaaaaaaaa]');
+    fc.assert(fc.property(fc.array(fc.oneof(pieces, fc.string()), { maxLength: 30 }), (parts) => {
+      const text = parts.join('');
+      assert.equal(splitUnits(text).map((unit) => unit.text).join(''), text);
+    }), { numRuns: 300, seed: 42 });
+  });
+
+  it('tells actions, quoted code, labels and sentences apart', () => {
+    const text = 'THOUGHT: I read the file. It has a bug.\n\n```python\nx = 1\n```\n\nNow I fix it.\n\n```bash\nsed -i s/a/b/ f.py\n```';
+    const units = splitUnits(text);
+    assert.deepEqual(units.map((unit) => unit.kind), ['label', 'sentence', 'sentence', 'quote', 'sentence', 'action']);
+    assert.equal(units[5]!.text, '```bash\nsed -i s/a/b/ f.py\n```');
+  });
+
+  it('keeps an unclosed fence and an action tag whole', () => {
+    const units = splitUnits('Plan.\n<function=bash>\n<parameter=command>ls\n</parameter>\n</function>\nThen:\n```bash\nmake test\n');
+    assert.deepEqual(units.map((unit) => unit.kind), ['sentence', 'action', 'sentence', 'action']);
+    assert.equal(units[3]!.text, '```bash\nmake test\n');
+  });
+});
+
+describe('history_trim sentences', () => {
+  it('split on terminal punctuation but not inside code, after abbreviations or list numbers', () => {
+    assert.deepEqual(splitSentences('I read `a.b. C`. Then e.g. Foo works! Why? 1. Next'), ['I read `a.b. C`. ', 'Then e.g. Foo works! ', 'Why? ', '1. Next']);
+    assert.deepEqual(splitSentences('See separable.py. It is short.'), ['See separable.py. ', 'It is short.']);
+    assert.deepEqual(splitSentences('Version 3.9 is used (see "x.") Then more.'), ['Version 3.9 is used (see "x.") ', 'Then more.']);
+  });
+});
+
+describe('history_trim names', () => {
+  it('finds paths, identifiers, calls and numbers, not plain words', () => {
+    const names = mentionedNames('Now I open astropy/modeling/separable.py and call `_cstack(left, right)` on line 245, then run myFunction() with MAX_SIZE.');
+    for (const expected of ['astropy/modeling/separable.py', '_cstack', 'left', 'right', '245', 'myFunction', 'MAX_SIZE']) assert.ok(names.includes(expected), `missing ${expected} in ${names.join(', ')}`);
+    for (const word of ['Now', 'open', 'and', 'call', 'line', 'then']) assert.ok(!names.includes(word), `plain word ${word} taken for a name`);
+  });
+
+  it('makes every piece of a path or qualified name visible', () => {
+    const names = visibleNames('cat astropy/modeling/separable.py; django.utils.autoreload.restart_with_reloader');
+    for (const piece of ['astropy/modeling/separable.py', 'modeling/separable.py', 'separable.py', 'astropy/modeling', 'restart_with_reloader', 'django.utils.autoreload', 'utils.autoreload.restart_with_reloader']) {
+      assert.ok(names.has(piece), `missing ${piece}`);
+    }
+  });
+});
+
+describe('history_trim conclusions', () => {
+  it('recognizes findings, outcomes and decisions', () => {
+    for (const sentence of ['The reproduction script confirms the issue.', 'So the bug is in `_cstack`.', 'All tests passed.', 'It raises a TypeError.', 'Instead, I will patch the caller.', 'Therefore the matrix is wrong.']) {
+      assert.ok(isConclusion(sentence), sentence);
+    }
+  });
+
+  it('does not take exploration for a conclusion', () => {
+    for (const sentence of ['Wait, does this fail?', 'Maybe the bug is elsewhere.', 'If the test fails, I will look again.', 'Let me think about the matrix.', 'I look at the file.']) {
+      assert.ok(!isConclusion(sentence), sentence);
+    }
+  });
+});
+
+describe('history_trim plan', () => {
+  const text = [
+    'THOUGHT: I looked at the output above.',
+    'Let me think about how the pieces fit together.',
+    'Hmm, the function is long and does several things.',
+    'The root cause is that `right` is overwritten with ones.',
+    'I wonder about the other branch.',
+    'It uses `helper_zeta` from there.',
+    'I will edit the file now.',
+    '',
+    '```bash',
+    "sed -i 's/= 1/= right/' pkg/separable.py",
+    '```',
+  ].join('\n');
+
+  it('keeps the action, labels, conclusions, last sentences and unseen names, and drops the rest', () => {
+    const plan = planTrim(text, { keepLastSentences: 1, ...nothingSeen, seenBefore: (name) => name !== 'helper_zeta' });
+    const rendered = renderTrim(plan, MARKER);
+    assert.ok(rendered.startsWith('THOUGHT: '));
+    assert.ok(rendered.includes("```bash\nsed -i 's/= 1/= right/' pkg/separable.py\n```"));
+    assert.ok(rendered.includes('The root cause is that `right` is overwritten with ones.'));
+    assert.ok(rendered.includes('It uses `helper_zeta` from there.'), 'a sentence naming an unseen identifier went');
+    assert.ok(rendered.includes('I will edit the file now.'));
+    assert.ok(!rendered.includes('Let me think'));
+    assert.ok(!rendered.includes('I wonder'));
+    assert.equal(plan.droppedSentences, 4);
+    // One marker at the first gap; the later gap is an ellipsis.
+    assert.equal(rendered.split(MARKER).length, 2);
+    assert.ok(rendered.includes(LATER_GAP));
+  });
+
+  it('drops a quoted block only when every line of it was shown earlier', () => {
+    const quoted = 'I see this code:\n```python\n    return separable_matrix(left)\n```\nI will fix it.\n```bash\npytest\n```';
+    const shown = planTrim(quoted, { keepLastSentences: 1, seenBefore: () => true, shownBefore: (line) => line === 'return separable_matrix(left)' });
+    assert.equal(shown.droppedQuotes, 1);
+    const unseen = planTrim(quoted, { keepLastSentences: 1, seenBefore: () => true, shownBefore: () => false });
+    assert.equal(unseen.droppedQuotes, 0);
+  });
+
+  it('keeps every sentence when asked to keep more than there are', () => {
+    const plan = planTrim(text, { keepLastSentences: 50, ...nothingSeen });
+    assert.equal(plan.droppedSentences, 0);
+    assert.equal(renderTrim(plan, MARKER), text);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * semantic_cache: answers an exact repeat from memory without calling the model. A hit needs
+ * the same canonicalised scope, format, model, messages, tools and answer-shaping parameters;
+ * transport-only fields (stream, metadata, …) do not count. Live answers are written back in
+ * `afterResponse`.
+ *
+ * On a miss it also computes a shadow key over the same request with volatile values
+ * (timestamps, UUIDs, request ids, temp paths, retry counters) normalised, and records whether
+ * that key would have hit. The shadow lane is measurement only: it never serves anything.
+ */
+import type { ChatRequest } from '../chat/types';
+import { canonicalJson, sha256 } from '../pipeline/hash';
+import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import { booleanOption, numberOption, stringOption } from './tools/options';
+import { MemoryResponseCache, type ResponseCacheStore } from './tools/responseCache';
+import { normaliseVolatile } from './tools/volatileText';
+
+export const SEMANTIC_CACHE_ID = 'semantic_cache';
+
+/** Options of semantic_cache. */
+export type SemanticCacheOptions = {
+  /** Partition of the cache (a workspace or user the host names); requests only hit answers of their own scope. Default "". */
+  readonly scope: string;
+  /** Answers older than this (ms) are not served. Default one hour. */
+  readonly ttlMs: number;
+  /** Answers whose JSON is longer than this many characters are not stored. Default 1,000,000. */
+  readonly maxResponseChars: number;
+  /** Measure whether a volatile-normalised key would have hit (never served). Default true. */
+  readonly shadowNormalized: boolean;
+  /** Characters of the canonical request the shadow lane normalises; the rest is hashed as it is. Default 200,000. */
+  readonly shadowMaxScanChars: number;
+};
+
+export const SEMANTIC_CACHE_DEFAULTS: SemanticCacheOptions = { scope: '', ttlMs: 3_600_000, maxResponseChars: 1_000_000, shadowNormalized: true, shadowMaxScanChars: 200_000 };
+
+/** What the factory may be given. */
+export interface SemanticCacheDependencies {
+  /** Where answers are kept; a bounded in-memory cache when not given. */
+  readonly store?: ResponseCacheStore;
+  /** The clock, for tests. */
+  readonly now?: () => number;
+}
+
+/** Fields that change how a request travels, not what the answer is. */
+const TRANSPORT_FIELDS = new Set(['stream', 'stream_options', 'metadata', 'user', 'store', 'service_tier', 'prompt_cache_key', 'prompt_cache_retention', 'safety_identifier']);
+
+/** A miss waiting for its live answer; kept in the session state between `apply` and `afterResponse`. */
+interface PendingAnswer {
+  readonly exact: string;
+  readonly shadow?: string;
+  readonly scope: string;
+  readonly maxResponseChars: number;
+}
+
+const PENDING_KEY = 'pending';
+const MAX_PENDING = 8;
+
+export function createSemanticCache(dependencies: SemanticCacheDependencies = {}): Strategy {
+  const store = dependencies.store ?? new MemoryResponseCache();
+  const now = dependencies.now ?? Date.now;
+  return {
+    id: SEMANTIC_CACHE_ID,
+    defaultEnabled: true,
+    kind: 'transform',
+    defaults: SEMANTIC_CACHE_DEFAULTS,
+    apply(request: ChatRequest, context: StrategyContext): StrategyResult {
+      const scope = stringOption(context.options, SEMANTIC_CACHE_ID, 'scope');
+      const ttlMs = numberOption(context.options, SEMANTIC_CACHE_ID, 'ttlMs', 0);
+      const maxResponseChars = numberOption(context.options, SEMANTIC_CACHE_ID, 'maxResponseChars', 0);
+      const shadowEnabled = booleanOption(context.options, SEMANTIC_CACHE_ID, 'shadowNormalized');
+      const scanChars = numberOption(context.options, SEMANTIC_CACHE_ID, 'shadowMaxScanChars', 0);
+      const choices = request.options.n;
+      if (typeof choices === 'number' && choices > 1) return { request, action: 'cache-bypassed', reason: 'several answers were asked for (n > 1)' };
+      const canonical = canonicalRequest(request, scope);
+      const exact = sha256(canonical);
+      const entry = store.get(exact);
+      if (entry && now() - entry.stored <= ttlMs) {
+        return { request, response: entry.response, action: 'response-served-from-cache', reason: 'an exact repeat of an answered request; the model was not called', details: { hit: true, ageMs: now() - entry.stored } };
+      }
+      const shadow = shadowEnabled ? shadowKey(canonical, scanChars) : undefined;
+      const shadowWouldHit = shadow !== undefined && store.hasShadow(shadow);
+      const pending = (context.state.get<PendingAnswer[]>(PENDING_KEY) ?? []).filter((item) => item.exact !== exact);
+      context.state.set(PENDING_KEY, [...pending, { exact, shadow, scope, maxResponseChars }].slice(-MAX_PENDING));
+      const details: Record<string, string | number | boolean> = { hit: false, expired: entry !== undefined, entries: store.size };
+      if (shadow !== undefined) details.shadowWouldHit = shadowWouldHit;
+      return {
+        request,
+        action: 'cache-missed',
+        reason: shadow === undefined ? 'no exact repeat' : `no exact repeat; a normalised key would ${shadowWouldHit ? '' : 'not '}have hit (measured, never served)`,
+        details,
+      };
+    },
+    afterResponse(request: ChatRequest, response: unknown, context): void {
+      const pending = context.state.get<PendingAnswer[]>(PENDING_KEY) ?? [];
+      if (pending.length === 0 || response === undefined || response === null) return;
+      // The host may hand back the request as it arrived or as it was sent: match the first, else take the latest miss.
+      const matched = pending.find((item) => sha256(canonicalRequest(request, item.scope)) === item.exact) ?? pending[pending.length - 1]!;
+      context.state.set(PENDING_KEY, pending.filter((item) => item !== matched));
+      const size = canonicalJson(response).length;
+      if (size > matched.maxResponseChars) {
+        context.logger.info('semantic-cache-answer-too-large', `Herald: semantic_cache did not store an answer of ${size} characters`);
+        return;
+      }
+      store.set(matched.exact, { response, stored: now() });
+      if (matched.shadow !== undefined) store.addShadow(matched.shadow);
+    },
+  };
+}
+
+/** The canonical text two requests must share to be the same question. */
+export function canonicalRequest(request: ChatRequest, scope: string): string {
+  const shaping: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(request.options)) if (!TRANSPORT_FIELDS.has(key)) shaping[key] = value;
+  return canonicalJson({ scope, format: request.format, model: request.model ?? null, messages: request.messages, tools: request.tools, options: shaping });
+}
+
+function shadowKey(canonical: string, scanChars: number): string {
+  return sha256(normaliseVolatile(canonical.slice(0, scanChars)) + canonical.slice(scanChars));
+}

@@ -1,6 +1,7 @@
 /** The `herald` command table: name → what it does and how it runs. Add a command with one line. */
 import { demoCommand } from './demoCommand';
 import { expandCommand } from './expandCommand';
+import { filterCommand } from './filterCommand';
 import type { CliCommand } from './io';
 import { optimizeCommand } from './optimizeCommand';
 import { retrieveCommand } from './retrieveCommand';
@@ -19,5 +20,10 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     run: optimizeCommand,
   },
   retrieve: { usage: 'retrieve HANDLE [--stash DIR]', summary: 'print the original behind a handle, byte for byte', run: retrieveCommand },
+  filter: {
+    usage: 'filter [--judge-url URL --judge-model M [--judge-kind openai|anthropic]] [--thresholds FILE] [--no-quality-check] [--pretty]',
+    summary: 'read {question, candidates} on stdin, print the kept items and a report of every decision',
+    run: filterCommand,
+  },
   expand: { usage: 'expand [--stash DIR] [--format openai|anthropic]', summary: 'read an optimized request, print it with every marker expanded', run: expandCommand },
 };

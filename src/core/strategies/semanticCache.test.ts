@@ -1,0 +1,92 @@
+import { strict as assert } from 'node:assert';
+import { parseRequest } from '../chat';
+import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { createSemanticCache } from './semanticCache';
+import { createToolSchemaCompression } from './toolSchemaCompression';
+import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { MemoryResponseCache } from './tools/responseCache';
+import { normaliseVolatile } from './tools/volatileText';
+
+const ANSWER = { id: 'msg_1', content: [{ type: 'text', text: 'The refund window is 30 days.' }] };
+
+describe('semantic_cache', () => {
+  for (const format of ['openai', 'anthropic'] as const) {
+    it(`serves an exact repeat of a real agent request without the model, and writes live answers back (${format})`, async function () {
+      if (!hasSharedData()) this.skip();
+      const body = toolCallingTurns(loadTrajectory('django__django-10973'), format, { maxTurns: 3 })[2]!;
+      const { pipeline } = pipelineOf([createSemanticCache()]);
+      const first = await pipeline.run(parseRequest(body));
+      assert.equal(first.response, undefined);
+      assert.equal(first.decisions[0]!.action, 'cache-missed');
+      await pipeline.afterResponse(first.request, ANSWER, first.sessionId);
+
+      const repeat = await pipeline.run(parseRequest(structuredClone(body)));
+      assert.deepEqual(repeat.response, ANSWER);
+      assert.equal(repeat.decisions[0]!.action, 'response-served-from-cache');
+
+      const streamed = await pipeline.run(parseRequest({ ...structuredClone(body), stream: true, metadata: { user_id: 'u1' } }));
+      assert.deepEqual(streamed.response, ANSWER, 'transport-only fields do not change the key');
+      const hotter = await pipeline.run(parseRequest({ ...structuredClone(body), temperature: 0.9 }));
+      assert.equal(hotter.response, undefined, 'an answer-shaping parameter does');
+      const otherModel = await pipeline.run(parseRequest({ ...structuredClone(body), model: 'other-model' }));
+      assert.equal(otherModel.response, undefined);
+    });
+  }
+
+  it('keeps scopes apart and expires old answers', async () => {
+    let clock = 1_000_000;
+    const store = new MemoryResponseCache();
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'What is our refund policy?' }] };
+    const teamA = pipelineOf([createSemanticCache({ store, now: () => clock })], { semantic_cache: { scope: 'team-a', ttlMs: 60_000 } }).pipeline;
+    const teamB = pipelineOf([createSemanticCache({ store, now: () => clock })], { semantic_cache: { scope: 'team-b', ttlMs: 60_000 } }).pipeline;
+    const first = await teamA.run(parseRequest(body));
+    await teamA.afterResponse(first.request, ANSWER, first.sessionId);
+    assert.deepEqual((await teamA.run(parseRequest(body))).response, ANSWER);
+    assert.equal((await teamB.run(parseRequest(body))).response, undefined);
+    clock += 60_001;
+    const expired = await teamA.run(parseRequest(body));
+    assert.equal(expired.response, undefined);
+    assert.equal(expired.decisions[0]!.details?.expired, true);
+  });
+
+  it('measures a normalised shadow hit on volatile values and never serves it', async () => {
+    const observation = (stamp: string, id: string): unknown => ({
+      model: 'claude-sonnet-4-5', max_tokens: 1024,
+      messages: [
+        { role: 'user', content: 'Why did the deploy fail?' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'logs', input: { service: 'api' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: `${stamp} ERROR request_id=${id} upstream timeout after retry 3 of 5\nwrote /tmp/deploy-${id}.log` }] },
+      ],
+    });
+    const { pipeline } = pipelineOf([createSemanticCache()]);
+    const first = await pipeline.run(parseRequest(observation('2025-03-01T10:00:00Z', 'a1b2c3d4e5f6')));
+    assert.equal(first.decisions[0]!.details?.shadowWouldHit, false);
+    await pipeline.afterResponse(first.request, ANSWER, first.sessionId);
+    const drifted = await pipeline.run(parseRequest(observation('2025-03-01T10:05:31Z', 'ffee99887766')));
+    assert.equal(drifted.response, undefined, 'a shadow hit is never served');
+    assert.equal(drifted.decisions[0]!.details?.shadowWouldHit, true);
+    const different = await pipeline.run(parseRequest({ ...(observation('2025-03-01T10:05:31Z', 'ffee99887766') as object), temperature: 0 }));
+    assert.equal(different.decisions[0]!.details?.shadowWouldHit, false);
+  });
+
+  it('normalises timestamps, UUIDs, request ids, temp paths and retry counters', () => {
+    const text = 'at 2025-03-01 10:00:00.123 id 123e4567-e89b-12d3-a456-426614174000 req_AbCdEf123456 /tmp/pytest-of-root/x1 attempt 2 of 5';
+    assert.equal(normaliseVolatile(text), 'at <time> id <uuid> <request-id> <temp-path> attempt <n>');
+  });
+
+  it('stores the answer under the request as it arrived even when the host hands back the optimized one', async () => {
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'search_kb', description: 'This tool allows you to search the knowledge base.', parameters: {} } }] };
+    const { pipeline } = pipelineOf([createSemanticCache(), createToolSchemaCompression()]);
+    const first = await pipeline.run(parseRequest(body));
+    assert.notDeepEqual(first.request.tools, parseRequest(body).tools, 'the optimized request differs');
+    await pipeline.afterResponse(first.request, ANSWER, first.sessionId);
+    assert.deepEqual((await pipeline.run(parseRequest(body))).response, ANSWER);
+  });
+
+  it('keeps its store bounded', () => {
+    const store = new MemoryResponseCache(2);
+    for (const key of ['a', 'b', 'c']) store.set(key, { response: key, stored: 0 });
+    assert.equal(store.size, 2);
+    assert.equal(store.get('a'), undefined);
+  });
+});

@@ -39,8 +39,9 @@ export function tokenizeForSearch(text: string): string[] {
     const word = match[0];
     let wordTerms = WORD_CACHE.get(word);
     if (wordTerms === undefined) {
-      wordTerms = [];
-      addWord(word, wordTerms);
+      const fresh: string[] = [];
+      addWord(word, fresh);
+      wordTerms = fresh;
       // Logs and code repeat the same words endlessly; a bounded memo makes re-tokenizing them cheap.
       if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
       WORD_CACHE.set(word, wordTerms);

@@ -8,6 +8,7 @@
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
 import { createHistoryTrim } from './historyTrim';
+import { createRelevanceFilter } from './relevanceFilter';
 
 export type { StrategyEnvironment } from './environment';
 
@@ -46,6 +47,7 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
  */
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   history_trim: () => createHistoryTrim(),
+  relevance_filter: (environment) => createRelevanceFilter(environment),
 };
 
 /** The implemented strategies, in pipeline order. */

@@ -1,0 +1,38 @@
+/**
+ * The scorer a strategy uses, chosen once per strategy instance: fused when the host
+ * configured an embedding model folder and it loads, lexical otherwise. A model that fails
+ * to load is reported once through the logger and the scorer falls back to lexical (fail-open);
+ * every decision carries a note saying which mode ranked it and why.
+ */
+import type { Logger } from '../ports';
+import type { StrategyEnvironment } from '../strategies/environment';
+import { createRelevanceScorer } from './index';
+import { loadOnnxEmbedder } from './embedding/onnxEmbedder';
+import type { RelevanceScorer } from './types';
+
+export interface ScorerSource {
+  /** The scorer, and a note for decisions (empty when fused). */
+  get(logger: Logger): Promise<{ scorer: RelevanceScorer; note: string }>;
+}
+
+const LEXICAL_NOTE = '; no embedding model configured, lexical ranking only';
+
+export function loadScorerFor(environment: StrategyEnvironment): ScorerSource {
+  const lexical = createRelevanceScorer();
+  let loading: Promise<{ scorer: RelevanceScorer; note: string }> | undefined;
+  return {
+    get(logger: Logger) {
+      if (!environment.embeddingModelDir) return Promise.resolve({ scorer: lexical, note: LEXICAL_NOTE });
+      const modelDir = environment.embeddingModelDir;
+      loading ??= loadOnnxEmbedder(modelDir, { assets: environment.assets }).then(
+        (embedder) => ({ scorer: createRelevanceScorer({ embedder }), note: '' }),
+        (error: unknown) => {
+          const message = error instanceof Error ? error.message : String(error);
+          (environment.logger ?? logger).warn('embedding-model-unavailable', message);
+          return { scorer: lexical, note: '; the embedding model could not be loaded, lexical ranking only' };
+        },
+      );
+      return loading;
+    },
+  };
+}

@@ -1,0 +1,134 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { parseRequest, type ChatRequest } from '../chat';
+import { partText } from '../chat/types';
+import { Pipeline } from '../pipeline';
+import { MemoryBlobStore, Stash } from '../stash';
+import { findMarkers } from '../stash/marker';
+import { TokenCounter } from '../tokens';
+import { isErrorLine } from '../relevance/diagnosticLines';
+import { hasSharedData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
+import { replay } from '../../../test/support/replay';
+import { createRelevanceFilter } from './relevanceFilter';
+
+const tokens = new TokenCounter();
+
+function setup(options: Record<string, unknown> = {}): { pipeline: Pipeline; stash: Stash } {
+  const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
+  const pipeline = new Pipeline([createRelevanceFilter()], { enabled: { relevance_filter: true }, options: { relevance_filter: options } }, { stash, tokens });
+  return { pipeline, stash };
+}
+
+function logLines(system: string): string[] {
+  return fs.readFileSync(sharedPath('logs', system, `${system}_2k.log`), 'utf8').split('\n').filter((line) => line.length > 0);
+}
+
+function textOf(request: ChatRequest, index: number): string {
+  return request.messages[index]!.parts.map(partText).join('\n');
+}
+
+const withData = hasSharedData() ? describe : describe.skip;
+
+withData('relevance_filter', () => {
+  it('filters a real log pasted under a question, keeps the question and every error line, and expands back', async () => {
+    const log = logLines('Hadoop').slice(0, 800).join('\n');
+    const question = 'Why did the MapReduce job fail? What went wrong with the connection to the datanode?';
+    const content = `${question}\n\n\`\`\`\n${log}\n\`\`\``;
+    const request = parseRequest({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'system', content: 'You help with logs.' },
+        { role: 'user', content: 'I will paste a log from our cluster.' },
+        { role: 'assistant', content: 'Go ahead.' },
+        { role: 'user', content },
+      ],
+    });
+    const { pipeline, stash } = setup();
+    const result = await pipeline.run(request);
+    const decision = result.decisions[0]!;
+    assert.equal(decision.status, 'applied', decision.reason);
+    assert.match(decision.reason, /lexical/);
+    assert.match(decision.reason, /no embedding model configured/);
+    const after = textOf(result.request, 3);
+    assert.ok(after.startsWith(question), 'the user\'s own words come first, untouched');
+    assert.ok(result.tokensAfter < result.tokensBefore * 0.75, `saved too little: ${result.tokensBefore} → ${result.tokensAfter}`);
+    const keptLines = new Set(after.split('\n'));
+    const errors = log.split('\n').filter(isErrorLine);
+    assert.ok(errors.length > 0);
+    assert.deepEqual(errors.filter((line) => !keptLines.has(line)), [], 'every error line is kept');
+    assert.ok(findMarkers(after).length > 0);
+    assert.equal(await stash.expandText(after), content);
+  });
+
+  it('leaves a fresh tool result alone and filters it once it is history', async () => {
+    const log = logLines('Zookeeper').join('\n');
+    const base = [
+      { role: 'system', content: 'You are a coding agent.' },
+      { role: 'user', content: 'Find out why the ZooKeeper quorum lost its leader election.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat zookeeper.log"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: log },
+    ];
+    const { pipeline, stash } = setup();
+    const first = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: base }));
+    assert.equal(first.decisions[0]!.status, 'unchanged');
+    assert.equal(textOf(first.request, 3), log);
+
+    const next = [...base, { role: 'assistant', content: 'The log shows connection problems between peers.' }, { role: 'user', content: 'Which notification or leader election timeouts happened?' }];
+    const second = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: next }));
+    assert.equal(second.decisions[0]!.status, 'applied', second.decisions[0]!.reason);
+    const filtered = textOf(second.request, 3);
+    assert.ok(filtered.length < log.length / 2, JSON.stringify(second.decisions[0]!.details));
+    assert.ok(filtered.split('\n').some((line) => /Notification time out/.test(line)));
+    assert.equal(await stash.expandText(filtered), log);
+    assert.equal(textOf(second.request, 5), 'Which notification or leader election timeouts happened?');
+  });
+
+  it('keeps outputs flagged as failed whole, and leaves short outputs alone', async () => {
+    const log = logLines('Apache').join('\n');
+    const messages = [
+      { role: 'user', content: 'Check the web server.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'bash', input: { command: 'cat error_log' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', is_error: true, content: log }] },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_2', name: 'bash', input: { command: 'uptime' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'up 3 days\nload 0.1' }] },
+      { role: 'assistant', content: 'Looking at the worker environment.' },
+      { role: 'user', content: 'Which workers failed to initialize?' },
+    ];
+    const { pipeline } = setup();
+    const result = await pipeline.run(parseRequest({ model: 'claude-sonnet-4-5', max_tokens: 100, messages }));
+    assert.equal(result.decisions[0]!.status, 'unchanged');
+    assert.equal(result.tokensAfter, result.tokensBefore);
+  });
+
+  it('falls back to the task and the latest assistant text when the latest user message is pasted output', async () => {
+    const trajectory = loadTrajectory(trajectoryNames()[0]!);
+    const bodies = turnRequests(trajectory);
+    const { pipeline } = setup();
+    let sources = new Set<string>();
+    for (const body of bodies.slice(0, 12)) {
+      const result = await pipeline.run(parseRequest(body));
+      const source = result.decisions[0]!.details?.querySource;
+      if (typeof source === 'string') sources = new Set([...sources, source]);
+    }
+    assert.ok(!sources.has('user'), `observations were taken for questions: ${[...sources].join(', ')}`);
+  });
+
+  it('keeps every replayed request prefix-stable and lossless on real trajectories', async () => {
+    let turns = 0;
+    let saved = 0;
+    for (const name of trajectoryNames().slice(0, 2)) {
+      const { pipeline, stash } = setup({ minLines: 20, minSavedTokens: 50 });
+      const summary = await replay(pipeline, stash, turnRequests(loadTrajectory(name)), tokens);
+      assert.equal(summary.prefixStableTurns, summary.turns.length, `${name}: prefix changed`);
+      assert.equal(summary.losslessTurns, summary.turns.length, `${name}: not lossless`);
+      turns += summary.turns.length;
+      saved += summary.tokensBefore - summary.tokensAfter;
+    }
+    assert.ok(turns > 0);
+    assert.ok(saved > 0, 'the filter saved nothing on two trajectories');
+  });
+
+  it('rejects an unknown option', () => {
+    assert.throws(() => setup({ nope: 1 }), /unknown option "nope"/);
+  });
+});

@@ -1,0 +1,173 @@
+/**
+ * relevance_filter: keeps the lines of a tool output (or of bulk pasted into a user message)
+ * that answer the latest turn. The query comes from the user's latest own words (falling back
+ * to the task and the latest assistant text when the latest user message is only pasted
+ * output); every line is ranked; the top lines are kept in their order with a few leading and
+ * trailing lines and a little context; error lines are always kept, and warning lines come
+ * first when the question asks about failures; each elided run is stashed behind a marker. The user's own words are never
+ * ranked or trimmed: only the pasted span of a user message is touched.
+ *
+ * History only by default, decided once: only messages in [frozenCount, freshStart) are
+ * rewritten, and the runner replays that decision on later turns. With `pastedFresh`, bulk
+ * pasted under a question in the current turn is filtered too (the question is right there).
+ */
+import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
+import type { ChatRequest } from '../chat/types';
+import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import { findMarkers } from '../stash/marker';
+import { asksAboutFailures } from '../relevance/diagnosticLines';
+import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
+import { loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
+import { queryForLatestTurn } from '../relevance/turnQuery';
+import type { StrategyEnvironment } from './environment';
+
+/** Options of relevance_filter. */
+export interface RelevanceFilterOptions extends LineSelectionOptions {
+  /** Outputs with fewer lines than this are left alone. */
+  readonly minLines: number;
+  /** Smallest saving, in tokens, worth rewriting an output for. */
+  readonly minSavedTokens: number;
+  /** Also filter bulk pasted under a question in the current turn's user message. */
+  readonly pastedFresh: boolean;
+  /** Skip outputs flagged as failed (is_error or a non-zero exit code): they stay whole. */
+  readonly keepFailedOutputs: boolean;
+}
+
+export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = {
+  minLines: 60,
+  minSavedTokens: 200,
+  pastedFresh: true,
+  keepFailedOutputs: true,
+  leadingLines: 5,
+  trailingLines: 3,
+  contextLines: 1,
+  keepRatio: 0.2,
+  minKeptLines: 10,
+  relativeScoreFloor: 0.25,
+  minElidedRun: 4,
+};
+
+export function createRelevanceFilter(environment: StrategyEnvironment = {}): Strategy {
+  const scorers = loadScorerFor(environment);
+  return {
+    id: 'relevance_filter',
+    defaultEnabled: false,
+    kind: 'transform',
+    touchesFresh: true,
+    defaults: { ...RELEVANCE_FILTER_DEFAULTS },
+    apply: (request, context) => filterRequest(request, context, readOptions(context.options), scorers),
+  };
+}
+
+function readOptions(options: Readonly<Record<string, unknown>>): RelevanceFilterOptions {
+  const numbers = ['minLines', 'minSavedTokens', 'leadingLines', 'trailingLines', 'contextLines', 'keepRatio', 'minKeptLines', 'relativeScoreFloor', 'minElidedRun'] as const;
+  const read: Record<string, number | boolean> = {};
+  for (const name of numbers) {
+    const value = options[name];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`Herald: relevance_filter option "${name}" must be a number ≥ 0, got ${JSON.stringify(value)}`);
+    read[name] = value;
+  }
+  for (const name of ['pastedFresh', 'keepFailedOutputs'] as const) {
+    const value = options[name];
+    if (typeof value !== 'boolean') throw new Error(`Herald: relevance_filter option "${name}" must be true or false, got ${JSON.stringify(value)}`);
+    read[name] = value;
+  }
+  return read as unknown as RelevanceFilterOptions;
+}
+
+async function filterRequest(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions, scorers: ScorerSource): Promise<StrategyResult> {
+  const candidates = candidateSegments(request, context, options);
+  if (candidates.length === 0) return { request, action: 'nothing-to-do', reason: `no undecided tool output of ${options.minLines} lines or more` };
+  const query = queryForLatestTurn(request);
+  if (query.source === 'none') return { request, action: 'no-query', reason: 'the request has no user or assistant words to rank lines against' };
+  const { scorer, note } = await scorers.get(context.logger);
+  const failureQuestion = asksAboutFailures(query.text);
+
+  const replacements = new Map<string, string>();
+  const handles: string[] = [];
+  let linesBefore = 0;
+  let linesKept = 0;
+  let errorLines = 0;
+  for (const segment of candidates) {
+    context.signal.throwIfAborted();
+    const lines = segment.text.split('\n');
+    const scores = await scorer.score(query.text, lines, context.signal);
+    const selection = selectLines(lines, scores, options, failureQuestion);
+    const runs = droppedRuns(selection.kept);
+    if (runs.length === 0) continue;
+    const pieces: string[] = [];
+    const segmentHandles: string[] = [];
+    let cursor = 0;
+    for (const [start, end] of runs) {
+      pieces.push(...lines.slice(cursor, start));
+      const elision = context.stash.elide({
+        original: lines.slice(start, end).join('\n'),
+        summary: `${end - start} line(s) elided as off-topic for the latest question`,
+        kind: 'relevance_filter',
+      });
+      pieces.push(elision.replacement);
+      segmentHandles.push(elision.handle);
+      cursor = end;
+    }
+    pieces.push(...lines.slice(cursor));
+    const filtered = pieces.join('\n');
+    if (context.tokens.count(segment.text) - context.tokens.count(filtered) < options.minSavedTokens) continue;
+    replacements.set(segment.key, filtered);
+    handles.push(...segmentHandles);
+    linesBefore += lines.length;
+    linesKept += selection.kept.filter(Boolean).length;
+    errorLines += selection.errors;
+  }
+  const details = { mode: scorer.mode, querySource: query.source, outputs: replacements.size, linesBefore, linesKept, errorLinesKept: errorLines, failureQuestion };
+  if (replacements.size === 0) {
+    return { request, action: 'nothing-to-do', reason: `no output had enough off-topic lines to be worth eliding (${scorer.mode} ranking${note})`, details };
+  }
+  return {
+    request: replaceSegments(request, replacements),
+    action: 'tool-output-filtered',
+    reason: `kept ${linesKept} of ${linesBefore} lines in ${replacements.size} output(s) by ${scorer.mode} relevance to the ${query.source === 'user' ? 'latest question' : 'task and latest assistant message'}${note}`,
+    handles,
+    details,
+  };
+}
+
+/** The segments this request may filter: undecided history, plus fresh bulk pasted under a question. */
+function candidateSegments(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions): ToolOutputSegment[] {
+  const fresh = options.pastedFresh ? freshPastedUnderQuestion(request, context) : new Set<string>();
+  return findToolOutputs(request).filter((segment) => {
+    const inHistory = segment.messageIndex >= context.frozenCount && segment.messageIndex < context.freshStart;
+    if (!inHistory && !fresh.has(segment.key)) return false;
+    if (options.keepFailedOutputs && (segment.isError || (segment.exitCode !== undefined && segment.exitCode !== 0))) return false;
+    if (findMarkers(segment.text).length > 0) return false;
+    if (isRetrieval(segment)) return false;
+    return lineCount(segment.text) >= options.minLines;
+  });
+}
+
+/**
+ * Keys of fresh pasted segments that sit under the user's own question (a fenced block, not
+ * an agent's tagged observation): the question itself says which lines matter.
+ */
+function freshPastedUnderQuestion(request: ChatRequest, context: StrategyContext): Set<string> {
+  const keys = new Set<string>();
+  const query = queryForLatestTurn(request);
+  if (query.source !== 'user') return keys;
+  for (const segment of findToolOutputs(request)) {
+    if (segment.messageIndex < context.freshStart || segment.source !== 'pasted' || segment.command !== undefined) continue;
+    if (request.messages[segment.messageIndex]?.role !== 'user') continue;
+    keys.add(segment.key);
+  }
+  return keys;
+}
+
+/** Output that answers a retrieval is never filtered again: it would loop into its own marker. */
+function isRetrieval(segment: ToolOutputSegment): boolean {
+  if (segment.toolName !== undefined && /(^|_)retrieve$/i.test(segment.toolName)) return true;
+  return segment.command !== undefined && /\bretrieve\b/i.test(segment.command) && /hr_[a-z2-7]{16}/.test(segment.command);
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
+  return lines;
+}

@@ -1,0 +1,19 @@
+/**
+ * Whether a tool output reports a failure. Failures are never removed: the strategies that
+ * hide whole outputs (dedupe, masking) leave them alone, and the digesters keep their lines.
+ */
+import type { ToolOutputSegment } from '../../chat/toolOutput';
+
+/**
+ * Lines that say something failed: tracebacks, errors, failed tests, panics. Anchored on
+ * words a tool prints, not on prose that merely mentions errors.
+ */
+const FAILURE_LINE =
+  /^(?:Traceback \(most recent call last\)|\s*[\w.]*(?:Error|Exception): \S|\s*(?:FAILED|FAIL|ERROR|FATAL)\b:? |\s*(?:panic|error(?:\[\w+\])?|fatal): |.*\b\d+ (?:failed|errors?)\b|\s*not ok \d|.*\bSegmentation fault\b)/m;
+
+/** True when the output is flagged as failed, exited non-zero, or prints a failure line. */
+export function isFailureOutput(segment: Pick<ToolOutputSegment, 'isError' | 'exitCode' | 'text'>): boolean {
+  if (segment.isError) return true;
+  if (segment.exitCode !== undefined && segment.exitCode !== 0) return true;
+  return FAILURE_LINE.test(segment.text);
+}

@@ -1,0 +1,140 @@
+/**
+ * A line diff (Myers' O(ND) algorithm, bounded) rendered as zero-context unified hunks:
+ * `@@ -41,1 +41,1 @@` then the removed and added lines. Used to show what a near-duplicate
+ * output changed next to a pointer at the first copy.
+ */
+
+export interface LineEdit {
+  /** 'equal' runs are kept only to place hunks; they are not rendered. */
+  readonly kind: 'equal' | 'delete' | 'insert';
+  readonly line: string;
+}
+
+export interface LineDiff {
+  /** Removed plus added lines. */
+  readonly changedLines: number;
+  /** Lines both sides share. */
+  readonly commonLines: number;
+  /** Zero-context unified hunks, one line each header. */
+  readonly hunks: string;
+}
+
+/**
+ * The diff from `before` to `after` (arrays of lines), or undefined when more than
+ * `maxEdits` lines differ: past that, a near-duplicate is not near enough to be worth it.
+ */
+export function diffLines(before: readonly string[], after: readonly string[], maxEdits: number): LineDiff | undefined {
+  // Common head and tail first: re-reads differ in a few places, so this makes the search tiny.
+  let head = 0;
+  while (head < before.length && head < after.length && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const middle = shortestEdit(before.slice(head, before.length - tail), after.slice(head, after.length - tail), maxEdits);
+  if (!middle) return undefined;
+  const edits: LineEdit[] = [
+    ...before.slice(0, head).map((line) => ({ kind: 'equal' as const, line })),
+    ...middle,
+    ...before.slice(before.length - tail).map((line) => ({ kind: 'equal' as const, line })),
+  ];
+  return { ...renderHunks(edits), commonLines: edits.filter((edit) => edit.kind === 'equal').length };
+}
+
+/** Myers' greedy forward search with a bound on the edit distance; undefined past the bound. */
+function shortestEdit(a: readonly string[], b: readonly string[], maxEdits: number): LineEdit[] | undefined {
+  const n = a.length;
+  const m = b.length;
+  if (n + m === 0) return [];
+  const limit = Math.min(n + m, maxEdits);
+  const offset = limit + 1;
+  const frontier = new Int32Array(2 * limit + 3);
+  const history: Int32Array[] = [];
+  for (let distance = 0; distance <= limit; distance++) {
+    history.push(frontier.slice());
+    for (let diagonal = -distance; diagonal <= distance; diagonal += 2) {
+      let x: number;
+      if (diagonal === -distance || (diagonal !== distance && frontier[offset + diagonal - 1]! < frontier[offset + diagonal + 1]!)) {
+        x = frontier[offset + diagonal + 1]!;
+      } else {
+        x = frontier[offset + diagonal - 1]! + 1;
+      }
+      let y = x - diagonal;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      frontier[offset + diagonal] = x;
+      if (x >= n && y >= m) return backtrack(a, b, history, offset, distance, diagonal);
+    }
+  }
+  return undefined;
+}
+
+function backtrack(a: readonly string[], b: readonly string[], history: Int32Array[], offset: number, finalDistance: number, finalDiagonal: number): LineEdit[] {
+  const edits: LineEdit[] = [];
+  let x = a.length;
+  let y = b.length;
+  let diagonal = finalDiagonal;
+  for (let distance = finalDistance; distance > 0; distance--) {
+    const previous = history[distance]!;
+    const down = diagonal === -distance || (diagonal !== distance && previous[offset + diagonal - 1]! < previous[offset + diagonal + 1]!);
+    const previousDiagonal = down ? diagonal + 1 : diagonal - 1;
+    const previousX = previous[offset + previousDiagonal]!;
+    const previousY = previousX - previousDiagonal;
+    while (x > previousX + (down ? 0 : 1) && y > previousY + (down ? 1 : 0)) {
+      edits.push({ kind: 'equal', line: a[x - 1]! });
+      x--;
+      y--;
+    }
+    if (down) {
+      edits.push({ kind: 'insert', line: b[y - 1]! });
+      y--;
+    } else {
+      edits.push({ kind: 'delete', line: a[x - 1]! });
+      x--;
+    }
+    diagonal = previousDiagonal;
+  }
+  while (x > 0 && y > 0) {
+    edits.push({ kind: 'equal', line: a[x - 1]! });
+    x--;
+    y--;
+  }
+  return edits.reverse();
+}
+
+function renderHunks(edits: readonly LineEdit[]): { changedLines: number; hunks: string } {
+  const out: string[] = [];
+  let oldLine = 1;
+  let newLine = 1;
+  let changedLines = 0;
+  let index = 0;
+  while (index < edits.length) {
+    if (edits[index]!.kind === 'equal') {
+      oldLine++;
+      newLine++;
+      index++;
+      continue;
+    }
+    const removed: string[] = [];
+    const added: string[] = [];
+    const oldStart = oldLine;
+    const newStart = newLine;
+    while (index < edits.length && edits[index]!.kind !== 'equal') {
+      const edit = edits[index]!;
+      if (edit.kind === 'delete') {
+        removed.push(edit.line);
+        oldLine++;
+      } else {
+        added.push(edit.line);
+        newLine++;
+      }
+      index++;
+    }
+    changedLines += removed.length + added.length;
+    // Unified-diff convention: an empty side names the line before the change.
+    out.push(`@@ -${removed.length === 0 ? oldStart - 1 : oldStart},${removed.length} +${added.length === 0 ? newStart - 1 : newStart},${added.length} @@`);
+    for (const line of removed) out.push(`-${line}`);
+    for (const line of added) out.push(`+${line}`);
+  }
+  return { changedLines, hunks: out.join('\n') };
+}

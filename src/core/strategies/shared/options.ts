@@ -1,0 +1,16 @@
+/**
+ * Typed readers for a strategy's options. The runner has already rejected unknown names and
+ * applied defaults; these check each value's type so a wrong setting fails loudly.
+ */
+
+export function numberOption(options: Readonly<Record<string, unknown>>, name: string): number {
+  const value = options[name];
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`Herald: option "${name}" must be a finite number, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+export function booleanOption(options: Readonly<Record<string, unknown>>, name: string): boolean {
+  const value = options[name];
+  if (typeof value !== 'boolean') throw new Error(`Herald: option "${name}" must be true or false, got ${JSON.stringify(value)}`);
+  return value;
+}

@@ -1,0 +1,63 @@
+/**
+ * Collects a strategy's elisions over tool-output segments and turns them into a result:
+ * every replacement goes through the stash (so it expands back byte for byte), handles and
+ * counts are gathered for the decision, and the request is rebuilt once at the end.
+ */
+import { replaceSegments, type ToolOutputSegment } from '../../chat/toolOutput';
+import type { ChatRequest } from '../../chat/types';
+import type { StrategyContext, StrategyResult } from '../../pipeline/types';
+import { formatMarker } from '../../stash/marker';
+
+export interface SegmentElision {
+  readonly segment: ToolOutputSegment;
+  /** Marker summary: what was removed and how much, no more than one line. */
+  readonly summary: string;
+  /** Builds the replacement text around the marker; default the marker alone. */
+  readonly render?: (marker: string) => string;
+}
+
+export class SegmentEdits {
+  private readonly replacements = new Map<string, string>();
+  private readonly handles: string[] = [];
+  private tokensSaved = 0;
+
+  constructor(private readonly strategyId: string, private readonly context: Pick<StrategyContext, 'stash' | 'tokens'>) {}
+
+  /**
+   * Stashes the segment's text and records its replacement, unless the replacement would not
+   * save at least `minSavedTokens`. Returns whether the elision was kept.
+   */
+  elide(elision: SegmentElision, minSavedTokens = 1): boolean {
+    const { segment } = elision;
+    const handle = this.context.stash.handleFor(segment.text);
+    // Price the replacement before stashing, so an unprofitable elision leaves no entry behind.
+    const preview = (elision.render ?? ((marker: string) => marker))(formatMarker(elision.summary, handle));
+    const saved = this.context.tokens.count(segment.text) - this.context.tokens.count(preview);
+    if (saved < minSavedTokens) return false;
+    const result = this.context.stash.elide({ original: segment.text, summary: elision.summary, kind: this.strategyId, render: elision.render });
+    this.replacements.set(segment.key, result.replacement);
+    this.handles.push(result.handle);
+    this.tokensSaved += saved;
+    return true;
+  }
+
+  get count(): number {
+    return this.replacements.size;
+  }
+
+  /** The result: the rewritten request and a metadata-only decision. */
+  result(
+    request: ChatRequest,
+    done: { action: string; reason: string },
+    idle: { action: string; reason: string },
+    details: Readonly<Record<string, string | number | boolean>> = {},
+  ): StrategyResult {
+    if (this.replacements.size === 0) return { request, ...idle, details };
+    return {
+      request: replaceSegments(request, this.replacements),
+      ...done,
+      handles: this.handles,
+      details: { ...details, segments: this.replacements.size, tokensSaved: this.tokensSaved },
+    };
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Which tool-output segments a strategy may rewrite: those in the history this request is
+ * deciding ([frozenCount, freshStart)), optionally the fresh input too, never one already
+ * behind a Herald marker (retrieval stays one hop deep), never the answer of a retrieval.
+ */
+import { findToolOutputs, type ToolOutputSegment } from '../../chat/toolOutput';
+import type { ChatRequest } from '../../chat/types';
+import type { StrategyContext } from '../../pipeline/types';
+import { findMarkers, HANDLE_PATTERN } from '../../stash/marker';
+
+/** Tool names whose results hand back an elided original (the host's retrieve tool). */
+const RETRIEVE_TOOL = /(^|_)retrieve$/i;
+
+export interface SelectionOptions {
+  /** Also offer the current turn's fresh input (only for strategies with `touchesFresh`). */
+  readonly includeFresh?: boolean;
+}
+
+/** The segments a strategy may rewrite in this request, in request order. */
+export function editableSegments(
+  request: ChatRequest,
+  context: Pick<StrategyContext, 'frozenCount' | 'freshStart'>,
+  options: SelectionOptions = {},
+): ToolOutputSegment[] {
+  const end = options.includeFresh ? request.messages.length : context.freshStart;
+  return findToolOutputs(request).filter(
+    (segment) => segment.messageIndex >= context.frozenCount && segment.messageIndex < end && !hasMarker(segment.text) && !isRetrieval(segment),
+  );
+}
+
+export function hasMarker(text: string): boolean {
+  return findMarkers(text).length > 0;
+}
+
+/**
+ * True for output that answers a retrieval: the model asked for an original back, so
+ * collapsing it again would loop it into the marker it resolved.
+ */
+export function isRetrieval(segment: Pick<ToolOutputSegment, 'toolName' | 'command'>): boolean {
+  if (segment.toolName !== undefined && RETRIEVE_TOOL.test(segment.toolName)) return true;
+  return segment.command !== undefined && HANDLE_PATTERN.test(segment.command) && /\bretrieve\b/i.test(segment.command);
+}
+
+/** Segments of the request as it arrived, by key, to tell whether a segment is still verbatim. */
+export function originalSegmentTexts(context: Pick<StrategyContext, 'original'>): Map<string, string> {
+  return new Map(findToolOutputs(context.original).map((segment) => [segment.key, segment.text]));
+}

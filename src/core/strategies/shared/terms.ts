@@ -1,0 +1,41 @@
+/**
+ * Terms a reader would quote back from a tool output: identifiers, paths and numbers. Used
+ * to tell whether later messages build on an output (they mention something it introduced).
+ */
+
+/** Identifiers and paths (letters, digits, `_ . / -`, at least one letter), and numbers of three digits or more. */
+const TERM = /[A-Za-z_][\w./-]*[\w]|\d{3,}/g;
+/** Words too common in any output or answer to show that one builds on the other. */
+const COMMON = new Set([
+  'the', 'and', 'for', 'that', 'this', 'with', 'from', 'not', 'are', 'was', 'but', 'have', 'has', 'you', 'your', 'will', 'can', 'all',
+  'def', 'class', 'return', 'import', 'self', 'none', 'true', 'false', 'null', 'if', 'else', 'elif', 'then', 'file', 'line', 'lines',
+  'error', 'output', 'test', 'tests', 'value', 'values', 'name', 'type', 'data', 'list', 'print', 'function', 'should', 'would', 'which',
+]);
+
+/** Recently seen texts' terms: every request repeats the whole conversation, so most texts come back. */
+const MEMO = new Map<string, ReadonlySet<string>>();
+const MEMO_ENTRIES = 4000;
+
+/** Every term of a text, lower-cased (memoized; do not mutate the result). */
+export function termsIn(text: string): ReadonlySet<string> {
+  const known = MEMO.get(text);
+  if (known) return known;
+  const terms = collectTerms(text);
+  MEMO.set(text, terms);
+  if (MEMO.size > MEMO_ENTRIES) MEMO.delete(MEMO.keys().next().value as string);
+  return terms;
+}
+
+function collectTerms(text: string): Set<string> {
+  const terms = new Set<string>();
+  for (const match of text.matchAll(TERM)) {
+    const term = normalize(match[0]);
+    if ((term.length >= 4 || /^\d+$/.test(term)) && !COMMON.has(term)) terms.add(term);
+  }
+  return terms;
+}
+
+
+function normalize(term: string): string {
+  return term.toLowerCase().replace(/[./-]+$/, '');
+}

@@ -7,7 +7,9 @@
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
+import { createContextDedupe } from './contextDedupe';
 import { createHistoryTrim } from './historyTrim';
+import { createObservationMask } from './observationMask';
 import { createRelevanceFilter } from './relevanceFilter';
 
 export type { StrategyEnvironment } from './environment';
@@ -48,6 +50,8 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   history_trim: () => createHistoryTrim(),
   relevance_filter: (environment) => createRelevanceFilter(environment),
+  context_dedupe: (environment) => createContextDedupe(environment),
+  observation_mask: (environment) => createObservationMask(environment),
 };
 
 /** The implemented strategies, in pipeline order. */

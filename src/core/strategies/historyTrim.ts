@@ -49,18 +49,9 @@ export interface HistoryTrimOptions {
 
 export const HISTORY_TRIM_DEFAULTS: HistoryTrimOptions = { keepLastSentences: 2, minSavedTokens: 24 };
 
-/** Builds the strategy; it keeps a small cache of the names each message shows, keyed by the message object. */
+/** Builds the strategy; it keeps a cache of what each message shows, keyed by the message object. */
 export function createHistoryTrim(): Strategy {
-  const namesByMessage = new WeakMap<ChatMessage, Set<string>>();
-  const namesOf = (message: ChatMessage): Set<string> => {
-    let names = namesByMessage.get(message);
-    if (!names) {
-      names = visibleNames(message.parts.map(partText).join('\n'));
-      namesByMessage.set(message, names);
-    }
-    return names;
-  };
-
+  const seen = new SeenIndex();
   return {
     id: HISTORY_TRIM_ID,
     defaultEnabled: true,
@@ -77,7 +68,7 @@ export function createHistoryTrim(): Strategy {
         const message = messages[index]!;
         if (message.role !== 'assistant') continue;
         candidates++;
-        const trimmed = trimMessage(message, messages.slice(0, index), options, context, namesOf);
+        const trimmed = trimMessage(message, messages.slice(0, index), options, context, seen);
         if (!trimmed) continue;
         messages[index] = trimmed.message;
         handles.push(...trimmed.handles);
@@ -103,6 +94,44 @@ export function createHistoryTrim(): Strategy {
   };
 }
 
+/**
+ * What each earlier message shows a reader: its names and its lines. Keyed by the message object, so the
+ * history the runner replays from its memo (the same objects turn after turn) is indexed once.
+ */
+class SeenIndex {
+  private readonly names = new WeakMap<ChatMessage, Set<string>>();
+  private readonly lines = new WeakMap<ChatMessage, Set<string>>();
+
+  namesOf(message: ChatMessage): Set<string> {
+    let names = this.names.get(message);
+    if (!names) {
+      names = visibleNames(message.parts.map(partText).join('\n'));
+      this.names.set(message, names);
+    }
+    return names;
+  }
+
+  /** Trimmed lines, and each again without a leading line number (`nl`, `cat -n`, `grep -n` output). */
+  linesOf(message: ChatMessage): Set<string> {
+    let lines = this.lines.get(message);
+    if (!lines) {
+      lines = new Set<string>();
+      for (const line of message.parts.map(partText).join('\n').split('\n')) {
+        const trimmed = line.trim();
+        if (trimmed.length === 0) continue;
+        lines.add(trimmed);
+        const unnumbered = trimmed.replace(LEADING_LINE_NUMBER, '').trim();
+        if (unnumbered !== trimmed) lines.add(unnumbered);
+      }
+      this.lines.set(message, lines);
+    }
+    return lines;
+  }
+}
+
+/** `  267\t`, `267:`, `267 |` and `path/to/file.py:267:` before a listed line. */
+const LEADING_LINE_NUMBER = /^(?:[^\s:]+:)?\d+(?:\t|:|\s*\|)/;
+
 interface TrimmedMessage {
   readonly message: ChatMessage;
   readonly handles: readonly string[];
@@ -114,16 +143,12 @@ function trimMessage(
   earlier: readonly ChatMessage[],
   options: HistoryTrimOptions,
   context: StrategyContext,
-  namesOf: (message: ChatMessage) => Set<string>,
+  seen: SeenIndex,
 ): TrimmedMessage | undefined {
   // Names the message's own actions show (tool-call arguments) count as visible for its text.
   const ownActionNames = visibleNames(message.parts.filter((part) => part.type === 'tool_call').map(partText).join('\n'));
-  const seenBefore = (name: string): boolean => ownActionNames.has(name) || earlier.some((previous) => namesOf(previous).has(name));
-  let earlierText: string | undefined;
-  const shownBefore = (snippet: string): boolean => {
-    earlierText ??= earlier.map((previous) => previous.parts.map(partText).join('\n')).join('\n');
-    return earlierText.includes(snippet);
-  };
+  const seenBefore = (name: string): boolean => ownActionNames.has(name) || earlier.some((previous) => seen.namesOf(previous).has(name));
+  const shownBefore = (line: string): boolean => earlier.some((previous) => seen.linesOf(previous).has(line));
   let parts: Part[] | undefined;
   const handles: string[] = [];
   let droppedSentences = 0;

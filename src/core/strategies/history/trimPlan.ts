@@ -85,13 +85,15 @@ export function renderTrim(plan: TrimPlan, marker: string): string {
 
 /** Lines shorter than this (a lone bracket, `else:`) say nothing about where a quote came from. */
 const MIN_QUOTE_LINE = 4;
+const ELLIPSIS_LINE = /^(?:#|\/\/|\/\*|--)?\s*(?:\.\.\.|…)[^\n]{0,40}$/;
 
 /** True when every meaningful line inside a fenced block stands verbatim earlier in the request. */
 function isQuoteOfEarlier(block: string, shownBefore: (snippet: string) => boolean): boolean {
   const lines = block.split('\n').slice(1);
   // The closing fence and the blank lines after it are not content.
   while (lines.length > 0 && /^\s*(`{3,}|~{3,})?\s*$/.test(lines[lines.length - 1] ?? '')) lines.pop();
-  const meaningful = lines.map((line) => line.trim()).filter((line) => line.length >= MIN_QUOTE_LINE);
+  // An ellipsis line ("# ...") marks where the agent shortened its quote; it is not content of its own.
+  const meaningful = lines.map((line) => line.trim()).filter((line) => line.length >= MIN_QUOTE_LINE && !ELLIPSIS_LINE.test(line));
   return meaningful.length > 0 && meaningful.every((line) => shownBefore(line));
 }
 

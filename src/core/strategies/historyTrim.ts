@@ -22,7 +22,14 @@
  * must carry forward (the action taken and the conclusion it was based on) is kept for every
  * turn, and the exploratory reasoning of even the latest turn goes behind its marker. The
  * decision for a message depends only on its own bytes, the messages before it and the
- * options, so it is the same on every turn and in every replay.
+ * options, so it is the same on every turn and in every replay. Measured on 20 trajectories,
+ * deciding later would keep most of the token saving but lose the cached-cost saving: trimming
+ * at first sight saves 13.8% tokens and 14.0% cached cost; keeping the latest one verbatim
+ * (and trimming it a turn later) 13.1% and 1.7%; keeping the latest two, 12.5% and −5.9%.
+ *
+ * Thinking blocks: Anthropic lets old ones (outside the current tool-use loop) be left out,
+ * but the runner forbids dropping parts, and the provider strips them from the context
+ * anyway; so they stay as they are.
  */
 import type { ChatMessage, ChatRequest, Part, TextPart } from '../chat/types';
 import { partText } from '../chat/types';

@@ -1,0 +1,438 @@
+/**
+ * `get_context`: what an agent should know for a task, as a Markdown bundle sized to a
+ * token budget, and JSON saying why every page came. The steps follow the product
+ * description: plan, rules, pinned pages, packs, pages matched by what they are for,
+ * search, focus (closeness window or judge), result.
+ */
+import { z } from 'zod';
+import { silentLogger, type Logger, type ModelPort } from '../ports';
+import type { Embedder } from '../relevance/types';
+import { countTokens } from '../tokens';
+import { judge, type JudgeCandidate, type JudgedVerdict, type JudgeMemory, type JudgeMode } from './judge';
+import type { Library } from './library';
+import { containsPhrase, pageKind } from './names';
+import { resolveOptions, type KnowledgeOptions, type KnowledgeOptionsInput } from './options';
+import { phraseCoverage } from './phrases';
+import { makePlan, type Plan } from './plan';
+import { REFERENCE_HEADING, RULES_HEADING, renderExcerpts, renderFullPage, renderHeader, renderNothingFound } from './render';
+import { byFused, findTaskTags, matchFolders, searchSections, type Candidate } from './search';
+import { searchTermSet } from './searchTokens';
+import type { SearchUnit } from './sectionIndex';
+import type { Pack, Page } from './types';
+import { isoDay, isVisible, type Audience } from './visibility';
+
+/** The arguments of get_context, as the tool and the CLI take them. */
+export const getContextInputSchema = z.strictObject({
+  /** What the agent is about to do, in plain words. */
+  task: z.string().trim().min(1, 'task is required'),
+  /** The budget in tokens, 1,000 to 30,000. */
+  max_tokens: z.number().int().min(1000).max(30000).default(12000),
+  /** Apply this pack instead of matching packs to the task. */
+  pack: z.string().trim().min(1).optional(),
+  /** Only sections of pages with these tags. */
+  tags: z.array(z.string().trim().min(1)).optional(),
+  /** Only material from this folder and its subfolders. */
+  folder: z.string().trim().min(1).optional(),
+});
+
+/** get_context's arguments as a caller gives them. */
+export type GetContextInput = z.input<typeof getContextInputSchema>;
+
+/** What the host provides to get_context. All optional. */
+export interface GetContextDependencies {
+  /** The host's language model, for the plan (and the judge when `judgeModel` is absent). */
+  readonly model?: ModelPort;
+  /** A small fast model for the judge; defaults to `model`. */
+  readonly judgeModel?: ModelPort;
+  /** off | shadow | gate; defaults to gate when a judge model is available, else off. */
+  readonly judgeMode?: JudgeMode;
+  /** Remembered verdicts; without it nothing is remembered. */
+  readonly judgeMemory?: JudgeMemory;
+  /** Ranks sections by meaning when given. */
+  readonly embedder?: Embedder;
+  /** The connection's user: their private notes may come back. */
+  readonly viewer?: string;
+  /** Folders the connection may see; all when absent. */
+  readonly allowedFolders?: readonly string[];
+  /** The clock (for expiry and judge memory). */
+  readonly now?: () => Date;
+  readonly logger?: Logger;
+  /** Tuning; see {@link KnowledgeOptions}. */
+  readonly options?: KnowledgeOptionsInput;
+  readonly signal?: AbortSignal;
+}
+
+/** Why a page is in the bundle. */
+export type InclusionReason = 'rule' | 'pinned' | 'recipe' | 'use' | 'link' | 'folder' | 'search';
+
+/** One searched section or row in the JSON result. */
+export interface ContextSection {
+  readonly id: string;
+  readonly kind: 'section' | 'row';
+  readonly heading: string;
+  readonly reason: InclusionReason;
+  /** Reciprocal-rank-fused score. */
+  readonly score: number;
+  /** Closeness to the best match, 0..1. */
+  readonly closeness: number;
+  /** Rank in each ranking it appeared in. */
+  readonly ranks: Readonly<Record<string, number>>;
+  readonly judge?: { readonly use: number; readonly different: number; readonly source: 'model' | 'memory' };
+}
+
+/** One page in the JSON result. */
+export interface ContextPage {
+  readonly page_id: string;
+  readonly title: string;
+  readonly type: string;
+  readonly reason: InclusionReason;
+  readonly extent: 'full' | 'excerpts';
+  /** Tokens of the page's block in the bundle. */
+  readonly tokens: number;
+  readonly sections: readonly ContextSection[];
+}
+
+/** What get_context returns. */
+export interface ContextResult {
+  readonly markdown: string;
+  /** Tokens of `markdown` (o200k). */
+  readonly tokens: number;
+  readonly maxTokens: number;
+  readonly plan: Plan;
+  readonly packs: readonly string[];
+  /** Tags of the library's vocabulary found in the task. */
+  readonly tags: readonly string[];
+  readonly pages: readonly ContextPage[];
+  /** Nothing came close enough: the agent is told to check with the user. */
+  readonly nothingFound: boolean;
+  /** The nearest pages when nothing was found. */
+  readonly nearest: readonly { readonly page_id: string; readonly title: string }[];
+  /** Rules alone came to more than the budget; they were all sent anyway. */
+  readonly rulesOverBudget: boolean;
+  /** What the judge did on this request. */
+  readonly judge: { readonly mode: JudgeMode; readonly asked: number; readonly failed?: string; readonly wouldDrop: readonly string[] };
+}
+
+/** Tokens between blocks (blank lines). */
+const JOIN_COST = 1;
+
+/** Builds the bundle for one task. Throws an Error naming the problem when the input is invalid. */
+export async function getContext(library: Library, rawInput: GetContextInput, dependencies: GetContextDependencies = {}): Promise<ContextResult> {
+  const parsedInput = getContextInputSchema.safeParse(rawInput);
+  if (!parsedInput.success) throw new Error(`Herald: invalid get_context input: ${parsedInput.error.issues.map((issue) => `${issue.path.join('.') || 'input'}: ${issue.message}`).join('; ')}`);
+  const input = parsedInput.data;
+  const options = resolveOptions(dependencies.options);
+  const logger = dependencies.logger ?? silentLogger;
+  const now = dependencies.now?.() ?? new Date();
+  const audience: Audience = { viewer: dependencies.viewer, allowedFolders: dependencies.allowedFolders, folder: input.folder, tags: input.tags, today: isoDay(now) };
+  const visible = library.pages.filter((page) => isVisible(page, audience));
+  const visibleIds = new Set(visible.map((page) => page.id));
+  const judgeModel = dependencies.judgeModel ?? dependencies.model;
+  const judgeMode: JudgeMode = judgeModel ? (dependencies.judgeMode ?? 'gate') : 'off';
+
+  // Step 1: the plan.
+  const visibleNames = library.names.filter((name) => visibleIds.has(name.pageId));
+  const plan = await makePlan(input.task, visibleNames, visible, dependencies.model, options.planTimeoutMs, logger, dependencies.signal);
+  const taskTerms = searchTermSet(input.task);
+  for (const name of plan.names) if (name.kind !== 'other') taskTerms.add(name.kind);
+  const taskTags = findTaskTags(input.task, visible);
+
+  // Step 6 runs early, over everything visible but rules, so the one judge call can cover packs and sections together.
+  const queries = [input.task, ...plan.searches.filter((search) => search.trim().toLowerCase() !== input.task.trim().toLowerCase())];
+  const candidates = await searchSections({
+    library,
+    allowed: (unit) => visibleIds.has(unit.pageId) && library.page(unit.pageId)!.meta.type !== 'rule',
+    visiblePages: visible,
+    queries,
+    names: plan.names,
+    taskTerms,
+    liftedFolders: matchFolders(library, taskTerms, options.folderMatch),
+    options,
+    embedder: dependencies.embedder,
+    signal: dependencies.signal,
+  });
+
+  // Packs: the named one alone, or those whose phrasings the task comes close to.
+  const packCoverage = new Map(library.packs.map((pack) => [pack.name, Math.max(0, ...pack.goodFor.map((phrase) => phraseCoverage(taskTerms, phrase)))]));
+  let packCandidates: Pack[];
+  if (input.pack !== undefined) {
+    const named = library.packs.find((pack) => pack.name.toLowerCase() === input.pack!.toLowerCase());
+    if (!named) throw new Error(`Herald: no pack named "${input.pack}"; the library has ${library.packs.length > 0 ? library.packs.map((pack) => `"${pack.name}"`).join(', ') : 'no packs'}`);
+    packCandidates = [named];
+  } else {
+    packCandidates = library.packs.filter((pack) => packCoverage.get(pack.name)! > 0);
+  }
+
+  const differentNamedThing = differentNamedThingTest(library, plan);
+  const judgeInput = buildJudgeCandidates(library, packCandidates, input.pack !== undefined, [...candidates.values()].filter((candidate) => candidate.related).sort(byFused).slice(0, options.judgeCandidates));
+  let verdicts = new Map<string, JudgedVerdict>();
+  let judgeFailure: string | undefined;
+  if (judgeMode !== 'off' && judgeModel && judgeInput.length > 0) {
+    try {
+      verdicts = await judge(input.task, plan.names, judgeInput, judgeModel, dependencies.judgeMemory, options.judgeTimeoutMs, logger, dependencies.signal);
+    } catch (error) {
+      judgeFailure = error instanceof Error ? error.message : String(error);
+      logger.warn('judge-failed', `Herald: the judge failed (${judgeFailure}); the heuristics decide this request`);
+    }
+  }
+  const gate = judgeMode === 'gate' && judgeFailure === undefined;
+
+  const appliedPacks = input.pack !== undefined
+    ? packCandidates
+    : packCandidates.filter((pack) => {
+      const verdict = verdicts.get(`pack:${pack.name}`);
+      return gate && verdict ? verdict.keep : packCoverage.get(pack.name)! >= options.packMatch;
+    });
+
+  // Step 2: rules, in full, never cut.
+  const assembly = new Assembly(input.max_tokens, options, dependencies.viewer);
+  assembly.setHeader(renderHeader(library.settings, appliedPacks.map((pack) => pack.name), taskTags));
+  const rules = visible.filter((page) => page.meta.type === 'rule').sort((a, b) => a.id.localeCompare(b.id));
+  for (const rule of rules) assembly.addRule(rule);
+
+  // Step 3: pinned pages; step 4: pack pages; step 5: read-whole pages matched by what they are for.
+  for (const page of visible.filter((candidate) => candidate.meta.pinned && candidate.meta.type !== 'rule').sort((a, b) => a.id.localeCompare(b.id))) assembly.addWhole(page, 'pinned');
+  const whenRelevant = new Set<string>();
+  for (const pack of appliedPacks) {
+    for (const id of pack.always) if (visibleIds.has(id)) assembly.addWhole(library.page(id)!, 'recipe');
+    for (const id of pack.whenRelevant) if (visibleIds.has(id)) whenRelevant.add(id);
+  }
+  const usePages = visible
+    .filter((page) => page.meta.type !== 'rule')
+    .map((page) => ({ page, coverage: Math.max(0, ...page.meta.good_for.map((phrase) => phraseCoverage(taskTerms, phrase))) }))
+    .filter((entry) => entry.coverage >= options.useMatch)
+    .sort((a, b) => b.coverage - a.coverage || a.page.id.localeCompare(b.page.id))
+    .slice(0, options.usePages);
+  const protectedUnits = new Map<string, Candidate>();
+  for (const { page } of usePages) {
+    if (page.readWhole) {
+      assembly.addWhole(page, 'use');
+      continue;
+    }
+    for (const candidate of bestTwoSections(library, page, candidates)) protectedUnits.set(candidate.unit.id, candidate);
+  }
+
+  // Step 7: focus.
+  const wouldDrop: string[] = [];
+  const kept: { candidate: Candidate; reason: InclusionReason; surety: number; tier: number }[] = [];
+  const pool = new Map([...candidates].filter(([, candidate]) => candidate.related));
+  for (const [id, candidate] of protectedUnits) pool.set(id, candidate);
+  for (const candidate of pool.values()) {
+    if (assembly.hasWhole(candidate.unit.pageId)) continue;
+    const isProtected = protectedUnits.has(candidate.unit.id);
+    const heuristic = isProtected || (!differentNamedThing(candidate.unit) && (whenRelevant.has(candidate.unit.pageId) || candidate.holdsName || candidate.closeness >= options.closenessWindow));
+    const verdict = verdicts.get(candidate.unit.id);
+    if (verdict && !verdict.keep && judgeMode !== 'off') wouldDrop.push(candidate.unit.id);
+    const keep = gate && verdict ? verdict.keep : heuristic;
+    if (!keep) continue;
+    const reason: InclusionReason = isProtected ? 'use' : whenRelevant.has(candidate.unit.pageId) && candidate.reason === 'search' ? 'recipe' : candidate.reason;
+    const surety = gate && verdict ? verdict.use * (1 - verdict.different) : 0;
+    kept.push({ candidate, reason, surety, tier: isProtected ? 0 : 1 });
+  }
+  if (judgeMode === 'shadow' && verdicts.size > 0) logger.info('judge-shadow', `Herald: judge (shadow) answered ${verdicts.size} questions; it would drop ${wouldDrop.length} kept candidates`);
+  kept.sort((a, b) => a.tier - b.tier || b.surety - a.surety || byFused(a.candidate, b.candidate));
+
+  // Sections fill the rest of the budget; a read-whole page comes whole or not at all.
+  for (const entry of kept) {
+    const page = library.page(entry.candidate.unit.pageId)!;
+    if (page.readWhole) assembly.addWhole(page, entry.reason, false);
+    else assembly.addExcerpt(page, entry.candidate, entry.reason, verdicts.get(entry.candidate.unit.id));
+  }
+
+  // Rules and pinned pages come whatever the task; only what the task itself matched counts as found.
+  const nothingFound = kept.length === 0 && usePages.length === 0 && appliedPacks.length === 0;
+  const nearest = nothingFound ? nearestPages(library, candidates, visible) : [];
+  if (nothingFound) logger.info('nothing-found', `Herald: nothing found for a get_context request; nearest pages: ${nearest.map((page) => page.id).join(', ') || 'none'}`);
+  const markdown = assembly.render(nothingFound ? renderNothingFound(nearest) : undefined);
+  return {
+    markdown,
+    tokens: countTokens(markdown),
+    maxTokens: input.max_tokens,
+    plan,
+    packs: appliedPacks.map((pack) => pack.name),
+    tags: taskTags,
+    pages: assembly.pages(),
+    nothingFound,
+    nearest: nearest.map((page) => ({ page_id: page.id, title: page.meta.title })),
+    rulesOverBudget: assembly.rulesOverBudget,
+    judge: { mode: judgeMode, asked: verdicts.size, failed: judgeFailure, wouldDrop },
+  };
+}
+
+/**
+ * Without a judge: a page about one named thing (a competitor, persona, market, product)
+ * is dropped when the plan names another thing of that kind and not this one, unless the
+ * section itself mentions a name the task gave; a template is dropped when the task names
+ * a different deliverable.
+ */
+function differentNamedThingTest(library: Library, plan: Plan): (unit: SearchUnit) => boolean {
+  const namedPages = new Set<string>();
+  const namedKinds = new Set<string>();
+  for (const planned of plan.names) {
+    for (const known of library.names) {
+      if (known.name.toLowerCase() !== planned.name.toLowerCase()) continue;
+      namedPages.add(known.pageId);
+      namedKinds.add(known.kind);
+    }
+    if (planned.kind !== 'other') namedKinds.add(planned.kind);
+  }
+  const deliverable = plan.deliverable;
+  return (unit) => {
+    const page = library.page(unit.pageId)!;
+    // A template for another deliverable reads like the right one but shapes the wrong document.
+    if (page.meta.type === 'template' && deliverable !== undefined) {
+      return ![page.meta.title, ...page.meta.good_for].some((phrase) => containsPhrase(phrase, deliverable));
+    }
+    const kind = pageKind(page);
+    if (!kind || !namedKinds.has(kind) || namedPages.has(page.id)) return false;
+    return !plan.names.some((name) => containsPhrase(`${unit.heading}\n${unit.text}`, name.name));
+  };
+}
+
+function buildJudgeCandidates(library: Library, packs: readonly Pack[], packNamed: boolean, candidates: readonly Candidate[]): JudgeCandidate[] {
+  const list: JudgeCandidate[] = [];
+  if (!packNamed) {
+    for (const pack of packs) list.push({ id: `pack:${pack.name}`, kind: 'pack', label: `Pack "${pack.name}"`, text: `${pack.description}\nGood for: ${pack.goodFor.join('; ')}`, contentHash: JSON.stringify(pack) });
+  }
+  for (const candidate of candidates) {
+    const page = library.page(candidate.unit.pageId)!;
+    const text = candidate.unit.kind === 'row' ? `${candidate.unit.heading}\n${candidate.unit.text}` : candidate.unit.text;
+    list.push({ id: candidate.unit.id, kind: candidate.unit.kind, label: `"${page.meta.title}" (${page.meta.type}) › ${candidate.unit.heading}`, text, contentHash: page.hash });
+  }
+  return list;
+}
+
+/** A page's two best sections by search, else its first two. */
+function bestTwoSections(library: Library, page: Page, candidates: ReadonlyMap<string, Candidate>): Candidate[] {
+  const sections = page.sections.map((section) => candidates.get(section.id) ?? { unit: library.unit(section.id)!, reason: 'search' as const, fused: 0, closeness: 0, related: true, holdsName: false, ranks: {} });
+  return [...sections].sort((a, b) => b.fused - a.fused || a.unit.id.localeCompare(b.unit.id)).slice(0, 2);
+}
+
+function nearestPages(library: Library, candidates: ReadonlyMap<string, Candidate>, visible: readonly Page[]): Page[] {
+  const visibleIds = new Set(visible.map((page) => page.id));
+  const pages: Page[] = [];
+  for (const candidate of [...candidates.values()].sort(byFused)) {
+    const page = library.page(candidate.unit.pageId)!;
+    if (visibleIds.has(page.id) && !pages.includes(page)) pages.push(page);
+    if (pages.length === 3) break;
+  }
+  return pages;
+}
+
+interface ExcerptEntry {
+  readonly page: Page;
+  readonly candidates: Candidate[];
+  readonly reasons: InclusionReason[];
+  readonly verdicts: (JudgedVerdict | undefined)[];
+  block: string;
+  tokens: number;
+}
+
+/** Keeps the bundle's blocks and their token counts, so every addition is checked against the budget. */
+class Assembly {
+  private header = '';
+  private readonly rules: { page: Page; block: string; tokens: number }[] = [];
+  private readonly whole: { page: Page; reason: InclusionReason; block: string; tokens: number }[] = [];
+  private readonly excerpts = new Map<string, ExcerptEntry>();
+  private wholeTokens = 0;
+  rulesOverBudget = false;
+
+  constructor(private readonly budget: number, private readonly options: KnowledgeOptions, private readonly viewer: string | undefined) {}
+
+  setHeader(header: string): void {
+    this.header = header;
+  }
+
+  private used(): number {
+    const headings = countTokens(RULES_HEADING) + countTokens(REFERENCE_HEADING) + 4 * JOIN_COST;
+    let total = countTokens(this.header) + headings;
+    for (const entry of this.rules) total += entry.tokens + JOIN_COST;
+    total += this.wholeTokens;
+    for (const entry of this.excerpts.values()) total += entry.tokens + JOIN_COST;
+    return total;
+  }
+
+  addRule(page: Page): void {
+    const block = renderFullPage(page, this.viewer);
+    this.rules.push({ page, block, tokens: countTokens(block) });
+    if (this.used() > this.budget) this.rulesOverBudget = true;
+  }
+
+  hasWhole(pageId: string): boolean {
+    return this.whole.some((entry) => entry.page.id === pageId) || this.rules.some((entry) => entry.page.id === pageId);
+  }
+
+  /** Adds a page in full if it fits; `capped` pages also stay within the whole-page share. */
+  addWhole(page: Page, reason: InclusionReason, capped = true): boolean {
+    if (this.hasWhole(page.id)) return true;
+    const block = renderFullPage(page, this.viewer);
+    const tokens = countTokens(block) + JOIN_COST;
+    if (capped && this.wholeTokens + tokens > Math.floor(this.budget * this.options.wholePageShare)) return false;
+    if (this.used() + tokens > this.budget) return false;
+    this.whole.push({ page, reason, block, tokens });
+    this.wholeTokens += tokens;
+    return true;
+  }
+
+  /** Adds one section or row to its page's excerpts if the budget allows. */
+  addExcerpt(page: Page, candidate: Candidate, reason: InclusionReason, verdict: JudgedVerdict | undefined): boolean {
+    const existing = this.excerpts.get(page.id);
+    // A row whose whole section is already in adds nothing.
+    if (existing && candidate.unit.kind === 'row' && existing.candidates.some((other) => other.unit.kind === 'section' && other.unit.sectionId === candidate.unit.sectionId)) return true;
+    const units = [...(existing?.candidates ?? []), candidate].map((entry) => entry.unit);
+    const block = renderExcerpts(page, units, this.viewer);
+    const tokens = countTokens(block);
+    const growth = tokens - (existing?.tokens ?? -JOIN_COST);
+    if (this.used() + growth > this.budget) return false;
+    if (existing) {
+      existing.candidates.push(candidate);
+      existing.reasons.push(reason);
+      existing.verdicts.push(verdict);
+      existing.block = block;
+      existing.tokens = tokens;
+    } else {
+      this.excerpts.set(page.id, { page, candidates: [candidate], reasons: [reason], verdicts: [verdict], block, tokens });
+    }
+    return true;
+  }
+
+  render(nothingFound: string | undefined): string {
+    const parts = [this.header];
+    if (this.rules.length > 0) parts.push(RULES_HEADING, ...this.rules.map((entry) => entry.block));
+    const reference = [...this.whole.map((entry) => entry.block), ...[...this.excerpts.values()].map((entry) => entry.block)];
+    if (reference.length > 0 || nothingFound) parts.push(REFERENCE_HEADING);
+    if (nothingFound) parts.push(nothingFound);
+    parts.push(...reference);
+    return `${parts.join('\n\n')}\n`;
+  }
+
+  pages(): ContextPage[] {
+    const pages: ContextPage[] = [];
+    for (const entry of this.rules) pages.push({ page_id: entry.page.id, title: entry.page.meta.title, type: entry.page.meta.type, reason: 'rule', extent: 'full', tokens: entry.tokens, sections: [] });
+    for (const entry of this.whole) pages.push({ page_id: entry.page.id, title: entry.page.meta.title, type: entry.page.meta.type, reason: entry.reason, extent: 'full', tokens: entry.tokens, sections: [] });
+    for (const entry of this.excerpts.values()) {
+      pages.push({
+        page_id: entry.page.id,
+        title: entry.page.meta.title,
+        type: entry.page.meta.type,
+        reason: entry.reasons[0]!,
+        extent: 'excerpts',
+        tokens: entry.tokens,
+        sections: entry.candidates.map((candidate, index) => {
+          const verdict = entry.verdicts[index];
+          return {
+            id: candidate.unit.id,
+            kind: candidate.unit.kind,
+            heading: candidate.unit.heading,
+            reason: entry.reasons[index]!,
+            score: Number(candidate.fused.toFixed(5)),
+            closeness: Number(candidate.closeness.toFixed(3)),
+            ranks: candidate.ranks,
+            judge: verdict ? { use: verdict.use, different: verdict.different, source: verdict.source } : undefined,
+          };
+        }),
+      });
+    }
+    return pages;
+  }
+}

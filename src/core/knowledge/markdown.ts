@@ -1,0 +1,103 @@
+/**
+ * Splits a page's Markdown into sections by headings, tables into rows, and finds
+ * `[[Page title]]` links. Headings inside fenced code blocks are text, not headings.
+ */
+import { countTokens } from '../tokens';
+import type { Section, TableRow } from './types';
+
+const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+const FENCE = /^[ \t]*(```|~~~)/;
+const LINK = /\[\[([^\]|\n]+?)(?:\|[^\]\n]*)?\]\]/g;
+
+/** The sections of a page body; text before the first heading is a section under the title. */
+export function splitSections(pageId: string, title: string, body: string): Section[] {
+  const lines = body.split('\n');
+  const raw: { headingPath: string[]; lines: string[] }[] = [];
+  const stack: { level: number; text: string }[] = [];
+  let current: { headingPath: string[]; lines: string[] } = { headingPath: [title], lines: [] };
+  let inFence = false;
+  for (const line of lines) {
+    if (FENCE.test(line)) inFence = !inFence;
+    const heading = inFence ? null : HEADING.exec(line);
+    if (heading) {
+      if (hasContent(current)) raw.push(current);
+      const level = heading[1]!.length;
+      while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
+      stack.push({ level, text: heading[2]! });
+      // A level-one heading that repeats the title adds nothing to the path.
+      const path = [title, ...stack.map((entry) => entry.text).filter((text, index) => !(index === 0 && text === title))];
+      current = { headingPath: path, lines: [line] };
+    } else {
+      current.lines.push(line);
+    }
+  }
+  if (hasContent(current)) raw.push(current);
+  return raw.map((entry, index) => {
+    const id = `${pageId}#${index}`;
+    const text = trimBlankLines(entry.lines).join('\n');
+    return { id, pageId, index, headingPath: entry.headingPath, text, tokens: countTokens(text), rows: tableRows(id, entry.headingPath, text) };
+  });
+}
+
+/** A heading with nothing under it (a title line before the first subheading) is not a section. */
+function hasContent(section: { lines: string[] }): boolean {
+  return section.lines.some((text, index) => text.trim().length > 0 && !(index === 0 && HEADING.test(text)));
+}
+
+function trimBlankLines(lines: string[]): string[] {
+  let start = 0;
+  let end = lines.length;
+  while (start < end && lines[start]!.trim() === '') start++;
+  while (end > start && lines[end - 1]!.trim() === '') end--;
+  return lines.slice(start, end);
+}
+
+const TABLE_LINE = /^\s*\|.*\|\s*$/;
+const SEPARATOR = /^\s*\|(\s*:?-{2,}:?\s*\|)+\s*$/;
+
+/** Rows of every table in a section, each with the table's description and header. */
+export function tableRows(sectionId: string, headingPath: readonly string[], text: string): TableRow[] {
+  const lines = text.split('\n');
+  const rows: TableRow[] = [];
+  for (let index = 0; index + 1 < lines.length; index++) {
+    if (!TABLE_LINE.test(lines[index]!) || !SEPARATOR.test(lines[index + 1]!)) continue;
+    const headerCells = cells(lines[index]!);
+    const header = `${lines[index]}\n${lines[index + 1]}`;
+    const lead = leadSentence(lines, index);
+    const description = [headingPath.join(' › '), lead].filter(Boolean).join(': ');
+    let rowIndex = index + 2;
+    for (; rowIndex < lines.length && TABLE_LINE.test(lines[rowIndex]!); rowIndex++) {
+      const values = cells(lines[rowIndex]!);
+      const text = values.map((value, column) => `${headerCells[column] ?? `column ${column + 1}`}: ${value}`).join('; ');
+      rows.push({ id: `${sectionId}/r${rows.length}`, sectionId, description, header, line: lines[rowIndex]!, text });
+    }
+    index = rowIndex - 1;
+  }
+  return rows;
+}
+
+function cells(line: string): string[] {
+  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((cell) => cell.trim());
+}
+
+/** The paragraph right above a table, which usually says what the table lists. */
+function leadSentence(lines: readonly string[], tableStart: number): string {
+  const paragraph: string[] = [];
+  for (let index = tableStart - 1; index >= 0; index--) {
+    const line = lines[index]!.trim();
+    if (line === '') {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    if (HEADING.test(line) || TABLE_LINE.test(line)) break;
+    paragraph.unshift(line);
+  }
+  return paragraph.join(' ');
+}
+
+/** Link targets as written in `[[Page title]]` (or `[[Page title|label]]`), in order, without repeats. */
+export function findLinks(body: string): string[] {
+  const seen = new Set<string>();
+  for (const match of body.matchAll(LINK)) seen.add(match[1]!.trim());
+  return [...seen];
+}

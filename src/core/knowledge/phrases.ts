@@ -1,0 +1,24 @@
+/**
+ * Comparing a task with short phrasings of work ("writing a cold email to a finance buyer"):
+ * how much of a phrasing the task covers, by words, and by meaning when an embedder is given.
+ */
+import { searchTermSet } from './searchTokens';
+
+/** The share of a phrasing's words the task holds; 0 when fewer than two match a longer phrasing. */
+export function phraseCoverage(taskTerms: ReadonlySet<string>, phrase: string): number {
+  const terms = searchTermSet(phrase);
+  if (terms.size === 0) return 0;
+  let matched = 0;
+  for (const term of terms) if (taskTerms.has(term)) matched++;
+  // One shared word between a long phrasing and a task is a coincidence, not a match.
+  if (terms.size >= 2 && matched < 2) return 0;
+  return matched / terms.size;
+}
+
+/** Cosine of two unit vectors. */
+export function cosine(left: Float32Array, right: Float32Array): number {
+  let sum = 0;
+  const length = Math.min(left.length, right.length);
+  for (let index = 0; index < length; index++) sum += left[index]! * right[index]!;
+  return sum;
+}

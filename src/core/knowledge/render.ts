@@ -1,0 +1,85 @@
+/**
+ * Step 8: the bundle as Markdown. Instructions, a comment naming the packs and tags, "Rules
+ * (always follow)", then "Reference": full pages, then excerpts grouped by page. Each page
+ * is labelled with its type, full or excerpt, and its page_id.
+ */
+import type { SearchUnit } from './sectionIndex';
+import type { LibrarySettings, Page, Section } from './types';
+
+/** The opening of the bundle: the team's instructions and a comment naming packs and tags. */
+export function renderHeader(settings: LibrarySettings, packs: readonly string[], tags: readonly string[]): string {
+  const parts = [`<!-- herald get_context · packs: ${packs.length > 0 ? packs.join(', ') : 'none'} · tags in the task: ${tags.length > 0 ? tags.join(', ') : 'none'} -->`];
+  if (settings.instructions && settings.instructions.trim().length > 0) {
+    parts.push(`## Instructions from the ${settings.organization ?? 'library'} team\n\n${settings.instructions.trim()}`);
+  }
+  return parts.join('\n\n');
+}
+
+export const RULES_HEADING = '## Rules (always follow)';
+export const REFERENCE_HEADING = '## Reference';
+
+/** A page in full, its headings moved under the bundle's own. */
+export function renderFullPage(page: Page, viewer: string | undefined): string {
+  return [pageHeading(page, 'full page', viewer), demoteHeadings(stripTitleHeading(page.body, page.meta.title))].join('\n\n');
+}
+
+/** Excerpts of one page: each kept section (or table rows) under its heading path, in page order. */
+export function renderExcerpts(page: Page, units: readonly SearchUnit[], viewer: string | undefined): string {
+  const bySection = new Map<string, SearchUnit[]>();
+  for (const unit of units) bySection.set(unit.sectionId, [...(bySection.get(unit.sectionId) ?? []), unit]);
+  const blocks: string[] = [pageHeading(page, 'excerpts', viewer)];
+  for (const section of page.sections) {
+    const kept = bySection.get(section.id);
+    if (!kept) continue;
+    blocks.push(renderSectionExcerpt(section, kept));
+  }
+  return blocks.join('\n\n');
+}
+
+function renderSectionExcerpt(section: Section, units: readonly SearchUnit[]): string {
+  const heading = `#### ${section.headingPath.slice(1).join(' › ') || section.headingPath[0]}`;
+  if (units.some((unit) => unit.kind === 'section')) return `${heading}\n\n${demoteHeadings(withoutHeadingLine(section.text))}`;
+  // Only some rows: the table's description, its header, and those rows.
+  const rowIds = new Set(units.map((unit) => unit.id));
+  const rows = section.rows.filter((row) => rowIds.has(row.id));
+  const lead = rows[0]!.description.split(': ').slice(1).join(': ');
+  return [heading, lead, [rows[0]!.header, ...rows.map((row) => row.line)].join('\n')].filter((part) => part.length > 0).join('\n\n');
+}
+
+function pageHeading(page: Page, extent: 'full page' | 'excerpts', viewer: string | undefined): string {
+  const lines = [`### ${page.meta.title}`, `_${page.meta.type} · ${extent} · page_id: ${page.id}${page.meta.private && page.meta.owner === viewer ? ' · your private note' : ''}_`];
+  if (page.meta.usage_notes) lines.push(`> Usage: ${page.meta.usage_notes}`);
+  if (page.meta.file) lines.push(`> Attached file: ${page.meta.file} (fetch it with get_file, page_id ${page.id})`);
+  return lines.join('\n');
+}
+
+/** Headings in page text go three levels down, so a page's `#` sits under the bundle's `###`. */
+export function demoteHeadings(text: string): string {
+  let inFence = false;
+  return text.split('\n').map((line) => {
+    if (/^[ \t]*(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence) return line;
+    const match = /^(#{1,6})(\s.*)$/.exec(line);
+    return match ? `${'#'.repeat(Math.min(6, match[1]!.length + 3))}${match[2]}` : line;
+  }).join('\n');
+}
+
+function stripTitleHeading(body: string, title: string): string {
+  const trimmed = body.replace(/^\s+/, '');
+  const match = /^#\s+(.+)\n?/.exec(trimmed);
+  return (match && match[1]!.trim() === title ? trimmed.slice(match[0].length) : trimmed).trim();
+}
+
+function withoutHeadingLine(text: string): string {
+  return /^#{1,6}\s/.test(text) ? text.slice(text.indexOf('\n') + 1).trim() : text.trim();
+}
+
+/** The answer when nothing comes close enough: say so, ask to check with the user, name the nearest pages. */
+export function renderNothingFound(nearest: readonly Page[]): string {
+  const lines = ['Nothing in the library comes close enough to this task. The workspace may not cover it: check with the user rather than guess.'];
+  if (nearest.length > 0) {
+    lines.push('', 'The nearest pages, in case one plainly covers the task (read it with read_page):');
+    for (const page of nearest) lines.push(`- ${page.meta.title} (${page.meta.type}, page_id: ${page.id})`);
+  }
+  return lines.join('\n');
+}

@@ -50,8 +50,122 @@ export function cleanTestOutput(text: string): CleanResult {
   return cleanConsoleTestOutput(text);
 }
 
+/** Runner chatter around the tests: database setup, collection banners. */
+const CHATTER_LINE = /^(?:Creating|Destroying|Cloning) test database for alias |^System check identified no issues|^Using existing test database|^Testing against Django installed in |^Found \d+ test\(s\)\.$|^Importing application /;
+
+/**
+ * pytest's header between "test session starts" and "collected N items" (platform,
+ * plugins, package versions) goes; the collected line stays.
+ */
+function dropPytestHeader(lines: readonly string[]): { lines: string[]; dropped: number } {
+  const output: string[] = [];
+  let inHeader = false;
+  let dropped = 0;
+  for (const line of lines) {
+    if (/^=+ test session starts =+$/.test(line.trim())) {
+      inHeader = true;
+      output.push(line);
+      continue;
+    }
+    if (inHeader) {
+      if (/^(?:collected|collecting) .*\d+ items?/.test(line) || isRule(line) || /\[\s*\d+%\]$/.test(line)) inHeader = false;
+      else if (!/error|warning/i.test(line)) {
+        dropped++;
+        continue;
+      }
+    }
+    output.push(line);
+  }
+  return { lines: output, dropped };
+}
+
+/**
+ * Inside pytest's FAILURES and ERRORS sections, each failure keeps its title, the `>` line
+ * that failed (and its continuation), every `E` line, every `file:line` location with the
+ * one source line under it, and captured output headers; the rest of each frame's source
+ * and the dumped locals go.
+ */
+function compactPytestFailures(lines: readonly string[]): { lines: string[]; dropped: number } {
+  const output: string[] = [];
+  let section: 'none' | 'failures' | 'captured' = 'none';
+  let dropped = 0;
+  let keepNext = 0;
+  let capturedKept = 0;
+  for (const line of lines) {
+    const trimmed = line.trim();
+    if (/^=+ (?:FAILURES|ERRORS) =+$/.test(trimmed)) {
+      section = 'failures';
+      output.push(line);
+      continue;
+    }
+    if (/^=+ .* =+$/.test(trimmed)) {
+      section = 'none';
+      output.push(line);
+      continue;
+    }
+    if (section === 'none') {
+      output.push(line);
+      continue;
+    }
+    if (/^-+ Captured .* -+$/.test(trimmed)) {
+      section = 'captured';
+      capturedKept = 0;
+      output.push(line);
+      continue;
+    }
+    if (/^_{3,} .* _{3,}$/.test(trimmed)) {
+      section = 'failures';
+      output.push(line);
+      keepNext = 0;
+      continue;
+    }
+    if (section === 'captured') {
+      // Captured output is the test's own prints: keep a screenful.
+      if (capturedKept < 30) {
+        output.push(line);
+        capturedKept++;
+      } else dropped++;
+      continue;
+    }
+    if (line.startsWith('>')) {
+      output.push(line);
+      keepNext = 3;
+      continue;
+    }
+    if (/^E\s/.test(line) || line === 'E') {
+      output.push(line);
+      keepNext = 0;
+      continue;
+    }
+    if (/^[^\s:][^:]{0,300}:\d+: /.test(line) || /^[^\s:][^:]{0,300}:\d+:$/.test(line)) {
+      output.push(line);
+      keepNext = /: in \S+$/.test(line) ? 1 : 0;
+      continue;
+    }
+    if (/^(?:_ ){5,}_?$/.test(trimmed) || /^During handling of the above exception|^The above exception was the direct cause/.test(trimmed)) {
+      output.push(line);
+      keepNext = 0;
+      continue;
+    }
+    if (keepNext > 0 && line.startsWith(' ') && trimmed !== '') {
+      output.push(line);
+      keepNext--;
+      continue;
+    }
+    keepNext = 0;
+    if (trimmed === '') {
+      output.push('');
+      continue;
+    }
+    dropped++;
+  }
+  return { lines: output, dropped };
+}
+
 function cleanConsoleTestOutput(text: string): CleanResult {
-  const lines = splitLines(stripAnsi(text)).map(lastCarriageSegment);
+  const header = dropPytestHeader(splitLines(stripAnsi(text)).map(lastCarriageSegment));
+  const compacted = compactPytestFailures(header.lines);
+  const lines = compacted.lines;
   const output: string[] = [];
   let passing = 0;
   let progress = 0;
@@ -68,7 +182,7 @@ function cleanConsoleTestOutput(text: string): CleanResult {
       else output.push('');
       continue;
     }
-    if (PASSING_LINE.some((pattern) => pattern.test(line))) {
+    if (PASSING_LINE.some((pattern) => pattern.test(line)) || CHATTER_LINE.test(line)) {
       passing++;
       continue;
     }
@@ -84,9 +198,11 @@ function cleanConsoleTestOutput(text: string): CleanResult {
   }
   while (output.length > 0 && output[output.length - 1] === '') output.pop();
   while (output.length > 0 && output[0] === '') output.shift();
-  if (passing === 0 && progress === 0 && blank === 0 && text === stripAnsi(text)) return unchanged(text, 'test-output');
+  if (passing === 0 && progress === 0 && blank === 0 && header.dropped === 0 && compacted.dropped === 0 && text === stripAnsi(text)) return unchanged(text, 'test-output');
   const removed: string[] = [];
-  if (passing > 0) removed.push(`${passing} passing-test lines`);
+  if (header.dropped > 0) removed.push(`${header.dropped} lines of session header`);
+  if (compacted.dropped > 0) removed.push(`${compacted.dropped} lines of traceback source and locals`);
+  if (passing > 0) removed.push(`${passing} passing-test and runner chatter lines`);
   if (progress > 0) removed.push(`${progress} progress lines`);
   if (blank > 0) removed.push(`${blank} blank lines`);
   return cleanResult(text, output.join('\n') + trailingNewline(text), 'test-output', removed);

@@ -1,0 +1,121 @@
+/**
+ * Grep hits (grep -rn, rg, git grep, ag): bucketed by file under one header line each,
+ * exact line numbers kept; hits whose text differs only in bookkeeping fold into one
+ * with every line number and a count. Output that does not parse as hits is left alone.
+ */
+import { bookkeepingKey, withCount } from './bookkeeping';
+import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
+import { cleanResult, unchanged, type CleanResult } from './types';
+
+/** Distinct findings shown per file; folding runs first, so the cap counts findings, not repeats. */
+export const MAX_FINDINGS_PER_FILE = 40;
+/** Line numbers listed for one folded finding before switching to a first–last span. */
+const LISTED_LINE_NUMBERS = 8;
+
+interface Hit {
+  readonly path: string;
+  readonly line?: number;
+  readonly context: boolean;
+  readonly text: string;
+}
+
+const WITH_LINE = /^([^:\n]{1,500}?)([:-])(\d{1,9})\2(.*)$/;
+const WITHOUT_LINE = /^([^:\s][^:\n]{0,499}?\.[\w]{1,10}|[^:\s][^:\n]{0,499}?\/[^:\n]{1,200}?):(.*)$/;
+
+/** Parses grep-style lines; `undefined` for lines that are not hits. */
+export function parseGrepLine(line: string, headingPath?: string): Hit | undefined {
+  // Patterns only see the start of the line, where the path and line number are; a hit on
+  // a minified file can be megabytes long.
+  const head = line.length > MAX_PATTERN_LINE_CHARS ? line.slice(0, MAX_PATTERN_LINE_CHARS) : line;
+  const rest = line.slice(head.length);
+  if (headingPath !== undefined) {
+    const numbered = /^(\d{1,9})([:-])(.*)$/.exec(head);
+    if (numbered !== null) return { path: headingPath, line: Number(numbered[1]), context: numbered[2] === '-', text: numbered[3]! + rest };
+  }
+  const bare = headingPath === undefined ? /^(\d{1,9})([:-])(.*)$/.exec(head) : null;
+  // grep -n on one file prints no path: the hits belong to the file the command named.
+  if (bare !== null) return { path: '', line: Number(bare[1]), context: bare[2] === '-', text: bare[3]! + rest };
+  const numbered = WITH_LINE.exec(head);
+  if (numbered !== null && !/\s$/.test(numbered[1]!)) return { path: numbered[1]!, line: Number(numbered[3]), context: numbered[2] === '-', text: numbered[4]! + rest };
+  const plain = WITHOUT_LINE.exec(head);
+  if (plain !== null && !/\s/.test(plain[1]!)) return { path: plain[1]!, context: false, text: plain[2]! + rest };
+  return undefined;
+}
+
+interface Finding {
+  readonly text: string;
+  readonly context: boolean;
+  readonly lines: number[];
+  count: number;
+}
+
+/** Buckets hits by file and folds repeats. */
+export function cleanGrep(text: string): CleanResult {
+  const lines = splitLines(stripAnsi(text));
+  const files = new Map<string, Map<string, Finding>>();
+  const unparsed: string[] = [];
+  let hits = 0;
+  let headingPath: string | undefined;
+  for (const line of lines) {
+    if (line === '--' || line.trim() === '') {
+      if (line.trim() === '') headingPath = undefined;
+      continue;
+    }
+    const hit = parseGrepLine(line, headingPath);
+    if (hit === undefined) {
+      // rg prints the file name alone above its hits when writing to a terminal.
+      if (/^[^\s:][^:]{0,499}$/.test(line) && /[./]/.test(line)) headingPath = line;
+      else unparsed.push(line);
+      continue;
+    }
+    hits++;
+    let findings = files.get(hit.path);
+    if (findings === undefined) {
+      findings = new Map();
+      files.set(hit.path, findings);
+    }
+    const key = `${hit.context ? '-' : ':'}${bookkeepingKey(hit.text)}`;
+    const finding = findings.get(key);
+    if (finding === undefined) findings.set(key, { text: hit.text, context: hit.context, lines: hit.line === undefined ? [] : [hit.line], count: 1 });
+    else {
+      finding.count++;
+      if (hit.line !== undefined) finding.lines.push(hit.line);
+    }
+  }
+  const headings = [...files.keys()].length;
+  if (hits === 0 || unparsed.length > hits / 2) return unchanged(text, 'grep');
+  const output: string[] = [];
+  let folded = 0;
+  let capped = 0;
+  for (const [path, findings] of files) {
+    const total = [...findings.values()].reduce((sum, finding) => sum + (finding.context ? 0 : finding.count), 0);
+    if (path !== '') output.push(`${path} (${total} hit${total === 1 ? '' : 's'})`);
+    const indent = path === '' ? '' : '  ';
+    const list = [...findings.values()];
+    for (const finding of list.slice(0, MAX_FINDINGS_PER_FILE)) {
+      folded += finding.count - 1;
+      const label = lineLabel(finding.lines);
+      const body = label === '' ? finding.text.trim() : `${label}${finding.context ? '-' : ':'} ${finding.text.trim()}`;
+      output.push(`${indent}${withCount(body, finding.count)}`);
+    }
+    if (list.length > MAX_FINDINGS_PER_FILE) {
+      const rest = list.slice(MAX_FINDINGS_PER_FILE);
+      const matches = rest.reduce((sum, finding) => sum + finding.count, 0);
+      capped += matches;
+      output.push(`${indent}… ${rest.length} more distinct hits (${matches} matches) in this file`);
+    }
+  }
+  output.push(...unparsed);
+  const removed: string[] = [`${hits} hits bucketed into ${headings} file${headings === 1 ? '' : 's'}`];
+  if (folded > 0) removed.push(`${folded} repeated hits folded`);
+  if (capped > 0) removed.push(`${capped} hits past the per-file cap of ${MAX_FINDINGS_PER_FILE} distinct findings`);
+  const cleaned = output.join('\n') + trailingNewline(text);
+  if (cleaned.length >= text.length) return unchanged(text, 'grep');
+  return cleanResult(text, cleaned, 'grep', removed);
+}
+
+function lineLabel(lines: readonly number[]): string {
+  if (lines.length === 0) return '';
+  if (lines.length <= LISTED_LINE_NUMBERS) return lines.join(',');
+  return `${lines[0]}–${lines[lines.length - 1]} (${lines.length} lines)`;
+}

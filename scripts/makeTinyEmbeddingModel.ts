@@ -36,7 +36,8 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
 
 /** The tiny vocabulary, in id order. */
 export function tinyVocabulary(): string[] {
-  return [...SPECIAL_TOKENS, ...PUNCTUATION, ...LETTERS, ...WORDS, ...SUFFIXES, ...LETTERS.map((letter) => `##${letter}`)];
+  // A token listed twice would get two ids; the first one stands, as in vocab.txt.
+  return [...new Set([...SPECIAL_TOKENS, ...PUNCTUATION, ...LETTERS, ...WORDS, ...SUFFIXES, ...LETTERS.map((letter) => `##${letter}`)])];
 }
 
 /** A small, fast, seeded generator (mulberry32), so the table is the same everywhere. */

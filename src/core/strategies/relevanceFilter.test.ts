@@ -1,8 +1,11 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeTinyEmbeddingModel } from '../../../scripts/makeTinyEmbeddingModel';
 import { parseRequest, type ChatRequest } from '../chat';
 import { partText } from '../chat/types';
 import { Pipeline } from '../pipeline';
+import { RecordingLogger } from '../ports';
 import { MemoryBlobStore, Stash } from '../stash';
 import { findMarkers } from '../stash/marker';
 import { TokenCounter } from '../tokens';
@@ -126,6 +129,30 @@ withData('relevance_filter', () => {
     }
     assert.ok(turns > 0);
     assert.ok(saved > 0, 'the filter saved nothing on two trajectories');
+  });
+
+  it('ranks with the embedding model when one is configured, and says lexical when it cannot load', async () => {
+    const modelDir = path.resolve(__dirname, '..', '..', '..', 'test', '.cache', 'filter-tiny-embedding');
+    writeTinyEmbeddingModel(modelDir);
+    const log = logLines('OpenSSH').slice(0, 300).join('\n');
+    const messages = [
+      { role: 'user', content: 'Audit the SSH server.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat auth.log"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: log },
+      { role: 'assistant', content: 'I read the log.' },
+      { role: 'user', content: 'Which users had invalid passwords from which addresses?' },
+    ];
+    for (const [directory, expected] of [[modelDir, /fused relevance/], [path.join(modelDir, 'missing'), /could not be loaded, lexical ranking only/]] as const) {
+      const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
+      const logger = new RecordingLogger();
+      const pipeline = new Pipeline([createRelevanceFilter({ embeddingModelDir: directory })], { enabled: { relevance_filter: true } }, { stash, tokens, logger });
+      const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages }));
+      const decision = result.decisions[0]!;
+      assert.equal(decision.status, 'applied', decision.reason);
+      assert.match(decision.reason, expected);
+      assert.equal(await stash.expandText(textOf(result.request, 2)), log);
+      if (directory !== modelDir) assert.ok(logger.lines.some((line) => line.code === 'embedding-model-unavailable'));
+    }
   });
 
   it('rejects an unknown option', () => {

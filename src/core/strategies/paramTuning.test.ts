@@ -3,9 +3,9 @@ import { parseRequest, serializeRequest } from '../chat';
 import { createParamTuning } from './paramTuning';
 import { pipelineOf } from './tools/agentFixtures';
 
-async function tune(body: Record<string, unknown>, options: Record<string, unknown> = {}): Promise<{ body: Record<string, unknown>; action: string; saved: number }> {
+async function tune(body: Record<string, unknown>, options: Record<string, unknown> = {}, format?: 'openai' | 'anthropic'): Promise<{ body: Record<string, unknown>; action: string; saved: number }> {
   const { pipeline } = pipelineOf([createParamTuning()], { param_tuning: options });
-  const result = await pipeline.run(parseRequest(body));
+  const result = await pipeline.run(parseRequest(body, format));
   const decision = result.decisions[0]!;
   return { body: serializeRequest(result.request), action: decision.action, saved: decision.tokensBefore - decision.tokensAfter };
 }
@@ -16,7 +16,7 @@ describe('param_tuning', () => {
     assert.equal(openai.body.max_completion_tokens, 65536);
     assert.equal(openai.action, 'ceiling-capped');
     assert.equal(openai.saved, 0);
-    const anthropic = await tune({ model: 'claude-sonnet-4-5', max_tokens: 128000, messages: [{ role: 'user', content: 'hi' }] }, { maxTokensCap: 32000 });
+    const anthropic = await tune({ model: 'claude-sonnet-4-5', max_tokens: 128000, messages: [{ role: 'user', content: 'hi' }] }, { maxTokensCap: 32000 }, 'anthropic');
     assert.equal(anthropic.body.max_tokens, 32000);
   });
 

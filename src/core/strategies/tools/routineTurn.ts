@@ -19,6 +19,8 @@ export interface TurnShape {
 
 /** A tool result that opens like this is treated as failed even without a provider flag. */
 const ERROR_OPENING = /^\s*(error|exception|traceback|fatal)\b/i;
+/** How agents that paste command output into a user message (mini-swe-agent) open it. */
+const PASTED_EXIT = /^\s*<returncode>\s*(-?\d+)\s*<\/returncode>/;
 
 export function classifyTurn(request: ChatRequest, freshStart: number, minAssistantTurns: number): TurnShape {
   const messages = request.messages;
@@ -27,6 +29,12 @@ export function classifyTurn(request: ChatRequest, freshStart: number, minAssist
   const pasted = findToolOutputs(request).filter((segment) => segment.source === 'pasted' && segment.messageIndex >= freshStart);
   let failed = false;
   for (const segment of pasted) if (segment.exitCode !== undefined && segment.exitCode !== 0) failed = true;
+  const pastedExit = (message: ChatMessage): number | undefined => {
+    const first = message.parts[0];
+    const match = message.role === 'user' && first?.type === 'text' ? PASTED_EXIT.exec(first.text) : null;
+    return match ? Number(match[1]) : undefined;
+  };
+  for (const message of fresh) if ((pastedExit(message) ?? 0) !== 0) failed = true;
   for (const message of fresh) {
     for (const part of message.parts) {
       if (part.type !== 'tool_result') continue;
@@ -40,7 +48,8 @@ export function classifyTurn(request: ChatRequest, freshStart: number, minAssist
     if (message.role === 'assistant' || message.role === 'system' || message.parts.length === 0) return false;
     if (message.parts.every((part) => part.type === 'tool_result')) return true;
     // An agent that pastes its command output into a user message (mini-swe-agent) marks it with an exit code.
-    return message.role === 'user' && message.parts.every((part) => part.type === 'text') && pasted.some((segment) => segment.messageIndex === index && segment.exitCode !== undefined);
+    return message.role === 'user' && message.parts.every((part) => part.type === 'text') &&
+      (pastedExit(message) !== undefined || pasted.some((segment) => segment.messageIndex === index && segment.exitCode !== undefined));
   };
   if (!fresh.every((message, offset) => observation(message, freshStart + offset))) return shape(false, 'fresh input is not only tool output');
   if (assistantTurns < minAssistantTurns) return shape(false, `only ${assistantTurns} assistant turns so far`);

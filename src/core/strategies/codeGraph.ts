@@ -1,0 +1,223 @@
+/**
+ * code_graph: when the conversation holds source files, keep in full the definitions the
+ * latest turn is about (and what they call, and their class's constructor) and outline the
+ * rest: bodies become one stashed marker line each; signatures, docstrings, imports and
+ * top-level declarations stay.
+ *
+ * Cache-safe: only tool outputs that are becoming history (messages in [frozenCount,
+ * freshStart)) are rewritten, once; the working set is what the latest turn (the last
+ * assistant message and the fresh input) mentions at that moment, optionally with the task.
+ * The reference graph is built from every source in the original request.
+ */
+import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
+import { messageText, type ChatRequest } from '../chat/types';
+import { GrammarLoader } from '../code/grammarLoader';
+import { extractMentions, mergeMentions, type Mentions } from '../code/mentions';
+import { outlineSource } from '../code/outliner';
+import { readHintFromCommand, readHintFromToolCall, type ReadHint } from '../code/readCommands';
+import { ReferenceGraph, type GraphSource } from '../code/referenceGraph';
+import { SourceAnalyzer, type Analysis } from '../code/sourceAnalyzer';
+import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import type { StrategyEnvironment } from './environment';
+
+export const CODE_GRAPH_ID = 'code_graph';
+
+/** Options of code_graph, with their defaults. */
+export interface CodeGraphOptions {
+  /** Call steps followed from each targeted definition (0: keep only what is mentioned). */
+  readonly calleeDepth: number;
+  /** A called name defined in more places than this is too ambiguous to follow. */
+  readonly maxDefinitionsPerCallee: number;
+  /** Keep the constructor of each class whose method is kept (the fields it sets are context). */
+  readonly keepConstructors: boolean;
+  /** Also take targets from the task (the first user message), not only the latest turn. */
+  readonly taskMentions: boolean;
+  /** A source read shorter than this many lines passes through: it is already focused. */
+  readonly minLines: number;
+  /** Bodies shorter than this many lines stay: the marker would save too little. */
+  readonly minBodyLines: number;
+  /** A source with a larger share of its lines in parse errors passes through untouched. */
+  readonly maxErrorShare: number;
+}
+
+export const CODE_GRAPH_DEFAULTS: CodeGraphOptions = {
+  calleeDepth: 1,
+  maxDefinitionsPerCallee: 3,
+  keepConstructors: true,
+  taskMentions: true,
+  minLines: 40,
+  minBodyLines: 5,
+  maxErrorShare: 0.2,
+};
+
+export function createCodeGraph(environment: StrategyEnvironment = {}): Strategy {
+  const analyzer = new SourceAnalyzer(new GrammarLoader(environment.assets));
+  return {
+    id: CODE_GRAPH_ID,
+    defaultEnabled: true,
+    kind: 'transform',
+    defaults: { ...CODE_GRAPH_DEFAULTS },
+    apply: (request, context) => applyCodeGraph(analyzer, request, context),
+  };
+}
+
+interface Candidate {
+  readonly segment: ToolOutputSegment;
+  readonly analysis: Analysis;
+}
+
+async function applyCodeGraph(analyzer: SourceAnalyzer, request: ChatRequest, context: StrategyContext): Promise<StrategyResult> {
+  const options = readOptions(context.options);
+  const unchanged = (action: string, reason: string, details?: Record<string, string | number | boolean>): StrategyResult => ({ request, action, reason, details });
+  if (context.freshStart <= context.frozenCount) return unchanged('nothing-to-do', 'no tool output is becoming history on this turn');
+
+  const hints = readHints(request);
+  const analyzeSegment = (segment: ToolOutputSegment): Promise<Analysis> => analyzer.analyze(segment.text, hints(segment), { maxErrorShare: options.maxErrorShare });
+
+  const candidates: Candidate[] = [];
+  for (const segment of findToolOutputs(request)) {
+    if (segment.messageIndex < context.frozenCount || segment.messageIndex >= context.freshStart || segment.isError) continue;
+    if (lineCount(segment.text) < options.minLines || segment.text.includes('[herald: ')) continue;
+    candidates.push({ segment, analysis: await analyzeSegment(segment) });
+  }
+  const counts = { sources: 0, outlined: 0, bodiesElided: 0, linesElided: 0, keptInFull: 0, unknownLanguage: 0, parseFailed: 0, grammarFailed: 0 };
+  const problems: string[] = [];
+  for (const { analysis } of candidates) {
+    if (analysis.status === 'unknown-language') counts.unknownLanguage++;
+    if (analysis.status === 'parse-failed' || analysis.status === 'grammar-failed') {
+      if (analysis.status === 'parse-failed') counts.parseFailed++;
+      else counts.grammarFailed++;
+      problems.push(analysis.reason);
+    }
+    if (analysis.status === 'parsed' || analysis.status === 'parse-failed' || analysis.status === 'grammar-failed') counts.sources++;
+  }
+  const parsed = candidates.filter((candidate) => candidate.analysis.status === 'parsed');
+  if (parsed.length === 0) {
+    const why = problems.length > 0 ? `${uniqueProblems(problems)}; the source passed through untouched` : counts.unknownLanguage > 0 ? 'source in a language without a grammar passed through untouched' : 'no source file read is becoming history';
+    return unchanged(problems.length > 0 ? 'source-passed-through' : 'nothing-to-do', why, { ...counts });
+  }
+
+  // The graph spans every source in the request as it arrived, fresh input included.
+  const originalHints = readHints(context.original);
+  const graphSources: GraphSource[] = [];
+  const freshReads: GraphSource[] = [];
+  for (const segment of findToolOutputs(context.original)) {
+    if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the graph was built');
+    if (lineCount(segment.text) < 3) continue;
+    const analysis = await analyzer.analyze(segment.text, originalHints(segment), { maxErrorShare: options.maxErrorShare });
+    if (analysis.status !== 'parsed') continue;
+    const entry: GraphSource = { id: segment.key, source: analysis.source, symbols: analysis.symbols };
+    graphSources.push(entry);
+    if (segment.messageIndex >= context.freshStart) freshReads.push(entry);
+  }
+  const graph = new ReferenceGraph(graphSources);
+  const mentions = latestTurnMentions(context, freshReads, options);
+  const workingSet = graph.workingSet(mentions, options);
+
+  const replacements = new Map<string, string>();
+  const handles: string[] = [];
+  for (const { segment, analysis } of parsed) {
+    if (analysis.status !== 'parsed') continue;
+    const entry: GraphSource = { id: segment.key, source: analysis.source, symbols: analysis.symbols };
+    const outline = outlineSource(analysis.source, analysis.symbols, (unit) => workingSet.keys.has(graph.keyOf(entry, unit)), context.stash, { minBodyLines: options.minBodyLines, kind: CODE_GRAPH_ID });
+    counts.keptInFull += outline.keptUnits;
+    if (outline.elided.length === 0) continue;
+    replacements.set(segment.key, outline.text);
+    counts.outlined++;
+    counts.bodiesElided += outline.elided.length;
+    counts.linesElided += outline.elided.reduce((sum, body) => sum + body.lines, 0);
+    handles.push(...outline.elided.map((body) => body.handle));
+  }
+  const details = { ...counts, targeted: workingSet.targeted, addedByGraph: workingSet.added, workingSet: workingSet.keys.size };
+  const problemNote = problems.length > 0 ? `; ${uniqueProblems(problems)} (passed through)` : '';
+  if (replacements.size === 0) {
+    return unchanged('nothing-to-do', `${counts.sources} source read(s) had no body worth eliding outside the working set${problemNote}`, details);
+  }
+  const target = workingSet.keys.size === 0 ? 'no target in the latest turn: whole files outlined' : `${workingSet.keys.size} definition(s) kept in full (${workingSet.targeted} targeted, ${workingSet.added} by calls and class context)`;
+  return {
+    request: replaceSegments(request, replacements),
+    action: 'source-outlined',
+    reason: `outlined ${counts.outlined} of ${counts.sources} source read(s), ${counts.bodiesElided} bodies (${counts.linesElided} lines) elided; ${target}${problemNote}`,
+    handles,
+    details,
+  };
+}
+
+/**
+ * What the latest turn points at: the last assistant message and the fresh input (a fresh
+ * whole-file read names no target; a fresh ranged read targets its lines), plus the task.
+ */
+function latestTurnMentions(context: StrategyContext, freshReads: readonly GraphSource[], options: CodeGraphOptions): Mentions {
+  const messages = context.original.messages;
+  const all: Mentions[] = [];
+  const lastAssistant = messages[context.freshStart - 1];
+  if (lastAssistant?.role === 'assistant') all.push(extractMentions(messageText(lastAssistant)));
+  const freshReadKeys = new Set(freshReads.map((entry) => entry.id));
+  const fresh = findToolOutputs(context.original).filter((segment) => segment.messageIndex >= context.freshStart);
+  for (let index = context.freshStart; index < messages.length; index++) {
+    let text = messageText(messages[index]!);
+    for (const segment of fresh) {
+      if (segment.messageIndex === index && freshReadKeys.has(segment.key)) text = text.replace(segment.text, '');
+    }
+    all.push(extractMentions(text));
+  }
+  const ranged = freshReads.flatMap((entry) => {
+    const numbers = entry.source.lineNumbers;
+    const first = numbers?.[0];
+    const last = numbers?.[numbers.length - 1];
+    // A read from line 1 to the end is the whole file: it shows everything and targets nothing.
+    if (entry.source.path === undefined || first === undefined || last === undefined || first <= 1) return [];
+    return [{ path: entry.source.path, first, last }];
+  });
+  all.push({ identifiers: new Set(), locations: ranged, quotedLines: new Set(), fragments: [] });
+  if (options.taskMentions) {
+    const task = messages.find((message) => message.role === 'user');
+    if (task) all.push(extractMentions(messageText(task)));
+  }
+  return mergeMentions(all);
+}
+
+/** The read hint of each segment: its tool call's arguments, else the shell command that printed it. */
+function readHints(request: ChatRequest): (segment: ToolOutputSegment) => ReadHint | undefined {
+  const calls = new Map<string, { name: string; arguments: unknown }>();
+  for (const message of request.messages) {
+    for (const part of message.parts) if (part.type === 'tool_call') calls.set(part.id, { name: part.name, arguments: part.arguments });
+  }
+  return (segment) => {
+    const call = segment.callId === undefined ? undefined : calls.get(segment.callId);
+    if (call) return readHintFromToolCall(call.name, call.arguments);
+    return segment.command === undefined ? undefined : readHintFromCommand(segment.command);
+  };
+}
+
+function readOptions(raw: Readonly<Record<string, unknown>>): CodeGraphOptions {
+  const number = (name: keyof CodeGraphOptions, minimum: number): number => {
+    const value = raw[name] ?? CODE_GRAPH_DEFAULTS[name];
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < minimum) throw new Error(`Herald: code_graph option "${name}" must be a number ≥ ${minimum}`);
+    return value;
+  };
+  const flag = (name: keyof CodeGraphOptions): boolean => {
+    const value = raw[name] ?? CODE_GRAPH_DEFAULTS[name];
+    if (typeof value !== 'boolean') throw new Error(`Herald: code_graph option "${name}" must be true or false`);
+    return value;
+  };
+  return {
+    calleeDepth: number('calleeDepth', 0),
+    maxDefinitionsPerCallee: number('maxDefinitionsPerCallee', 1),
+    keepConstructors: flag('keepConstructors'),
+    taskMentions: flag('taskMentions'),
+    minLines: number('minLines', 1),
+    minBodyLines: number('minBodyLines', 1),
+    maxErrorShare: number('maxErrorShare', 0),
+  };
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
+  return lines;
+}
+
+function uniqueProblems(problems: readonly string[]): string {
+  return [...new Set(problems)].join('; ');
+}

@@ -10,6 +10,7 @@ import type { StrategyEnvironment } from './environment';
 import { createContextDedupe } from './contextDedupe';
 import { createHistoryTrim } from './historyTrim';
 import { createObservationMask } from './observationMask';
+import { createOutputExternalize } from './outputExternalize';
 import { createRelevanceFilter } from './relevanceFilter';
 
 export type { StrategyEnvironment } from './environment';
@@ -52,6 +53,7 @@ const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   relevance_filter: (environment) => createRelevanceFilter(environment),
   context_dedupe: (environment) => createContextDedupe(environment),
   observation_mask: (environment) => createObservationMask(environment),
+  output_externalize: (environment) => createOutputExternalize(environment),
 };
 
 /** The implemented strategies, in pipeline order. */

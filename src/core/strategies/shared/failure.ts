@@ -9,7 +9,7 @@ import type { ToolOutputSegment } from '../../chat/toolOutput';
  * words a tool prints, not on prose that merely mentions errors.
  */
 const FAILURE_LINE =
-  /^(?:Traceback \(most recent call last\)|\s*[\w.]*(?:Error|Exception): \S|\s*(?:FAILED|FAIL|ERROR|FATAL)\b:? |\s*(?:panic|error(?:\[\w+\])?|fatal): |.*\b\d+ (?:failed|errors?)\b|\s*not ok \d|.*\bSegmentation fault\b)/m;
+  /^(?:Traceback \(most recent call last\)|\s*[\w.]*(?:Error|Exception): \S|\s*(?:FAILED|FAIL|ERROR|FATAL)\b:? |\s*(?:panic|error(?:\[\w+\])?|fatal): |.*\b[1-9]\d* (?:failed|errors?)\b|\s*not ok \d|.*\bSegmentation fault\b|.*\[(?:error|fatal|crit|alert|emerg)\]|.*(?:^|[\s[(])(?:ERROR|FATAL|CRITICAL)(?:[\s\]:)]|$))/m;
 
 /** True when the output is flagged as failed, exited non-zero, or prints a failure line. */
 export function isFailureOutput(segment: Pick<ToolOutputSegment, 'isError' | 'exitCode' | 'text'>): boolean {
@@ -17,3 +17,15 @@ export function isFailureOutput(segment: Pick<ToolOutputSegment, 'isError' | 'ex
   if (segment.exitCode !== undefined && segment.exitCode !== 0) return true;
   return FAILURE_LINE.test(segment.text);
 }
+
+/** The lines of a text that report a failure, at most `limit` of them, in order. */
+export function failureLines(text: string, limit: number): string[] {
+  const found: string[] = [];
+  for (const line of text.split('\n')) {
+    if (found.length >= limit) break;
+    if (FAILURE_LINE_SINGLE.test(line)) found.push(line);
+  }
+  return found;
+}
+
+const FAILURE_LINE_SINGLE = new RegExp(FAILURE_LINE.source);

@@ -1,0 +1,70 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { hasSharedData, sharedPath } from '../../../test/support/sharedData';
+import { createOutputExternalize } from './outputExternalize';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+
+/** A 5,000-row query result, like a database tool returns. */
+function bigJson(): string {
+  const rows = Array.from({ length: 5000 }, (_, index) => ({ id: index + 1, ts: `2026-06-01T00:${String(index % 60).padStart(2, '0')}:00Z`, actor: `user${index % 97}`, payload: { kind: 'click', weight: index % 13 } }));
+  return JSON.stringify({ query: "SELECT * FROM events WHERE day='2026-06-01'", rowCount: rows.length, rows });
+}
+
+describe('output_externalize', () => {
+  (hasSharedData() ? it : it.skip)('externalizes a giant log in the fresh input: head, tail, shape, error lines; expands back byte for byte', async () => {
+    const log = fs.readFileSync(sharedPath('logs', 'Apache', 'Apache_2k.log'), 'utf8');
+    const messages = [
+      { role: 'system', content: 'You are an operations assistant.' },
+      { role: 'user', content: 'Why does the worker fail?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat /var/log/httpd/error_log"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: log },
+    ];
+    const rig = createRig([createOutputExternalize()]);
+    const result = await rig.run({ model: 'gpt-4o', messages });
+    const text = partTexts(result.request)[3]!;
+    const lines = text.split('\n');
+    assert.match(lines[0]!, new RegExp(`^\\[herald: externalized ${log.length} chars, 2000 lines · retrieve hr_[a-z2-7]{16}\\]$`));
+    assert.equal(lines[1], 'shape: text of 2000 lines');
+    assert.equal(lines[2], log.split('\n')[0], 'the head starts with the first line');
+    assert.ok(text.includes('failure lines:'));
+    assert.ok(text.includes('[error] mod_jk child workerEnv in error state 6'), 'error lines are listed');
+    assert.ok(text.length < 6_000, `preview stays short (${text.length} chars)`);
+    assert.equal(await rig.stash.expandText(text), log);
+    assertNoPromptText(result.decisions, [log.slice(0, 2000)]);
+  });
+
+  it('describes a giant JSON payload by shape in Anthropic format, and repeats the same bytes when the turn becomes history', async () => {
+    const payload = bigJson();
+    const messages = [
+      { role: 'user', content: 'How many clicks on June 1?' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'sql', input: { query: 'SELECT * FROM events' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'text', text: payload }] }] },
+      { role: 'assistant', content: [{ type: 'text', text: '5000 rows.' }] },
+      { role: 'user', content: 'Thanks.' },
+    ];
+    const rig = createRig([createOutputExternalize()]);
+    const bodies = turnBodies(messages, { model: 'claude-sonnet-4', system: 'Be brief.', max_tokens: 300 });
+    const fresh = partTexts((await rig.run(bodies[1])).request)[3]!;
+    assert.match(fresh, /^\[herald: externalized \d+ chars, 1 lines · retrieve hr_/);
+    assert.ok(fresh.includes('shape: JSON {query, rowCount, rows: array(5000) of {id, ts, actor, payload: object{2 keys}}}'), fresh.slice(0, 400));
+    assert.ok(fresh.length < 1_000);
+    const later = partTexts((await runTurns(rig, bodies.slice(2))).request)[3]!;
+    assert.equal(later, fresh, 'the same replacement once the output is history');
+    assert.equal(await rig.stash.expandText(later), payload);
+  });
+
+  it('leaves outputs under the limit and outputs already behind a marker alone', async () => {
+    const rig = createRig([createOutputExternalize()], { output_externalize: { maxChars: 100 } });
+    const small = 'x'.repeat(100);
+    const marked = `${'y'.repeat(200)}\n[herald: 12 lines elided · retrieve hr_aaaaaaaaaaaaaaaa]`;
+    const messages = [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'x', arguments: '{}' } }, { id: 'b', type: 'function', function: { name: 'x', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: small },
+      { role: 'tool', tool_call_id: 'b', content: marked },
+    ];
+    const result = await rig.run({ model: 'gpt-4o', messages });
+    assert.deepEqual(partTexts(result.request).slice(2), [small, marked]);
+    assert.equal(result.decisions[0]!.status, 'unchanged');
+  });
+});

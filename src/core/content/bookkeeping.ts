@@ -25,6 +25,7 @@ const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\b(?=[0-9a-f]{0,63}[a-f])(?=[0-9a-f]{0,63}\d)[0-9a-f]{7,64}\b/g, '<hex>'],
   [/\b\d{1,9}(?:\.\d{1,9})?\s?(?:ms|µs|us|ns|sec|secs|seconds|s)\b/g, '<duration>'],
   [/\b(pid|tid|uid|gid|id|sid|session|seq|thread|port|request_id|requestid|req_id|trace_id|traceid|span_id|txid|elapsed|took|time|duration|latency)([=:] ?)[\w.:-]{1,64}/gi, '$1$2<id>'],
+  [/\b(req|request|pid|tid|thread|session|txn|trace|job|task|worker|conn|connection)( #?)\d{1,12}\b/gi, '$1$2<id>'],
   [/\[\d{1,10}\]/g, '[<n>]'],
   [/\d{5,}/g, '<n>'],
 ];

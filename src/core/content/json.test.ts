@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { sharedPath } from '../../../test/support/sharedData';
+import { cleanJson } from './json';
+
+interface Order {
+  id: number;
+  customer: string;
+  status: string;
+  total: number;
+  note: string | null;
+  tags: string[];
+}
+
+function orders(count: number, change: (order: Order, index: number) => void = () => undefined): Order[] {
+  return Array.from({ length: count }, (_, index) => {
+    const order: Order = { id: index + 1, customer: `customer-${index}`, status: 'paid', total: 20 + (index % 9), note: null, tags: [] };
+    change(order, index);
+    return order;
+  });
+}
+
+function parsed(text: string): unknown[] {
+  const value: unknown = JSON.parse(text);
+  assert.ok(Array.isArray(value));
+  return value;
+}
+
+function ids(rows: readonly unknown[]): number[] {
+  return rows.flatMap((row) => (row !== null && typeof row === 'object' && 'id' in row ? [(row as { id: number }).id] : []));
+}
+
+describe('cleanJson', () => {
+  it('keeps a failed order at position 400 of 500', () => {
+    const result = cleanJson(JSON.stringify(orders(500, (order, index) => { if (index === 399) order.status = 'failed'; }), null, 2));
+    const rows = parsed(result.text);
+    assert.ok(ids(rows).includes(400), 'the failed order survives');
+    assert.ok(rows.some((row) => JSON.stringify(row).includes('"failed"')));
+    assert.ok(result.text.length < 2_000, `summarised to ${result.text.length} chars`);
+    assert.ok(rows.some((row) => typeof row === 'string' && row.includes('elided') && row.includes('status:string')), 'a shape marker');
+  });
+
+  it('keeps rows with a rare value, an outlier number or an error field', () => {
+    const data = orders(300, (order, index) => {
+      if (index === 120) order.status = 'refunded';
+      if (index === 250) order.total = 98_000;
+    });
+    (data[180] as Order & { error?: string }).error = 'card declined';
+    const rows = parsed(cleanJson(JSON.stringify(data)).text);
+    for (const id of [121, 181, 251]) assert.ok(ids(rows).includes(id), `row ${id} kept`);
+    assert.ok(ids(rows).length < 12, `only a handful of rows kept: ${ids(rows).length}`);
+  });
+
+  it('keeps rows matching the words of the question', () => {
+    const rows = parsed(cleanJson(JSON.stringify(orders(200)), { question: 'what did customer-137 order?' }).text);
+    assert.ok(ids(rows).includes(138));
+  });
+
+  it('minifies, drops empty fields and keeps short arrays whole', () => {
+    const result = cleanJson('{\n  "name": "herald",\n  "tags": [],\n  "owner": null,\n  "meta": {},\n  "blank": "",\n  "zero": 0,\n  "off": false,\n  "list": [1, 2, 3]\n}');
+    assert.equal(result.text, '{"name":"herald","zero":0,"off":false,"list":[1,2,3]}');
+    assert.ok(result.removed.includes('4 empty fields'));
+  });
+
+  it('returns text that does not parse unchanged', () => {
+    for (const text of ['{"a": 1', 'not json', '{"a": 1}\n{"a": 2}']) {
+      const result = cleanJson(text);
+      assert.equal(result.changed, false);
+      assert.equal(result.text, text);
+    }
+  });
+
+  it('shrinks the recorded GitHub API conversations to valid JSON, keeping the failed requests', () => {
+    const folder = sharedPath('json', 'github-api');
+    let before = 0;
+    let after = 0;
+    for (const file of fs.readdirSync(folder)) {
+      const text = fs.readFileSync(`${folder}/${file}`, 'utf8');
+      const result = cleanJson(text);
+      const original = JSON.parse(text) as { status: number }[];
+      const cleaned = JSON.parse(result.text) as unknown[];
+      // Every exchange is an element of a short array, so every one stays, with its status.
+      const statuses = cleaned.map((exchange) => (exchange as { status?: number }).status);
+      assert.deepEqual(statuses, original.map((exchange) => exchange.status), file);
+      before += text.length;
+      after += result.text.length;
+    }
+    assert.ok(after < before * 0.7, `${after} of ${before} chars`);
+  });
+});

@@ -182,6 +182,29 @@ describe('history_trim on request shapes', () => {
     assert.equal(out, request);
   });
 
+  it('drops code the agent quotes from an earlier numbered listing, and keeps code it wrote itself', async () => {
+    const listing = ['   266\t            with connection.cursor() as cursor:', '   267\t                cursor.execute(culling_sql, [cull_num])', '   268\t                row = cursor.fetchone()'].join('\n');
+    const quoted = '```python\n267\t                cursor.execute(culling_sql, [cull_num])\n                row = cursor.fetchone()\n```';
+    const proposed = '```python\n                row = cursor.fetchone() or [None]\n```';
+    const request = parseRequest({
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'Fix the cull crash.' },
+        { role: 'assistant', content: 'I print the file.\n\n```bash\nnl -ba cache/db.py | sed -n 266,268p\n```' },
+        { role: 'user', content: `<returncode>0</returncode>\n<output>\n${listing}\n</output>` },
+        { role: 'assistant', content: `THOUGHT: The lines are:\n${quoted}\n${MUSING}\nI will change it to:\n${proposed}\nThen I apply it.\n\n\`\`\`bash\nsed -i 's/x/y/' cache/db.py\n\`\`\`` },
+        { role: 'user', content: '<returncode>0</returncode>\n<output>\n</output>' },
+      ],
+    });
+    const { out, stash } = await run(request);
+    const text = partText(out.messages[3]!.parts[0]!);
+    assert.ok(!text.includes('cursor.execute(culling_sql'), 'the quote of the listing stayed');
+    assert.ok(text.includes(proposed), 'the code the agent wrote itself went');
+    assert.ok(text.includes("```bash\nsed -i 's/x/y/' cache/db.py\n```"));
+    assert.ok(/1 quoted block elided/.test(text));
+    assert.equal(await stash.expandText(text), partText(request.messages[3]!.parts[0]!));
+  });
+
   it('respects minSavedTokens and keepLastSentences', async () => {
     const request = parseRequest({
       model: 'gpt-4o',

@@ -198,7 +198,7 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     for (const id of pack.whenRelevant) if (visibleIds.has(id)) whenRelevant.add(id);
   }
   const usePages = visible
-    .filter((page) => page.meta.type !== 'rule')
+    .filter((page) => page.meta.type !== 'rule' && !differentNamedThing.page(page))
     .map((page) => ({ page, coverage: Math.max(0, ...page.meta.good_for.map((phrase) => phraseCoverage(taskTerms, phrase))) }))
     .filter((entry) => entry.coverage >= options.useMatch)
     .sort((a, b) => b.coverage - a.coverage || a.page.id.localeCompare(b.page.id))
@@ -220,7 +220,7 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
   for (const candidate of pool.values()) {
     if (assembly.hasWhole(candidate.unit.pageId)) continue;
     const isProtected = protectedUnits.has(candidate.unit.id);
-    const heuristic = isProtected || (!differentNamedThing(candidate.unit) && (whenRelevant.has(candidate.unit.pageId) || candidate.holdsName || candidate.closeness >= options.closenessWindow));
+    const heuristic = isProtected || (!differentNamedThing.unit(candidate.unit) && (whenRelevant.has(candidate.unit.pageId) || candidate.holdsName || candidate.closeness >= options.closenessWindow));
     const verdict = verdicts.get(candidate.unit.id);
     if (verdict && !verdict.keep && judgeMode !== 'off') wouldDrop.push(candidate.unit.id);
     const keep = gate && verdict ? verdict.keep : heuristic;
@@ -228,6 +228,12 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     const reason: InclusionReason = isProtected ? 'use' : whenRelevant.has(candidate.unit.pageId) && candidate.reason === 'search' ? 'recipe' : candidate.reason;
     const surety = gate && verdict ? verdict.use * (1 - verdict.different) : 0;
     kept.push({ candidate, reason, surety, tier: isProtected ? 0 : 1 });
+  }
+  // A table is a list of facts: when some of its rows are kept, the rows stand in for the whole section.
+  const sectionsWithRows = new Set(kept.filter((entry) => entry.candidate.unit.kind === 'row').map((entry) => entry.candidate.unit.sectionId));
+  for (let index = kept.length - 1; index >= 0; index--) {
+    const unit = kept[index]!.candidate.unit;
+    if (unit.kind === 'section' && sectionsWithRows.has(unit.id)) kept.splice(index, 1);
   }
   if (judgeMode === 'shadow' && verdicts.size > 0) logger.info('judge-shadow', `Herald: judge (shadow) answered ${verdicts.size} questions; it would drop ${wouldDrop.length} kept candidates`);
   kept.sort((a, b) => a.tier - b.tier || b.surety - a.surety || byFused(a.candidate, b.candidate));
@@ -265,7 +271,7 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
  * section itself mentions a name the task gave; a template is dropped when the task names
  * a different deliverable.
  */
-function differentNamedThingTest(library: Library, plan: Plan): (unit: SearchUnit) => boolean {
+function differentNamedThingTest(library: Library, plan: Plan): { page: (page: Page) => boolean; unit: (unit: SearchUnit) => boolean } {
   const namedPages = new Set<string>();
   const namedKinds = new Set<string>();
   for (const planned of plan.names) {
@@ -277,15 +283,17 @@ function differentNamedThingTest(library: Library, plan: Plan): (unit: SearchUni
     if (planned.kind !== 'other') namedKinds.add(planned.kind);
   }
   const deliverable = plan.deliverable;
-  return (unit) => {
-    const page = library.page(unit.pageId)!;
+  const differentPage = (page: Page): boolean => {
     // A template for another deliverable reads like the right one but shapes the wrong document.
     if (page.meta.type === 'template' && deliverable !== undefined) {
       return ![page.meta.title, ...page.meta.good_for].some((phrase) => containsPhrase(phrase, deliverable));
     }
     const kind = pageKind(page);
-    if (!kind || !namedKinds.has(kind) || namedPages.has(page.id)) return false;
-    return !plan.names.some((name) => containsPhrase(`${unit.heading}\n${unit.text}`, name.name));
+    return kind !== undefined && namedKinds.has(kind) && !namedPages.has(page.id);
+  };
+  return {
+    page: differentPage,
+    unit: (unit) => differentPage(library.page(unit.pageId)!) && !plan.names.some((name) => containsPhrase(`${unit.heading}\n${unit.text}`, name.name)),
   };
 }
 

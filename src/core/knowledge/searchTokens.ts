@@ -8,7 +8,7 @@ import { porterStem } from '../relevance/porterStemmer';
 import { tokenizeForSearch } from '../relevance/searchTokenizer';
 
 /** Words common to nearly every task phrasing; their stemmed forms are dropped. */
-const TASK_WORDS: ReadonlySet<string> = new Set(['write', 'writing', 'use', 'using', 'get', 'make', 'after', 'before', 'over', 'via', 'not', 'up', 'we', 'our', 'us'].map((word) => porterStem(word)));
+const TASK_WORDS: ReadonlySet<string> = new Set(['write', 'writing', 'use', 'using', 'get', 'make', 'after', 'before', 'over', 'via', 'not', 'up', 'we', 'our', 'us', 'tell', 'say', 'need', 'want', 'help', 'know', 'like'].map((word) => porterStem(word)));
 
 /** Search terms of a text, in order (repeats kept, so term frequency counts). */
 export function searchTokens(text: string): string[] {

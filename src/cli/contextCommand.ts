@@ -1,0 +1,75 @@
+/**
+ * `herald context --library DIR --task "…"`: the get_context bundle for a task, as Markdown
+ * (or the whole result as JSON with --json). A judge endpoint, when named, also makes the plan.
+ */
+import * as fs from 'node:fs';
+import { getContext, loadLibrary, type GetContextInput } from '../core/knowledge';
+import { createHttpModel } from '../core/models/httpModel';
+import type { ModelPort } from '../core/ports';
+import { CliError, parseOptions, type CliCommand } from './io';
+
+const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true };
+
+/** Usage line, for the command table. */
+export const CONTEXT_USAGE = 'context --library DIR --task "…" [--max-tokens N] [--pack P] [--tags a,b] [--folder F] [--json] [--index FILE] [--judge-url URL --judge-model M [--judge-kind openai|anthropic] [--judge-mode off|shadow|gate]]';
+
+export const contextCommand: CliCommand = async (args, io) => {
+  try {
+    const { options, positional } = parseOptions(args, SPEC);
+    if (positional.length > 0) throw new CliError(`herald context: unexpected argument "${positional[0]}" (put the task in --task "…")`);
+    const library = stringOption(options, 'library') ?? '.herald';
+    const task = stringOption(options, 'task');
+    if (task === undefined || task.trim() === '') throw new CliError('herald context: --task "…" is required');
+    if (!fs.existsSync(library) || !fs.statSync(library).isDirectory()) throw new CliError(`herald context: library folder "${library}" does not exist`);
+    const input: GetContextInput = { task };
+    const maxTokens = stringOption(options, 'max-tokens');
+    if (maxTokens !== undefined) {
+      if (!/^\d+$/.test(maxTokens) || Number(maxTokens) < 1000 || Number(maxTokens) > 30000) throw new CliError(`herald context: --max-tokens must be a whole number from 1000 to 30000, not "${maxTokens}"`);
+      input.max_tokens = Number(maxTokens);
+    }
+    input.pack = stringOption(options, 'pack');
+    input.folder = stringOption(options, 'folder');
+    const tags = stringOption(options, 'tags');
+    if (tags !== undefined) {
+      input.tags = tags.split(',').map((tag) => tag.trim()).filter((tag) => tag.length > 0);
+      if (input.tags.length === 0) throw new CliError('herald context: --tags needs at least one tag, e.g. --tags pricing,email');
+    }
+    const judgeMode = stringOption(options, 'judge-mode');
+    if (judgeMode !== undefined && judgeMode !== 'off' && judgeMode !== 'shadow' && judgeMode !== 'gate') throw new CliError(`herald context: unknown --judge-mode "${judgeMode}" (use off, shadow or gate)`);
+    const model = modelFromOptions(options);
+    const warnings: string[] = [];
+    const logger = { info() {}, warn: (_code: string, message: string) => void warnings.push(message), error: (_code: string, message: string) => void warnings.push(message) };
+    let result;
+    try {
+      const loaded = loadLibrary(library, { logger, indexFile: stringOption(options, 'index') });
+      result = await getContext(loaded, input, { model, judgeMode, logger });
+    } catch (error) {
+      throw new CliError(`herald context: ${(error instanceof Error ? error.message : String(error)).replace(/^Herald: /, '')}`);
+    }
+    for (const warning of warnings) io.stderr(`${warning}\n`);
+    io.stdout(options.json === true ? `${JSON.stringify(result, null, 2)}\n` : result.markdown);
+    return 0;
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr(`${error.message.split('\n')[0]}\n`);
+      return error.exitCode;
+    }
+    throw error;
+  }
+};
+
+function stringOption(options: Record<string, string | true>, name: string): string | undefined {
+  const value = options[name];
+  if (value === true) throw new CliError(`herald context: option --${name} needs a value`);
+  return value;
+}
+
+function modelFromOptions(options: Record<string, string | true>): ModelPort | undefined {
+  const url = stringOption(options, 'judge-url');
+  if (url === undefined) return undefined;
+  const model = stringOption(options, 'judge-model');
+  if (model === undefined) throw new CliError('herald context: --judge-url needs --judge-model');
+  const kind = stringOption(options, 'judge-kind') ?? 'openai';
+  if (kind !== 'openai' && kind !== 'anthropic') throw new CliError(`herald context: unknown --judge-kind "${kind}" (use openai or anthropic)`);
+  return createHttpModel({ kind, baseUrl: url, model, apiKey: process.env.HERALD_JUDGE_API_KEY });
+}

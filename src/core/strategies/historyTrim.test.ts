@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { parseRequest, type ChatRequest } from '../chat';
 import { partText, type Part } from '../chat/types';
 import { Pipeline } from '../pipeline';
@@ -226,6 +227,22 @@ describe('history_trim on request shapes', () => {
     const { out, status } = await run(request, { keepLastSentences: -1 });
     assert.equal(status, 'failed');
     assert.equal(out, request);
+  });
+
+  it('expands back byte for byte and keeps every command on arbitrary assistant text', async () => {
+    const pieces = fc.constantFrom(
+      'THOUGHT: ', 'Wait, maybe not. ', 'The bug is in `parse_row`. ', 'I wonder why. ', 'Hmm.\n', '\n\n', '- a list item\n', '1. First step. ',
+      '```bash\nls -la src/\n```\n', '```python\nx = compute(1)\n```\n', '    indented code\n', '# Heading\n', 'e.g. this. ', 'See lib/a.py. ',
+      MUSING, ' ', '…', '\r\n', 'I will run the tests.', 'Run it: ```bash\nmake check\n```\n',
+    );
+    await fc.assert(fc.asyncProperty(fc.array(pieces, { minLength: 1, maxLength: 24 }), async (chosen) => {
+      const text = chosen.join('');
+      const request = parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Go.' }, { role: 'assistant', content: text }, { role: 'user', content: 'ok' }] });
+      const { out, stash } = await run(request);
+      const trimmed = partText(out.messages[1]!.parts[0]!);
+      assert.equal(await stash.expandText(trimmed), text);
+      for (const block of text.match(BASH_BLOCK) ?? []) assert.ok(trimmed.includes(block));
+    }), { numRuns: 150, seed: 7 });
   });
 
   it('is registered, on by default', () => {

@@ -39,6 +39,12 @@ describe('history_trim text units', () => {
     assert.equal(units[5]!.text, '```bash\nsed -i s/a/b/ f.py\n```');
   });
 
+  it('finds an action fence opened at the end of a prose line', () => {
+    const units = splitUnits('Wait, no. Run it: ```bash\nmake check\n```\nDone.');
+    assert.deepEqual(units.map((unit) => unit.kind), ['sentence', 'sentence', 'action', 'sentence']);
+    assert.equal(units[2]!.text, '```bash\nmake check\n```\n');
+  });
+
   it('keeps an unclosed fence and an action tag whole', () => {
     const units = splitUnits('Plan.\n<function=bash>\n<parameter=command>ls\n</parameter>\n</function>\nThen:\n```bash\nmake test\n');
     assert.deepEqual(units.map((unit) => unit.kind), ['sentence', 'action', 'sentence', 'action']);

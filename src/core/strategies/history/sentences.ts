@@ -6,7 +6,7 @@
  */
 
 /** Words after which a period does not end a sentence. */
-const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'mr', 'mrs', 'dr', 'st', 'no', 'fig', 'approx', 'resp', 'incl', 'al', 'ca']);
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs', 'cf', 'mr', 'mrs', 'dr', 'fig', 'approx', 'resp', 'incl', 'al']);
 
 /** A numbered list marker ("1.") at the start of a sentence is not a sentence of its own. */
 const LIST_NUMBER = /^\s*\d{1,3}$/;

@@ -27,6 +27,8 @@ export interface TextUnit {
 
 /** Fence languages whose block is a command an agent runs, not code it quotes. */
 const ACTION_FENCE_LANGUAGES = new Set(['bash', 'sh', 'shell', 'zsh', 'console', 'shell-session', 'terminal', 'cmd', 'powershell', 'diff', 'patch']);
+/** A fence opener at the end of a line that starts with prose: `Run it: ```bash`. */
+const INLINE_ACTION_FENCE = /(`{3,}|~{3,})([A-Za-z-]+)[ \t]*\r?\n$/;
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})\s*([^\s`]*)[^\n]*$/;
 /** Tags agents wrap their tool calls in when the call lives in the text (SWE-agent, Hermes, XML tool formats). */
 const ACTION_TAG_OPEN = /^\s*<(function(?:=[^>\s]*)?|tool_call|invoke|function_calls|command|execute|execute_bash|str_replace_editor|patch|edit)\b[^>]*>/;
@@ -42,6 +44,11 @@ export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
   let index = 0;
   while (index < lines.length) {
+    const inline = INLINE_ACTION_FENCE.exec(lines[index]!);
+    if (inline && lines[index]!.slice(0, inline.index).trim().length > 0 && ACTION_FENCE_LANGUAGES.has((inline[2] ?? '').toLowerCase())) {
+      // Agents' parsers find "```bash" anywhere in a line (mini-swe-agent's does), so the prose before it is split off.
+      lines.splice(index, 1, lines[index]!.slice(0, inline.index), lines[index]!.slice(inline.index));
+    }
     const line = lines[index]!;
     const body = line.replace(/\r?\n$/, '');
     const fence = FENCE_OPEN.exec(body);

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { parseRequest, serializeRequest } from '../chat';
+import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { createCacheLint } from './cacheLint';
+import { createToolPruning } from './toolPruning';
+import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+
+describe('cache_lint', () => {
+  for (const format of ['openai', 'anthropic'] as const) {
+    it(`reports a stable prefix over a real session and names the region a client changes (${format})`, async function () {
+      if (!hasSharedData()) this.skip();
+      const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), format, { maxTurns: 6 });
+      const { pipeline } = pipelineOf([createCacheLint()]);
+      const actions: string[] = [];
+      for (const body of bodies) {
+        const result = await pipeline.run(parseRequest(body), { sessionId: 'session-1' });
+        assert.deepEqual(serializeRequest(result.request), body);
+        actions.push(result.decisions[0]!.action);
+      }
+      assert.deepEqual(actions, ['prefix-recorded', ...bodies.slice(1).map(() => 'prefix-stable')]);
+
+      // The client stamps the time into its system prompt: a classic cache breaker.
+      const next = structuredClone(bodies[bodies.length - 1]!);
+      if (format === 'anthropic') next.system = `${String(next.system)}\nCurrent time: 10:42`;
+      else (next.messages as { content: string }[])[0]!.content += '\nCurrent time: 10:42';
+      // The host names the session (a changed system prompt would otherwise look like a new one).
+      const churn = await pipeline.run(parseRequest(next), { sessionId: 'session-1' });
+      const details = churn.decisions[0]!.details!;
+      assert.equal(churn.decisions[0]!.action, 'prefix-churn-detected');
+      assert.equal(details.systemChanged, true);
+      assert.equal(details.toolsChanged, false);
+      assert.equal(details.churn, 'client-volatile');
+      assert.equal(details.explainedByHerald, false);
+      assert.equal(JSON.stringify(details).includes('Current time'), false, 'no prompt text');
+      assert.match(String(details.systemHash), /^[0-9a-f]{16}$/);
+    });
+  }
+
+  it('marks a change Herald made as optimizer-explained', async () => {
+    const tools = ['jira_search_issues', 'slack_post_message', 'datadog_query_metric'].map((name) => ({ type: 'function', function: { name, description: `${name.split('_')[0]} tool for ${name.split('_').slice(1).join(' ')}`, parameters: {} } }));
+    const opening = [{ role: 'system', content: 'You help the payments team.' }, { role: 'user', content: 'find the jira issues' }];
+    const { pipeline } = pipelineOf([createToolPruning(), createCacheLint()]);
+    await pipeline.run(parseRequest({ model: 'gpt-4o', tools, messages: opening }));
+    // The model calls a tool that was pruned: tool_pruning re-decides, so Herald's tools block changes while the client's did not.
+    const called = [...opening,
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'slack_post_message', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: 'posted' }];
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', tools, messages: called }));
+    const details = result.decisions.find((decision) => decision.strategy === 'cache_lint')!.details!;
+    assert.equal(details.toolsChanged, true);
+    assert.equal(details.churn, 'optimizer-explained');
+    assert.equal(details.explainedByHerald, true);
+  });
+});

@@ -12,6 +12,19 @@ import { createHistoryTrim } from './historyTrim';
 import { createObservationMask } from './observationMask';
 import { createOutputExternalize } from './outputExternalize';
 import { createRelevanceFilter } from './relevanceFilter';
+import { createWindowBudget } from './windowBudget';
+import { createAuditedHoldout } from './auditedHoldout';
+import { createCacheLint } from './cacheLint';
+import { createCacheOptimizer } from './cacheOptimizer';
+import { createContentCensus } from './contentCensus';
+import { createContextQuality } from './contextQuality';
+import { createOutputShaping } from './outputShaping';
+import { createParamTuning } from './paramTuning';
+import { createProviderContextTrim } from './providerContextTrim';
+import { createReasoningBudget } from './reasoningBudget';
+import { createSemanticCache } from './semanticCache';
+import { createToolPruning } from './toolPruning';
+import { createToolSchemaCompression } from './toolSchemaCompression';
 
 export type { StrategyEnvironment } from './environment';
 
@@ -51,9 +64,22 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   history_trim: () => createHistoryTrim(),
   relevance_filter: (environment) => createRelevanceFilter(environment),
+  window_budget: (environment) => createWindowBudget(environment),
   context_dedupe: (environment) => createContextDedupe(environment),
   observation_mask: (environment) => createObservationMask(environment),
   output_externalize: (environment) => createOutputExternalize(environment),
+  audited_holdout: () => createAuditedHoldout(),
+  cache_lint: () => createCacheLint(),
+  cache_optimizer: () => createCacheOptimizer(),
+  content_census: () => createContentCensus(),
+  context_quality: () => createContextQuality(),
+  output_shaping: () => createOutputShaping(),
+  param_tuning: () => createParamTuning(),
+  provider_context_trim: () => createProviderContextTrim(),
+  reasoning_budget: () => createReasoningBudget(),
+  semantic_cache: () => createSemanticCache(),
+  tool_pruning: () => createToolPruning(),
+  tool_schema_compression: () => createToolSchemaCompression(),
 };
 
 /** The implemented strategies, in pipeline order. */

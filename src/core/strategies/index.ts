@@ -12,6 +12,7 @@ import { createHistoryTrim } from './historyTrim';
 import { createObservationMask } from './observationMask';
 import { createOutputExternalize } from './outputExternalize';
 import { createRelevanceFilter } from './relevanceFilter';
+import { createWindowBudget } from './windowBudget';
 import { createAuditedHoldout } from './auditedHoldout';
 import { createCacheLint } from './cacheLint';
 import { createCacheOptimizer } from './cacheOptimizer';
@@ -63,6 +64,7 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   history_trim: () => createHistoryTrim(),
   relevance_filter: (environment) => createRelevanceFilter(environment),
+  window_budget: (environment) => createWindowBudget(environment),
   context_dedupe: (environment) => createContextDedupe(environment),
   observation_mask: (environment) => createObservationMask(environment),
   output_externalize: (environment) => createOutputExternalize(environment),

@@ -29,7 +29,7 @@ export const endpointSchema = z.strictObject({
 export type EndpointSettings = z.infer<typeof endpointSchema>;
 
 export const AGGRESSIVENESS = ['conservative', 'balanced', 'aggressive'] as const;
-export const JUDGE_MODES = ['off', 'selectedModel'] as const;
+export const JUDGE_MODES = ['off', 'shadow', 'gate'] as const;
 
 /** Per-strategy settings: on/off and its parameters. */
 export const strategySettingsSchema = z.strictObject({
@@ -48,7 +48,7 @@ export const settingsSchema = z.object({
   strategies: z.record(z.string(), strategySettingsSchema).default({}),
   /** The knowledge library's folder, relative to the first workspace folder. */
   libraryFolder: z.string().min(1).default('.herald'),
-  /** Whether relevance may ask a language model to judge (costs a model call). */
+  /** Whether get_context asks the chat's model to judge sections: off, shadow (report only) or gate (drop what it rejects). */
   judgeMode: z.enum(JUDGE_MODES).default('off'),
   /** A local embedding model folder (ONNX); empty for lexical relevance only. */
   embeddingModelFolder: z.string().default(''),

@@ -1,0 +1,37 @@
+/** The "Herald: …" commands of the palette. */
+import * as vscode from 'vscode';
+import type { EndpointManager } from '../endpoints/endpointManager';
+import type { HeraldHost } from '../host/heraldHost';
+import { DECISIONS_VIEW, LIBRARY_VIEW } from '../sidebar/registerSidebar';
+import { exportSavingsReport } from './exportReport';
+import { newLibraryPage, reindexLibrary } from './libraryCommands';
+import { retrieveElidedContent } from './retrieveContent';
+
+export function registerCommands(host: HeraldHost, endpoints: EndpointManager): vscode.Disposable[] {
+  const commands: Record<string, (...args: unknown[]) => unknown> = {
+    'herald.retrieveElidedContent': (handle) => retrieveElidedContent(host, handle),
+    'herald.showDecisions': () => vscode.commands.executeCommand(`${DECISIONS_VIEW}.focus`),
+    'herald.openLibrary': () => vscode.commands.executeCommand(`${LIBRARY_VIEW}.focus`),
+    'herald.newLibraryPage': () => newLibraryPage(host),
+    'herald.reindexLibrary': () => reindexLibrary(host),
+    'herald.exportSavingsReport': (target) => exportSavingsReport(host, target instanceof vscode.Uri ? target : undefined),
+    'herald.toggleOptimizer': async () => {
+      const enabled = !host.settings().enabled;
+      await vscode.workspace.getConfiguration('herald').update('enabled', enabled, vscode.ConfigurationTarget.Global);
+      void vscode.window.showInformationMessage(enabled ? 'Herald: the optimizer is on.' : 'Herald: the optimizer is off; Herald models forward requests untouched.');
+    },
+    'herald.manageEndpoints': () => endpoints.manage(),
+    'herald.showLog': () => host.channel.show(true),
+  };
+  return Object.entries(commands).map(([id, run]) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+      try {
+        await run(...args);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        host.logger.error('command-failed', `Herald: ${id} failed: ${message}`);
+        void vscode.window.showErrorMessage(message.startsWith('Herald:') ? message : `Herald: ${message}`);
+      }
+    }),
+  );
+}

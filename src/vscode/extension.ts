@@ -1,0 +1,71 @@
+/**
+ * Herald's activation: build the shared host, then let each contribution register itself.
+ * One failing contribution is logged and the rest still activate.
+ */
+import * as vscode from 'vscode';
+import { HeraldChatProvider, HERALD_VENDOR } from './chat/heraldChatProvider';
+import { createVscodePartKit } from './chat/vscodePartKit';
+import { registerCommands } from './commands/registerCommands';
+import { EndpointManager } from './endpoints/endpointManager';
+import { HeraldHost } from './host/heraldHost';
+import { registerStatusBar } from './host/registerStatusBar';
+import { registerParticipant } from './knowledge/registerParticipant';
+import { registerTools } from './knowledge/registerTools';
+import { registerSidebar } from './sidebar/registerSidebar';
+
+/** What the extension exports to other extensions (the end-to-end tests read it). */
+export interface HeraldApi {
+  /** The session's request records, newest last. */
+  requests(): readonly unknown[];
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<HeraldApi> {
+  const host = await HeraldHost.create(context);
+  context.subscriptions.push(host);
+  const endpoints = new EndpointManager(host);
+
+  const contributions: [string, () => vscode.Disposable[]][] = [
+    ['model provider', () => registerModelProvider(host, endpoints)],
+    ['commands', () => registerCommands(host, endpoints)],
+    ['sidebar', () => registerSidebar(host)],
+    ['status bar', () => registerStatusBar(host)],
+    ['tools', () => registerTools(host)],
+    ['@herald participant', () => registerParticipant(host)],
+  ];
+  for (const [name, register] of contributions) {
+    try {
+      context.subscriptions.push(...register());
+    } catch (error) {
+      host.logger.error('contribution-failed', `Herald: the ${name} could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  host.logger.info('activated', 'Herald: activated');
+  return { requests: () => host.log.list() };
+}
+
+function registerModelProvider(host: HeraldHost, endpoints: EndpointManager): vscode.Disposable[] {
+  const provider = new HeraldChatProvider({
+    kit: createVscodePartKit(),
+    log: host.log,
+    logger: host.logger,
+    settings: () => host.settings(),
+    optimizer: () => host.optimizer,
+    endpointTargets: () => endpoints.list(),
+  });
+  // Models listed during activation come back "Canceled": ask after start-up, then on every change.
+  const timer = setTimeout(() => void provider.refresh(), 2000);
+  return [
+    provider,
+    vscode.lm.registerLanguageModelChatProvider(HERALD_VENDOR, provider),
+    vscode.lm.onDidChangeChatModels(() => void provider.refresh()),
+    host.onDidChangeSettings(() => {
+      endpoints.rebuild();
+      provider.notifyIfChanged();
+    }),
+    new vscode.Disposable(() => clearTimeout(timer)),
+  ];
+}
+
+export function deactivate(): void {
+  // Everything is disposed through context.subscriptions.
+}

@@ -1,0 +1,108 @@
+/**
+ * Everything the contributions share, built once at activation: settings (re-read on change),
+ * the stash in the extension's global storage, the optimizer, the session's decision log,
+ * the library and the endpoints. Contributions receive this object and register themselves.
+ */
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/ports';
+import { FileBlobStore } from '../../core/stash/blobStore';
+import { Stash } from '../../core/stash/stash';
+import { createStrategies } from '../../core/strategies/index';
+import { DecisionLog } from '../decisions/decisionLog';
+import { LibraryService } from '../library/libraryService';
+import { Optimizer } from '../optimizer/optimizer';
+import { readSettings, type HeraldSettings } from '../settings/settingsSchema';
+import { outputLogger } from './outputLogger';
+
+const STASH_KEY_SECRET = 'herald.stashKey';
+
+export class HeraldHost implements vscode.Disposable {
+  readonly log = new DecisionLog();
+  readonly library: LibraryService;
+  private currentSettings: HeraldSettings;
+  private readonly settingsListeners = new Set<(settings: HeraldSettings) => void>();
+  private readonly disposables: vscode.Disposable[] = [];
+
+  private constructor(
+    readonly context: vscode.ExtensionContext,
+    readonly channel: vscode.LogOutputChannel,
+    readonly logger: Logger,
+    readonly stash: Stash,
+    readonly optimizer: Optimizer,
+    settings: HeraldSettings,
+  ) {
+    this.currentSettings = settings;
+    this.library = new LibraryService(workspaceRoot(), settings.libraryFolder, logger);
+    this.disposables.push(
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration('herald')) this.reloadSettings();
+      }),
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.library.configure(workspaceRoot(), this.currentSettings.libraryFolder)),
+    );
+  }
+
+  static async create(context: vscode.ExtensionContext): Promise<HeraldHost> {
+    const channel = vscode.window.createOutputChannel('Herald', { log: true });
+    context.subscriptions.push(channel);
+    const logger = outputLogger(channel);
+    const settings = loadSettings(logger);
+    // The stash key persists so handles in old conversations keep working after a restart.
+    let key = await context.secrets.get(STASH_KEY_SECRET);
+    if (!key) {
+      key = randomBytes(32).toString('hex');
+      await context.secrets.store(STASH_KEY_SECRET, key);
+    }
+    const stash = new Stash({
+      store: new FileBlobStore(path.join(context.globalStorageUri.fsPath, 'stash')),
+      key: Buffer.from(key, 'hex'),
+      ttlMs: settings.stashTtlDays * 24 * 3600 * 1000,
+      maxBytes: settings.stashMaxMegabytes * 1024 * 1024,
+      onProblem: (code, message) => logger.warn(code, message),
+    });
+    const strategies = createStrategies({
+      logger,
+      assets: { wasmPath: (file) => path.join(context.extensionPath, 'dist', file) },
+      embeddingModelDir: settings.embeddingModelFolder || undefined,
+    });
+    logger.info('strategies-loaded', `Herald: ${strategies.length} strategies available: ${strategies.map((strategy) => strategy.id).join(', ') || 'none'}`);
+    const optimizer = new Optimizer(strategies, stash, logger, settings);
+    return new HeraldHost(context, channel, logger, stash, optimizer, settings);
+  }
+
+  settings(): HeraldSettings {
+    return this.currentSettings;
+  }
+
+  onDidChangeSettings(listener: (settings: HeraldSettings) => void): vscode.Disposable {
+    this.settingsListeners.add(listener);
+    return new vscode.Disposable(() => this.settingsListeners.delete(listener));
+  }
+
+  private reloadSettings(): void {
+    this.currentSettings = loadSettings(this.logger);
+    try {
+      this.optimizer.configure(this.currentSettings);
+    } catch (error) {
+      this.logger.error('settings-rejected', `Herald: the new settings could not be applied: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    this.library.configure(workspaceRoot(), this.currentSettings.libraryFolder);
+    for (const listener of this.settingsListeners) listener(this.currentSettings);
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+function loadSettings(logger: Logger): HeraldSettings {
+  const configuration = vscode.workspace.getConfiguration('herald');
+  const { settings, problems } = readSettings((key) => configuration.get(key));
+  for (const problem of problems) logger.warn('setting-invalid', `Herald: ${problem}`);
+  return settings;
+}
+
+function workspaceRoot(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}

@@ -1,0 +1,18 @@
+/** The status bar item: tokens saved this session; a click opens the Decisions view. */
+import * as vscode from 'vscode';
+import type { HeraldHost } from './heraldHost';
+import { statusText } from './statusText';
+
+export function registerStatusBar(host: HeraldHost): vscode.Disposable[] {
+  const item = vscode.window.createStatusBarItem('herald.savings', vscode.StatusBarAlignment.Right, 100);
+  item.name = 'Herald savings';
+  item.command = 'herald.showDecisions';
+  const update = (): void => {
+    const { text, tooltip } = statusText(host.log.sessionTotals(), host.settings().enabled);
+    item.text = text;
+    item.tooltip = tooltip;
+  };
+  update();
+  item.show();
+  return [item, host.log.onDidChange(update), host.onDidChangeSettings(update)];
+}

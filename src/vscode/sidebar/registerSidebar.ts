@@ -1,0 +1,83 @@
+/** The activity bar container "Herald" with its two webview views: Decisions and Library. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { percentSaved } from '../decisions/decisionLog';
+import type { HeraldHost } from '../host/heraldHost';
+import type { HostMessage, RequestView, WebviewMessage } from '../../webview/protocol';
+import { SidebarView } from './sidebarView';
+
+export const DECISIONS_VIEW = 'herald.decisions';
+export const LIBRARY_VIEW = 'herald.library';
+
+const COMMAND_OF: Record<Extract<WebviewMessage, { type: 'command' }>['command'], string> = {
+  'export-report': 'herald.exportSavingsReport',
+  'toggle-optimizer': 'herald.toggleOptimizer',
+  'manage-endpoints': 'herald.manageEndpoints',
+  'new-page': 'herald.newLibraryPage',
+  reindex: 'herald.reindexLibrary',
+  retrieve: 'herald.retrieveElidedContent',
+};
+
+export function registerSidebar(host: HeraldHost): vscode.Disposable[] {
+  const onMessage = async (message: WebviewMessage): Promise<void> => {
+    switch (message.type) {
+      case 'open-handle':
+        await vscode.commands.executeCommand('herald.retrieveElidedContent', message.handle);
+        return;
+      case 'open-page': {
+        const root = host.library.root();
+        if (!root) return;
+        const file = path.resolve(root, message.path);
+        // Only files inside the library: the path came from the webview.
+        if (!file.startsWith(root + path.sep)) throw new Error(`Herald: ${message.path} is outside the library`);
+        await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+        return;
+      }
+      case 'search':
+        host.library.search(message.query);
+        return;
+      case 'command':
+        await vscode.commands.executeCommand(COMMAND_OF[message.command]);
+        return;
+      case 'ready':
+        return;
+    }
+  };
+  const decisions = new SidebarView(host.context.extensionUri, { viewId: DECISIONS_VIEW, entry: 'decisions', title: 'Herald decisions', snapshot: () => decisionsMessage(host), onMessage }, host.logger);
+  const library = new SidebarView(host.context.extensionUri, { viewId: LIBRARY_VIEW, entry: 'library', title: 'Herald library', snapshot: (): HostMessage => ({ type: 'library', library: host.library.view() }), onMessage }, host.logger);
+  return [
+    vscode.window.registerWebviewViewProvider(DECISIONS_VIEW, decisions, { webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.window.registerWebviewViewProvider(LIBRARY_VIEW, library),
+    host.log.onDidChange(() => decisions.update()),
+    host.onDidChangeSettings(() => decisions.update()),
+    host.library.onDidChange(() => library.update()),
+  ];
+}
+
+function decisionsMessage(host: HeraldHost): HostMessage {
+  const requests: RequestView[] = host.log.list().map((record) => ({
+    id: record.id,
+    startedAt: record.startedAt,
+    model: record.model,
+    status: record.status,
+    tokensBefore: record.tokensBefore,
+    tokensAfter: record.tokensAfter,
+    savedPercent: percentSaved(record.tokensBefore, record.tokensAfter),
+    optimizeMs: record.optimizeMs,
+    totalMs: record.totalMs,
+    retrievals: record.retrievals,
+    contextQuality: record.contextQuality,
+    error: record.error,
+    decisions: record.decisions.map((decision) => ({
+      strategy: decision.strategy,
+      status: decision.status,
+      action: decision.action,
+      reason: decision.reason,
+      tokensBefore: decision.tokensBefore,
+      tokensAfter: decision.tokensAfter,
+      durationMs: decision.durationMs,
+      handles: [...decision.handles],
+    })),
+  }));
+  return { type: 'decisions', requests, totals: host.log.sessionTotals(), optimizerEnabled: host.settings().enabled };
+}

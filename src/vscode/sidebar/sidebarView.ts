@@ -1,0 +1,82 @@
+/**
+ * A sidebar webview (decisions or library): strict CSP with a nonce script, resources only
+ * from `dist/webview` and `media`, every message validated with zod in both directions.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Logger } from '../../core/ports';
+import { parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../webview/protocol';
+
+export interface SidebarViewOptions {
+  /** The view id in `package.json`. */
+  readonly viewId: string;
+  /** `dist/webview/<entry>.js`. */
+  readonly entry: string;
+  readonly title: string;
+  /** The message that brings the view up to date. */
+  readonly snapshot: () => HostMessage;
+  readonly onMessage: (message: WebviewMessage) => void | Promise<void>;
+}
+
+export class SidebarView implements vscode.WebviewViewProvider {
+  private view: vscode.WebviewView | undefined;
+
+  constructor(private readonly extensionUri: vscode.Uri, private readonly options: SidebarViewOptions, private readonly logger: Logger) {}
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const webview = view.webview;
+    webview.options = { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    webview.html = this.html(webview);
+    view.onDidDispose(() => {
+      if (this.view === view) this.view = undefined;
+    });
+    view.onDidChangeVisibility(() => {
+      if (view.visible) this.update();
+    });
+    webview.onDidReceiveMessage(async (value: unknown) => {
+      const message = parseWebviewMessage(value);
+      if (!message) {
+        this.logger.warn('webview-message-invalid', `Herald: the ${this.options.viewId} view sent a message that does not match the protocol; it was dropped`);
+        return;
+      }
+      if (message.type === 'ready') {
+        this.update();
+        return;
+      }
+      try {
+        await this.options.onMessage(message);
+      } catch (error) {
+        this.logger.error('webview-action-failed', `Herald: ${message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
+        void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+      }
+    });
+  }
+
+  /** Sends the current state when the view is open; a closed view catches up when it opens. */
+  update(): void {
+    if (!this.view?.visible) return;
+    void this.view.webview.postMessage(this.options.snapshot());
+  }
+
+  private html(webview: vscode.Webview): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', `${this.options.entry}.js`));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'sidebar.css'));
+    const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link href="${style.toString()}" rel="stylesheet">
+<title>${this.options.title}</title>
+</head>
+<body>
+<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+}

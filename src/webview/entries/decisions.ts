@@ -1,0 +1,128 @@
+/** The Decisions view: every request's tokens, strategies and handles, and a savings chart. */
+import { element, formatNumber, formatTime, svg, vscodeApi } from '../dom';
+import { parseHostMessage, type HostMessage, type RequestView, type WebviewMessage } from '../protocol';
+
+type DecisionsMessage = Extract<HostMessage, { type: 'decisions' }>;
+
+const root = document.getElementById('root')!;
+const post = (message: WebviewMessage): void => vscodeApi().postMessage(message);
+
+window.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = parseHostMessage(event.data);
+  if (message?.type === 'decisions') render(message);
+});
+post({ type: 'ready' });
+
+function render(message: DecisionsMessage): void {
+  const { totals } = message;
+  const header = element(
+    'section',
+    { class: 'summary', 'aria-label': 'Session totals' },
+    element('div', { class: 'big' }, `${formatNumber(totals.tokensSaved)} tokens saved`),
+    element('div', { class: 'muted' }, `${totals.requests} requests · ${totals.savedPercent}% smaller · ${totals.retrievals} originals retrieved${totals.failures > 0 ? ` · ${totals.failures} failures` : ''}`),
+    element('div', { class: message.optimizerEnabled ? 'state on' : 'state off' }, message.optimizerEnabled ? 'Optimizer on' : 'Optimizer off: requests are forwarded untouched'),
+    element(
+      'div',
+      { class: 'actions' },
+      button('Retrieve…', () => post({ type: 'command', command: 'retrieve' })),
+      button('Export report', () => post({ type: 'command', command: 'export-report' })),
+      button(message.optimizerEnabled ? 'Turn off' : 'Turn on', () => post({ type: 'command', command: 'toggle-optimizer' })),
+    ),
+  );
+  const body: Node[] = [header];
+  if (message.requests.length === 0) {
+    body.push(
+      element(
+        'section',
+        { class: 'empty' },
+        element('p', {}, 'No requests yet.'),
+        element('p', { class: 'muted' }, 'Open the chat, pick a "Herald · …" model (enable it under Manage Models first), and send a message. Each request shows up here with what Herald did to it.'),
+        button('Add an endpoint…', () => post({ type: 'command', command: 'manage-endpoints' })),
+      ),
+    );
+  } else {
+    body.push(chart(message.requests));
+    const list = element('section', { class: 'requests', 'aria-label': 'Requests, newest first' });
+    [...message.requests].reverse().forEach((request, index) => list.append(requestEntry(request, index === 0)));
+    body.push(list);
+  }
+  root.replaceChildren(...body);
+}
+
+function requestEntry(request: RequestView, open: boolean): HTMLElement {
+  const summary = element(
+    'summary',
+    {},
+    element('span', { class: 'model' }, request.model),
+    element('span', { class: 'tokens' }, ` ${formatNumber(request.tokensBefore)} → ${formatNumber(request.tokensAfter)}`),
+    element('span', { class: request.savedPercent > 0 ? 'saved' : 'muted' }, ` ${request.savedPercent}%`),
+  );
+  const facts = element(
+    'div',
+    { class: 'facts muted' },
+    `${formatTime(request.startedAt)} · optimized in ${Math.round(request.optimizeMs)} ms · answered in ${formatNumber(request.totalMs)} ms`,
+    request.contextQuality !== undefined ? ` · context quality ${request.contextQuality}` : '',
+    request.retrievals > 0 ? ` · ${request.retrievals} retrieved in the turn` : '',
+  );
+  const status = request.status === 'optimized' ? undefined : element('div', { class: 'warning' }, statusLine(request));
+  const table = element('table', { class: 'decisions' }, element('thead', {}, element('tr', {}, element('th', {}, 'Strategy'), element('th', {}, 'Action'), element('th', {}, 'Tokens'))));
+  const rows = element('tbody');
+  for (const decision of request.decisions) {
+    const delta = decision.tokensAfter - decision.tokensBefore;
+    rows.append(
+      element(
+        'tr',
+        { class: `status-${decision.status}` },
+        element('td', {}, decision.strategy),
+        element('td', {}, element('div', {}, decision.action), element('div', { class: 'muted reason' }, decision.reason), decision.handles.length > 0 && handleButtons(decision.handles)),
+        element('td', { class: 'number' }, delta === 0 ? '—' : `${delta > 0 ? '+' : '−'}${formatNumber(Math.abs(delta))}`),
+      ),
+    );
+  }
+  table.append(rows);
+  const details = element('details', { class: 'request', 'data-request-id': request.id }, summary, facts, status, request.decisions.length > 0 ? table : element('p', { class: 'muted' }, 'No strategy ran on this request.'));
+  if (open) details.open = true;
+  return details;
+}
+
+function handleButtons(handles: readonly string[]): HTMLElement {
+  const container = element('div', { class: 'handles' });
+  for (const handle of handles) container.append(element('button', { class: 'link handle', title: 'Open the original in an editor', onclick: () => post({ type: 'open-handle', handle }) }, handle));
+  return container;
+}
+
+function statusLine(request: RequestView): string {
+  switch (request.status) {
+    case 'forwarded-original':
+      return `The optimizer failed (${request.error ?? 'unknown error'}); the original request was sent.`;
+    case 'optimizer-off':
+      return 'The optimizer was off; the request was sent as it was.';
+    case 'failed':
+      return `The model failed: ${request.error ?? 'unknown error'}`;
+    default:
+      return '';
+  }
+}
+
+/** Tokens before (faint) and after (solid) for the last 40 requests. */
+function chart(requests: readonly RequestView[]): HTMLElement {
+  const shown = requests.slice(-40);
+  const width = 300;
+  const height = 70;
+  const most = Math.max(1, ...shown.map((request) => request.tokensBefore));
+  const bar = width / Math.max(shown.length, 1);
+  const bars: Node[] = [];
+  shown.forEach((request, index) => {
+    const x = index * bar;
+    const before = (request.tokensBefore / most) * height;
+    const after = (request.tokensAfter / most) * height;
+    bars.push(svg('rect', { x: x + 1, y: height - before, width: Math.max(bar - 2, 1), height: before, class: 'bar-before' }));
+    bars.push(svg('rect', { x: x + 1, y: height - after, width: Math.max(bar - 2, 1), height: after, class: 'bar-after' }));
+  });
+  const picture = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': `Tokens before and after for the last ${shown.length} requests`, class: 'chart' }, ...bars);
+  return element('section', { class: 'chart-section' }, element('div', { class: 'muted' }, 'Tokens per request: sent (solid) of original (faint)'), picture);
+}
+
+function button(label: string, onclick: () => void): HTMLButtonElement {
+  return element('button', { type: 'button', onclick }, label);
+}

@@ -16,16 +16,20 @@ export function createFusedScorer(lexical: RelevanceScorer, embedder: Embedder, 
     async score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<number[]> {
       if (documents.length === 0) return [];
       const lexicalScores = await lexical.score(query, documents, signal);
-      const best = Math.max(0, ...lexicalScores);
       const vectors = await embedder.embed([query, ...documents], signal);
-      const queryVector = vectors[0]!;
-      return documents.map((_, index) => {
-        const lexicalPart = best > 0 ? lexicalScores[index]! / best : 0;
-        const similarity = Math.max(0, cosine(queryVector, vectors[index + 1]!));
-        return (1 - weight) * lexicalPart + weight * similarity;
-      });
+      return fuseScores(lexicalScores, vectors[0]!, vectors.slice(1), weight);
     },
   };
+}
+
+/** The fused score of each document: (1 − weight) × lexical / best lexical + weight × max(0, cosine). */
+export function fuseScores(lexicalScores: readonly number[], queryVector: Float32Array, documentVectors: readonly Float32Array[], weight: number): number[] {
+  const best = Math.max(0, ...lexicalScores);
+  return lexicalScores.map((score, index) => {
+    const lexicalPart = best > 0 ? score / best : 0;
+    const similarity = Math.max(0, cosine(queryVector, documentVectors[index]!));
+    return (1 - weight) * lexicalPart + weight * similarity;
+  });
 }
 
 /** Cosine similarity of two vectors (the embedder returns unit vectors, but do not rely on it). */

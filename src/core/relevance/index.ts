@@ -10,8 +10,10 @@ import type { Embedder, RelevanceScorer } from './types';
 export type { Embedder, RelevanceScorer } from './types';
 export { tokenizeForSearch } from './searchTokenizer';
 export { porterStem } from './porterStemmer';
-export { createLexicalScorer, scoreLexically, type LexicalScorerOptions } from './lexicalScorer';
-export { createFusedScorer, cosine, DEFAULT_EMBEDDING_WEIGHT } from './fusedScorer';
+export { createLexicalScorer, LexicalIndex, scoreLexically, type LexicalScorerOptions } from './lexicalScorer';
+export { createFusedScorer, cosine, DEFAULT_EMBEDDING_WEIGHT, fuseScores } from './fusedScorer';
+export { loadOnnxEmbedder, ONNX_RUNTIME_WASM_FILE, type OnnxEmbedderOptions } from './embedding/onnxEmbedder';
+export { resolveModelFolder, sha256File, verifyChecksums, MODEL_MANIFEST_FILE, type ModelFolder, type ModelManifest } from './embedding/modelFolder';
 
 export interface RelevanceScorerOptions {
   /** An embedder over a local model; without one the scorer is lexical. */

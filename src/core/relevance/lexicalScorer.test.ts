@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { hasSharedData, sharedPath } from '../../../test/support/sharedData';
-import { createLexicalScorer, createRelevanceScorer } from './index';
+import { createLexicalScorer, createRelevanceScorer, LexicalIndex, scoreLexically } from './index';
 
 describe('createLexicalScorer', () => {
   it('ranks the document that matches the query first, and a document matching nothing at 0', async () => {
@@ -36,6 +36,14 @@ describe('createLexicalScorer', () => {
   it('scores nothing for an empty query or no documents', async () => {
     assert.deepEqual(await createLexicalScorer().score('', ['a b c']), [0]);
     assert.deepEqual(await createLexicalScorer().score('query', []), []);
+  });
+
+  it('scores the same through a reusable index as through a one-off call', () => {
+    const documents = ['def read_file(path): return open(path).read()', 'class HttpServer: handles a request', 'def parse_http_response(raw):', 'nothing to see'];
+    const index = new LexicalIndex(documents);
+    for (const query of ['read a file', 'http response parsing', 'server request', 'absent words']) {
+      assert.deepEqual(index.score(query), scoreLexically(query, documents));
+    }
   });
 
   it('is lexical when no embedder is configured', () => {

@@ -29,7 +29,7 @@ interface IndexedDocument {
 }
 
 export function createLexicalScorer(options: LexicalScorerOptions = {}): RelevanceScorer {
-  const bm25 = { k: options.k ?? 1.2, b: options.b ?? 0.7, d: options.d ?? 0.5 };
+  const bm25 = { k: options.k ?? DEFAULT_BM25.k, b: options.b ?? DEFAULT_BM25.b, d: options.d ?? DEFAULT_BM25.d };
   return {
     mode: 'lexical',
     async score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<number[]> {
@@ -42,55 +42,69 @@ export function createLexicalScorer(options: LexicalScorerOptions = {}): Relevan
 export function scoreLexically(
   query: string,
   documents: readonly string[],
-  bm25: { k: number; b: number; d: number } = { k: 1.2, b: 0.7, d: 0.5 },
+  bm25: { k: number; b: number; d: number } = DEFAULT_BM25,
   signal?: AbortSignal,
 ): number[] {
-  const scores = new Array<number>(documents.length).fill(0);
   const queryTerms = [...new Set(tokenizeForSearch(query))];
-  if (queryTerms.length === 0 || documents.length === 0) return scores;
-  const wanted = new Set(queryTerms);
-  const index = new MiniSearch<IndexedDocument>({
-    fields: ['text'],
-    idField: 'id',
-    tokenize: (text) => text.split(TERM_SEPARATOR),
-    // Only query terms enter the index (minisearch still counts every term for the field
-    // length), which keeps indexing a few thousand log lines cheap enough to do per request.
-    processTerm: (term) => (wanted.has(term) ? term : null),
-  });
-  const documentFrequency = new Map<string, number>();
-  const batch: IndexedDocument[] = [];
-  for (let id = 0; id < documents.length; id++) {
-    if (id % 512 === 0) signal?.throwIfAborted();
-    const terms = tokenizeForSearch(documents[id]!);
-    const seen = new Set<string>();
-    for (const term of terms) {
-      if (wanted.has(term) && !seen.has(term)) {
-        seen.add(term);
-        documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  if (queryTerms.length === 0 || documents.length === 0) return new Array<number>(documents.length).fill(0);
+  // Only query terms enter this one-off index (minisearch still counts every term for the
+  // field length), which keeps indexing a few thousand log lines cheap enough per request.
+  return new LexicalIndex(documents, bm25, new Set(queryTerms), signal).score(query);
+}
+
+const DEFAULT_BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+
+/**
+ * A BM25 index over a fixed list of documents, built once and queried many times (a
+ * library, a benchmark corpus). Scores are normalized as in {@link scoreLexically}.
+ */
+export class LexicalIndex {
+  private readonly index: MiniSearch<IndexedDocument>;
+  private readonly documentFrequency = new Map<string, number>();
+  private readonly count: number;
+
+  /** `onlyTerms` limits the index to those terms (a one-off index for one query). */
+  constructor(documents: readonly string[], private readonly bm25: { k: number; b: number; d: number } = DEFAULT_BM25, onlyTerms?: ReadonlySet<string>, signal?: AbortSignal) {
+    this.count = documents.length;
+    this.index = new MiniSearch<IndexedDocument>({
+      fields: ['text'],
+      idField: 'id',
+      tokenize: (text) => text.split(TERM_SEPARATOR),
+      processTerm: onlyTerms ? (term) => (onlyTerms.has(term) ? term : null) : (term) => (term.length > 0 ? term : null),
+    });
+    const batch: IndexedDocument[] = [];
+    for (let id = 0; id < documents.length; id++) {
+      if (id % 512 === 0) signal?.throwIfAborted();
+      const terms = tokenizeForSearch(documents[id]!);
+      for (const term of new Set(terms)) {
+        if (onlyTerms && !onlyTerms.has(term)) continue;
+        this.documentFrequency.set(term, (this.documentFrequency.get(term) ?? 0) + 1);
       }
+      batch.push({ id, text: terms.join(TERM_SEPARATOR) });
     }
-    batch.push({ id, text: terms.join(TERM_SEPARATOR) });
+    this.index.addAll(batch);
   }
-  index.addAll(batch);
-  const reachable = queryTerms.filter((term) => documentFrequency.has(term));
-  if (reachable.length === 0) return scores;
-  // The best a document could do: every reachable term, tf → ∞ (term weight (d + k + 1)).
-  const total = documents.length;
-  let ideal = 0;
-  for (const term of reachable) {
-    const frequency = documentFrequency.get(term)!;
-    ideal += Math.log(1 + (total - frequency + 0.5) / (frequency + 0.5)) * (bm25.d + bm25.k + 1);
+
+  /** One score in [0, 1] per document, in order. */
+  score(query: string): number[] {
+    const scores = new Array<number>(this.count).fill(0);
+    const reachable = [...new Set(tokenizeForSearch(query))].filter((term) => this.documentFrequency.has(term));
+    if (reachable.length === 0) return scores;
+    // The best a document could do: every reachable term, tf → ∞ (term weight (d + k + 1)),
+    // times minisearch's multiplier for the number of query terms matched.
+    let ideal = 0;
+    for (const term of reachable) {
+      const frequency = this.documentFrequency.get(term)!;
+      ideal += Math.log(1 + (this.count - frequency + 0.5) / (frequency + 0.5)) * (this.bm25.d + this.bm25.k + 1);
+    }
+    ideal *= reachable.length;
+    const results = this.index.search(reachable.join(TERM_SEPARATOR), {
+      tokenize: (text) => text.split(TERM_SEPARATOR),
+      processTerm: (term) => term,
+      combineWith: 'OR',
+      bm25: this.bm25,
+    });
+    for (const result of results) scores[result.id as number] = Math.min(1, result.score / ideal);
+    return scores;
   }
-  ideal *= reachable.length;
-  const results = index.search(reachable.join(TERM_SEPARATOR), {
-    tokenize: (text) => text.split(TERM_SEPARATOR),
-    processTerm: (term) => term,
-    combineWith: 'OR',
-    bm25,
-  });
-  for (const result of results) {
-    const id = result.id as number;
-    scores[id] = Math.min(1, result.score / ideal);
-  }
-  return scores;
 }

@@ -41,8 +41,10 @@ export interface CheckLibraryOptions {
 }
 
 /** Sentences this alike (share of content words) are about the same thing. */
-const SAME_SUBJECT = 0.5;
-/** Sentences this alike say the same thing: an overlap. */
+const SAME_SUBJECT = 0.6;
+/** Sentences with fewer content words than this are too short to compare. */
+const MIN_TERMS = 4;
+/** A sentence holding this share of the other's content words says the same thing: an overlap. */
 const SAME_WORDING = 0.8;
 const NEGATION = /\b(never|not|no|don't|do not|cannot|can't|won't|isn't|aren't|without)\b/i;
 const NUMBER = /\d+(?:[.,]\d+)*\s*%?/g;
@@ -97,9 +99,10 @@ export function statements(page: Page): string[] {
   for (const section of page.sections) {
     for (const row of section.rows) sentences.push(row.text);
     const prose = section.text.split('\n').filter((line) => !/^\s*(#|\|)/.test(line)).join(' ');
-    for (const sentence of prose.split(/(?<=[.!?])\s+|\s+-\s+|^\s*[-*]\s+/m)) {
+    for (const sentence of prose.split(/(?<=[.!?;])\s+|\s+-\s+|^\s*[-*]\s+/m)) {
       const clean = sentence.replace(/[*_`>]+/g, '').replace(/^\s*[-*\d.]+\s+/, '').replace(/\s+/g, ' ').trim();
-      if (clean.length > 0) sentences.push(clean);
+      // A question states nothing that could contradict a fact.
+      if (clean.length > 0 && !clean.endsWith('?')) sentences.push(clean);
     }
   }
   return sentences;
@@ -113,31 +116,39 @@ function numbers(sentence: string): string[] {
   return [...sentence.matchAll(NUMBER)].map((match) => match[0].replace(/\s+/g, '').replace(/,/g, '')).sort();
 }
 
-function overlap(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+/** Jaccard similarity and containment (shared over the smaller set) of two term sets. */
+function overlap(left: ReadonlySet<string>, right: ReadonlySet<string>): { jaccard: number; containment: number } {
   let shared = 0;
   for (const term of left) if (right.has(term)) shared++;
   const union = left.size + right.size - shared;
-  return union === 0 ? 0 : shared / union;
+  const smaller = Math.min(left.size, right.size);
+  return { jaccard: union === 0 ? 0 : shared / union, containment: smaller === 0 ? 0 : shared / smaller };
+}
+
+/** Numbers conflict when each side states one the other does not; a sentence adding a number to another's is not a contradiction. */
+function numbersConflict(mine: readonly string[], theirs: readonly string[]): boolean {
+  if (mine.length === 0 || theirs.length === 0) return false;
+  return mine.some((number) => !theirs.includes(number)) && theirs.some((number) => !mine.includes(number));
 }
 
 /** Sentence pairs about the same subject that differ in a number or in negation, or that say the same thing. */
 export function heuristicFlags(page: Page, other: Page): LibraryFlag[] {
   const flags: LibraryFlag[] = [];
-  const otherStatements = statements(other).map((sentence) => ({ sentence, terms: contentTerms(sentence) })).filter((entry) => entry.terms.size >= 3);
+  const otherStatements = statements(other).map((sentence) => ({ sentence, terms: contentTerms(sentence) })).filter((entry) => entry.terms.size >= MIN_TERMS);
   for (const sentence of statements(page)) {
     const terms = contentTerms(sentence);
-    if (terms.size < 3) continue;
+    if (terms.size < MIN_TERMS) continue;
     for (const candidate of otherStatements) {
       const similarity = overlap(terms, candidate.terms);
-      if (similarity < SAME_SUBJECT) continue;
+      if (similarity.jaccard < SAME_SUBJECT) continue;
       const mine = numbers(sentence);
       const theirs = numbers(candidate.sentence);
       const base = { pageId: page.id, otherPageId: other.id, wording: sentence, otherWording: candidate.sentence, source: 'heuristic' as const };
-      if (mine.length > 0 && theirs.length > 0 && mine.join(' ') !== theirs.join(' ')) {
+      if (numbersConflict(mine, theirs)) {
         flags.push({ ...base, kind: 'conflict', detail: `states ${mine.join(', ')} where "${other.meta.title}" states ${theirs.join(', ')}` });
       } else if (NEGATION.test(sentence) !== NEGATION.test(candidate.sentence)) {
         flags.push({ ...base, kind: 'conflict', detail: `states the rule the other way round from "${other.meta.title}"` });
-      } else if (similarity >= SAME_WORDING) {
+      } else if (similarity.containment >= SAME_WORDING) {
         flags.push({ ...base, kind: 'overlap', detail: `says what "${other.meta.title}" already says` });
       }
     }

@@ -79,6 +79,9 @@ export function rulesPlan(task: string, names: readonly KnownName[], pages: read
     seenPages.add(known.pageId);
     found.push({ name: known.name, kind: known.kind });
   }
+  // In the order the task mentions them, so the facets read like the task.
+  const lowerTask = task.toLowerCase();
+  found.sort((a, b) => lowerTask.indexOf(a.name.toLowerCase()) - lowerTask.indexOf(b.name.toLowerCase()));
   const deliverable = findDeliverable(task, pages);
   const searches: string[] = [];
   if (deliverable) searches.push(deliverable);

@@ -77,7 +77,7 @@ describe('history_trim names', () => {
 
 describe('history_trim conclusions', () => {
   it('recognizes findings, outcomes and decisions', () => {
-    for (const sentence of ['The reproduction script confirms the issue.', 'So the bug is in `_cstack`.', 'All tests passed.', 'It raises a TypeError.', 'Instead, I will patch the caller.', 'Therefore the matrix is wrong.']) {
+    for (const sentence of ['The reproduction script confirms the issue.', 'So the bug is in `_cstack`.', 'All tests passed.', 'It raises a TypeError.', 'Instead, I will patch the caller.', 'Therefore the matrix is wrong.', "I've changed the loader to return early."]) {
       assert.ok(isConclusion(sentence), sentence);
     }
   });
@@ -126,6 +126,13 @@ describe('history_trim plan', () => {
     assert.equal(shown.droppedQuotes, 1);
     const unseen = planTrim(quoted, { keepLastSentences: 1, seenBefore: () => true, shownBefore: () => false });
     assert.equal(unseen.droppedQuotes, 0);
+  });
+
+  it('keeps the caption of a code block it keeps', () => {
+    const captioned = `${'Let me think about this for a while. '.repeat(3)}The new version reads:\n\`\`\`python\nreturn compute(left) or []\n\`\`\`\nMaybe later. I will run it.\n\`\`\`bash\npytest\n\`\`\``;
+    const rendered = renderTrim(planTrim(captioned, { keepLastSentences: 1, seenBefore: () => true, shownBefore: () => false }), MARKER);
+    assert.ok(rendered.includes('The new version reads:\n```python'));
+    assert.ok(!rendered.includes('Maybe later.'));
   });
 
   it('keeps every sentence when asked to keep more than there are', () => {

@@ -17,6 +17,7 @@ const CONCLUSION_CUES: readonly RegExp[] = [
   /\b(?:fails?|failed|failing|passe[sd]|passing|succeed(?:s|ed)|works|worked|is (?:now )?(?:fixed|resolved|correct|working))\b/i,
   // Decisions and plan changes.
   /\b(?:instead|decided|the (?:fix|solution|plan|approach|change) (?:is|will|should)|my (?:fix|plan|approach)|I (?:will|'ll|am going to) (?:now )?(?:fix|modify|change|edit|patch|update|replace|remove|add|implement|apply|revert|submit))\b/i,
+  /\bI(?: have|'ve)? (?:changed|modified|updated|fixed|patched|added|removed|deleted|replaced|edited|implemented|reverted|created|wrote|moved|renamed|refactored|applied)\b/i,
   /\b(?:done|complete[sd]?|finished|all set)\b/i,
 ];
 

@@ -45,6 +45,11 @@ export function planTrim(text: string, options: TrimPlanOptions): TrimPlan {
   for (const index of lastOf(sentenceIndexes, options.keepLastSentences)) kept[index] = true;
 
   for (const index of sentenceIndexes) if (!kept[index] && isConclusion(units[index]!.text)) kept[index] = true;
+  // A sentence ending in a colon right before a block it keeps is that block's caption ("I changed it to:").
+  for (const index of sentenceIndexes) {
+    const next = units[index + 1];
+    if (!kept[index] && next && next.kind !== 'sentence' && kept[index + 1] && /:\s*$/.test(units[index]!.text)) kept[index] = true;
+  }
 
   // A sentence that alone names something (a path, an identifier, a number) stays, so the name stays in view.
   const keptNames = visibleNames(units.filter((_unit, index) => kept[index]).map((unit) => unit.text).join('\n'));

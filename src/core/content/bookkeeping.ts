@@ -10,6 +10,9 @@ import { MAX_PATTERN_LINE_CHARS } from './limits';
 const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]{0,6}';
 const WEEKDAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]{0,6}';
 
+/** `id=…`, `pid: …`, `took=…`: the value of a bookkeeping key. */
+const KEY_VALUE_PATTERN = /\b(pid|tid|uid|gid|id|sid|session|seq|thread|port|request_id|requestid|req_id|trace_id|traceid|span_id|txid|elapsed|took|time|duration|latency)([=:] ?)[\w.:-]{1,64}/gi;
+
 /** Each pattern is linear: bounded repetitions, no nested quantifiers. */
 const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2})?(?:[.,]\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?/g, '<time>'],
@@ -24,7 +27,7 @@ const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\b0x[0-9a-fA-F]{1,32}\b/g, '<hex>'],
   [/\b(?=[0-9a-f]{0,63}[a-f])(?=[0-9a-f]{0,63}\d)[0-9a-f]{7,64}\b/g, '<hex>'],
   [/\b\d{1,9}(?:\.\d{1,9})?\s?(?:ms|µs|us|ns|sec|secs|seconds|s)\b/g, '<duration>'],
-  [/\b(pid|tid|uid|gid|id|sid|session|seq|thread|port|request_id|requestid|req_id|trace_id|traceid|span_id|txid|elapsed|took|time|duration|latency)([=:] ?)[\w.:-]{1,64}/gi, '$1$2<id>'],
+  [KEY_VALUE_PATTERN, '$1$2<id>'],
   [/\b(req|request|pid|tid|thread|session|txn|trace|job|task|worker|conn|connection)( #?)\d{1,12}\b/gi, '$1$2<id>'],
   [/\[\d{1,10}\]/g, '[<n>]'],
   [/\d{5,}/g, '<n>'],
@@ -34,8 +37,13 @@ const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
 export function bookkeepingKey(line: string): string {
   if (line.length > MAX_PATTERN_LINE_CHARS) return line;
   let key = line;
-  for (const [pattern, replacement] of BOOKKEEPING_PATTERNS) key = key.replace(pattern, replacement);
-  return key.replace(/\s+/g, ' ').trim();
+  // Every pattern but the key=value one needs a digit: lines without one skip them.
+  if (/\d/.test(line)) {
+    for (const [pattern, replacement] of BOOKKEEPING_PATTERNS) key = key.replace(pattern, replacement);
+  } else if (/[=:]/.test(line)) {
+    key = key.replace(KEY_VALUE_PATTERN, '$1$2<id>');
+  }
+  return /\s\s|^\s|\s$|[\t\r\n]/.test(key) ? key.replace(/\s+/g, ' ').trim() : key;
 }
 
 /** Severity words that mark a line a reader must never lose. */

@@ -25,12 +25,15 @@ function mainSegments(command: string): string[] {
 
 function fromCommand(command: string): ContentFormat | undefined {
   const text = command.slice(0, 2_000);
+  // The output has the shape of the command that produced it: in `ls -R | grep .py` that is ls.
+  const producer = mainSegments(text)[0];
+  if (producer === undefined) return TEST_COMMAND.test(text) ? 'test-output' : undefined;
+  if (TEST_COMMAND.test(producer)) return 'test-output';
+  if (GREP_COMMAND.test(` ${producer}`)) return 'grep';
+  if (DIFF_COMMAND.test(producer)) return 'diff';
+  if (LOG_COMMAND.test(producer)) return 'log';
+  if (LISTING_COMMAND.test(producer)) return 'file-listing';
   if (TEST_COMMAND.test(text)) return 'test-output';
-  if (GREP_COMMAND.test(text)) return 'grep';
-  if (DIFF_COMMAND.test(text)) return 'diff';
-  if (LOG_COMMAND.test(text)) return 'log';
-  const segments = mainSegments(text);
-  if (segments.length > 0 && segments.every((segment) => LISTING_COMMAND.test(segment))) return 'file-listing';
   return undefined;
 }
 

@@ -52,22 +52,42 @@ interface Finding {
 /** Buckets hits by file and folds repeats. */
 export function cleanGrep(text: string): CleanResult {
   const lines = splitLines(stripAnsi(text));
-  const files = new Map<string, Map<string, Finding>>();
-  const unparsed: string[] = [];
-  let hits = 0;
+  const parsed: (Hit | string)[] = [];
   let headingPath: string | undefined;
+  let pendingHeading: string | undefined;
   for (const line of lines) {
     if (line === '--' || line.trim() === '') {
+      if (pendingHeading !== undefined) parsed.push(pendingHeading);
+      pendingHeading = undefined;
       if (line.trim() === '') headingPath = undefined;
       continue;
     }
     const hit = parseGrepLine(line, headingPath);
-    if (hit === undefined) {
-      // rg prints the file name alone above its hits when writing to a terminal.
-      if (/^[^\s:][^:]{0,499}$/.test(line) && /[./]/.test(line)) headingPath = line;
-      else unparsed.push(line);
+    if (hit !== undefined) {
+      pendingHeading = undefined;
+      parsed.push(hit);
       continue;
     }
+    if (pendingHeading !== undefined) parsed.push(pendingHeading);
+    // rg prints the file name alone above its hits when writing to a terminal; it counts
+    // as a heading only once a numbered hit follows it.
+    pendingHeading = /^[^\s:][^:]{0,499}$/.test(line) && /[./]/.test(line) ? line : undefined;
+    headingPath = pendingHeading;
+    if (pendingHeading === undefined) parsed.push(line);
+  }
+  if (pendingHeading !== undefined) parsed.push(pendingHeading);
+  // "name-12-text" is a context line only in a file that also has real matches; otherwise
+  // it is a name with dashes and digits in it (cpython-39-x86_64…).
+  const matchedPaths = new Set(parsed.flatMap((entry) => (typeof entry !== 'string' && !entry.context ? [entry.path] : [])));
+  const files = new Map<string, Map<string, Finding>>();
+  const unparsed: string[] = [];
+  let hits = 0;
+  for (const entry of parsed) {
+    if (typeof entry === 'string' || (entry.context && !matchedPaths.has(entry.path))) {
+      unparsed.push(typeof entry === 'string' ? entry : '');
+      continue;
+    }
+    const hit = entry;
     hits++;
     let findings = files.get(hit.path);
     if (findings === undefined) {
@@ -83,7 +103,8 @@ export function cleanGrep(text: string): CleanResult {
     }
   }
   const headings = [...files.keys()].length;
-  if (hits === 0 || unparsed.length > hits / 2) return unchanged(text, 'grep');
+  // Anything that is not mostly hits is not grep output: leave it alone.
+  if (hits === 0 || unparsed.length > 0) return unchanged(text, 'grep');
   const output: string[] = [];
   let folded = 0;
   let capped = 0;
@@ -95,7 +116,8 @@ export function cleanGrep(text: string): CleanResult {
     for (const finding of list.slice(0, MAX_FINDINGS_PER_FILE)) {
       folded += finding.count - 1;
       const label = lineLabel(finding.lines);
-      const body = label === '' ? finding.text.trim() : `${label}${finding.context ? '-' : ':'} ${finding.text.trim()}`;
+      // The hit's text stays byte for byte: indentation is part of code.
+      const body = label === '' ? finding.text : `${label}${finding.context ? '-' : ':'}${finding.text}`;
       output.push(`${indent}${withCount(body, finding.count)}`);
     }
     if (list.length > MAX_FINDINGS_PER_FILE) {
@@ -105,7 +127,6 @@ export function cleanGrep(text: string): CleanResult {
       output.push(`${indent}… ${rest.length} more distinct hits (${matches} matches) in this file`);
     }
   }
-  output.push(...unparsed);
   const removed: string[] = [`${hits} hits bucketed into ${headings} file${headings === 1 ? '' : 's'}`];
   if (folded > 0) removed.push(`${folded} repeated hits folded`);
   if (capped > 0) removed.push(`${capped} hits past the per-file cap of ${MAX_FINDINGS_PER_FILE} distinct findings`);

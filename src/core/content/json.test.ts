@@ -62,8 +62,8 @@ describe('cleanJson', () => {
     assert.ok(result.removed.includes('4 empty fields'));
   });
 
-  it('returns text that does not parse unchanged', () => {
-    for (const text of ['{"a": 1', 'not json', '{"a": 1}\n{"a": 2}']) {
+  it('returns text that does not parse, or nests too deep to rewrite, unchanged', () => {
+    for (const text of ['{"a": 1', 'not json', '{"a": 1}\n{"a": 2}', `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
       const result = cleanJson(text);
       assert.equal(result.changed, false);
       assert.equal(result.text, text);

@@ -37,8 +37,13 @@ export function cleanJson(text: string, options: { question?: string } = {}): Cl
   }
   const summary: Summary = { arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
   const questionWords = wordsOf(options.question ?? '');
-  const cleaned = clean(value, questionWords, summary) ?? null;
-  const output = JSON.stringify(cleaned);
+  let output: string;
+  try {
+    output = JSON.stringify(clean(value, questionWords, summary, 0) ?? null);
+  } catch {
+    // Nesting so deep that serialising overflows the stack: leave it as it came.
+    return unchanged(text, 'json');
+  }
   const removed: string[] = [];
   if (output.length < text.length) removed.push('whitespace (minified)');
   if (summary.droppedEmpty > 0) removed.push(`${summary.droppedEmpty} empty fields`);
@@ -61,16 +66,20 @@ function isEmpty(value: Json): boolean {
   return typeof value === 'object' && Object.keys(value).length === 0;
 }
 
+/** Nesting deeper than this is carried as it is: recursion must not overflow the stack. */
+const MAX_DEPTH = 100;
+
 /** Returns the cleaned value, or undefined when the value itself is empty and should go. */
-function clean(value: Json, question: readonly string[], summary: Summary): Json | undefined {
+function clean(value: Json, question: readonly string[], summary: Summary, depth: number): Json | undefined {
+  if (depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) {
-    const items = value.map((item) => clean(item, question, summary) ?? null);
+    const items = value.map((item) => clean(item, question, summary, depth + 1) ?? null);
     return items.length > LONG_ARRAY_ITEMS ? summariseArray(value, items, question, summary) : items;
   }
   if (value !== null && typeof value === 'object') {
     const result: { [key: string]: Json } = {};
     for (const [key, field] of Object.entries(value)) {
-      const cleaned = clean(field, question, summary);
+      const cleaned = clean(field, question, summary, depth + 1);
       if (cleaned === undefined || isEmpty(cleaned)) {
         summary.droppedEmpty++;
         continue;

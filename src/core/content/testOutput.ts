@@ -171,7 +171,10 @@ function cleanConsoleTestOutput(text: string): CleanResult {
   let progress = 0;
   let tapBlock = false;
   let blank = 0;
+  let previousLine = '';
   for (const line of lines) {
+    const before = previousLine;
+    previousLine = line;
     // A passing TAP test's YAML block (between "---" and "...") goes with it.
     if (tapBlock) {
       if (/^\s*\.\.\.\s*$/.test(line)) tapBlock = false;
@@ -190,7 +193,7 @@ function cleanConsoleTestOutput(text: string): CleanResult {
       progress++;
       continue;
     }
-    if (/^\s+---\s*$/.test(line) && output.length > 0 && /^\s*ok \d+/i.test(lines[lines.indexOf(line) - 1] ?? '')) {
+    if (/^\s+---\s*$/.test(line) && /^\s*ok \d+/i.test(before)) {
       tapBlock = true;
       continue;
     }

@@ -1,0 +1,67 @@
+import * as assert from 'node:assert/strict';
+import { detectContentFormat } from './detect';
+import { cleanStackTrace } from './stackTrace';
+
+describe('cleanStackTrace', () => {
+  it('collapses library frames of a Node trace and keeps the error and project frames', () => {
+    const trace = [
+      'TypeError: Cannot read properties of undefined (reading \'total\')',
+      '    at refundOrder (/app/src/billing/refund.ts:41:22)',
+      '    at Layer.handle [as handle_request] (/app/node_modules/express/lib/router/layer.js:95:5)',
+      '    at next (/app/node_modules/express/lib/router/route.js:149:13)',
+      '    at Route.dispatch (/app/node_modules/express/lib/router/route.js:119:3)',
+      '    at Function.process_params (/app/node_modules/express/lib/router/index.js:346:12)',
+      '    at handler (/app/src/api/routes.ts:88:5)',
+      '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+    ].join('\n');
+    assert.equal(detectContentFormat(trace), 'stack-trace');
+    const result = cleanStackTrace(trace);
+    assert.equal(result.text, [
+      'TypeError: Cannot read properties of undefined (reading \'total\')',
+      '    at refundOrder (/app/src/billing/refund.ts:41:22)',
+      '    … 4 library frames (express)',
+      '    at handler (/app/src/api/routes.ts:88:5)',
+      '    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)',
+    ].join('\n'));
+  });
+
+  it('keeps Python frames as pairs and folds recursion', () => {
+    const frame = ['  File "/app/tree.py", line 12, in walk', '    return walk(node.child)'];
+    const trace = [
+      'Traceback (most recent call last):',
+      '  File "/app/main.py", line 3, in <module>',
+      '    walk(root)',
+      ...frame, ...frame, ...frame, ...frame,
+      '  File "/usr/lib/python3.11/site-packages/attr/_make.py", line 80, in __getattr__',
+      '    raise AttributeError(name)',
+      'RecursionError: maximum recursion depth exceeded',
+    ].join('\n');
+    const result = cleanStackTrace(trace);
+    assert.equal(result.text, [
+      'Traceback (most recent call last):',
+      '  File "/app/main.py", line 3, in <module>',
+      '    walk(root)',
+      ...frame,
+      '    [previous frame repeated ×3]',
+      '  File "/usr/lib/python3.11/site-packages/attr/_make.py", line 80, in __getattr__',
+      '    raise AttributeError(name)',
+      'RecursionError: maximum recursion depth exceeded',
+    ].join('\n'));
+  });
+
+  it('collapses Java runtime frames', () => {
+    const trace = [
+      'Exception in thread "main" java.lang.IllegalStateException: closed',
+      '\tat com.example.billing.Ledger.post(Ledger.java:77)',
+      '\tat java.base/java.util.ArrayList.forEach(ArrayList.java:1541)',
+      '\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)',
+      '\tat java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke(NativeMethodAccessorImpl.java:62)',
+      '\tat org.junit.runners.ParentRunner.run(ParentRunner.java:413)',
+      '\tat com.example.billing.LedgerTest.posts(LedgerTest.java:21)',
+    ].join('\n');
+    const result = cleanStackTrace(trace);
+    assert.ok(result.text.includes('Ledger.java:77') && result.text.includes('LedgerTest.java:21'));
+    assert.ok(result.text.includes('… 4 library frames'));
+    assert.ok(!result.text.includes('ArrayList'));
+  });
+});

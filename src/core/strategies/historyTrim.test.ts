@@ -134,13 +134,13 @@ describe('history_trim on request shapes', () => {
     assert.equal(await stash.expandText(text), partText(before.parts[2]!));
   });
 
-  it('trims OpenAI assistant text next to tool calls, leaving the calls and the fresh input alone', async () => {
+  it('trims OpenAI assistant text next to tool calls, leaving the calls, reasoning fields and the fresh input alone', async () => {
     const request = parseRequest({
       model: 'gpt-4o',
       messages: [
         { role: 'system', content: 'You are a coding agent.' },
         { role: 'user', content: 'Why does src/app/main.ts crash?' },
-        { role: 'assistant', content: `${MUSING} I will read the file.`, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/app/main.ts"}' } }] },
+        { role: 'assistant', content: `${MUSING} I will read the file.`, reasoning_content: 'Private reasoning the provider returned.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/app/main.ts"}' } }] },
         { role: 'tool', tool_call_id: 'call_1', content: 'export function main() {}' },
         { role: 'assistant', content: `${MUSING} Next I answer.` },
       ],
@@ -148,6 +148,9 @@ describe('history_trim on request shapes', () => {
     const { out } = await run(request);
     assert.ok(findMarkers(partText(out.messages[2]!.parts[0]!)).length === 1);
     assert.deepEqual(out.messages[2]!.parts[1], request.messages[2]!.parts[1]);
+    // Reasoning a provider returns beside the content rides in `extra` and is not touched.
+    assert.deepEqual(out.messages[2]!.extra, request.messages[2]!.extra);
+    assert.equal(out.messages[2]!.extra?.reasoning_content, 'Private reasoning the provider returned.');
     // A trailing assistant message is a prefill: the current turn's fresh input stays as it came.
     assert.equal(out.messages[4], request.messages[4]);
   });

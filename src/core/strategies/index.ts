@@ -11,6 +11,7 @@ import { createContextDedupe } from './contextDedupe';
 import { createHistoryTrim } from './historyTrim';
 import { createObservationMask } from './observationMask';
 import { createOutputExternalize } from './outputExternalize';
+import { createPromptCompression } from './promptCompression';
 import { createRelevanceFilter } from './relevanceFilter';
 import { createWindowBudget } from './windowBudget';
 import { createAuditedHoldout } from './auditedHoldout';
@@ -68,6 +69,7 @@ const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   context_dedupe: (environment) => createContextDedupe(environment),
   observation_mask: (environment) => createObservationMask(environment),
   output_externalize: (environment) => createOutputExternalize(environment),
+  prompt_compression: (environment) => createPromptCompression(environment),
   audited_holdout: () => createAuditedHoldout(),
   cache_lint: () => createCacheLint(),
   cache_optimizer: () => createCacheOptimizer(),

@@ -1,0 +1,128 @@
+/**
+ * prompt_compression: in system and user text over 400 characters, collapses whitespace and
+ * drops exact-duplicate sentences and paragraphs (the first copy kept), preserving line and
+ * list structure. Code (fenced, indented, inline) passes through byte for byte, and so does
+ * tool output pasted into a user message: only the prose around it is tidied.
+ *
+ * Lossless: the original text is stashed and the tidied text carries a marker at its end. The
+ * marker costs tokens, so a text is only rewritten when the saving clearly exceeds it.
+ *
+ * It tidies the fresh input too (`touchesFresh`): a prompt is tidied on the turn it arrives,
+ * and the same bytes come out when it becomes history, so the first turn's cached prefix
+ * holds instead of being rewritten one turn later.
+ */
+import { findToolOutputs } from '../chat/toolOutput';
+import type { ChatMessage, ChatRequest, Part } from '../chat/types';
+import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import type { StrategyEnvironment } from './environment';
+import { numberOption } from './shared/options';
+import { ProseTidier } from './shared/proseTidy';
+
+/** Options of prompt_compression. */
+export interface PromptCompressionOptions {
+  /** Texts with fewer characters of prose than this are left alone. */
+  readonly minChars: number;
+  /** Smallest saving, in tokens (after paying for the marker), worth a rewrite. */
+  readonly minSavedTokens: number;
+}
+
+export const PROMPT_COMPRESSION_DEFAULTS: PromptCompressionOptions = {
+  minChars: 400,
+  minSavedTokens: 16,
+};
+
+export function createPromptCompression(_environment: StrategyEnvironment = {}): Strategy {
+  return {
+    id: 'prompt_compression',
+    defaultEnabled: true,
+    kind: 'transform',
+    touchesFresh: true,
+    defaults: { ...PROMPT_COMPRESSION_DEFAULTS },
+    apply: (request, context) => compress(request, context, readOptions(context.options)),
+  };
+}
+
+function readOptions(options: Readonly<Record<string, unknown>>): PromptCompressionOptions {
+  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens') };
+}
+
+interface Totals {
+  texts: number;
+  sentences: number;
+  paragraphs: number;
+  tokensSaved: number;
+  handles: string[];
+}
+
+function compress(request: ChatRequest, context: StrategyContext, options: PromptCompressionOptions): StrategyResult {
+  const idle = { request, action: 'nothing-to-do', reason: `no system or user prose over ${options.minChars} characters with enough to tidy` };
+  const inScope = (message: ChatMessage, index: number): boolean =>
+    index >= context.frozenCount && (message.role === 'system' || message.role === 'user') && message.parts.some((part) => part.type === 'text' && part.text.length >= options.minChars);
+  if (!request.messages.some(inScope)) return idle;
+  // Spans of pasted tool output, per message and part: never tidied.
+  const pasted = new Map<string, { start: number; end: number }[]>();
+  for (const segment of findToolOutputs(request)) {
+    if (segment.source !== 'pasted') continue;
+    const key = `${segment.messageIndex}.${segment.partIndex}`;
+    pasted.set(key, [...(pasted.get(key) ?? []), { start: segment.start, end: segment.end }]);
+  }
+  const totals: Totals = { texts: 0, sentences: 0, paragraphs: 0, tokensSaved: 0, handles: [] };
+  let changed = false;
+  const messages = request.messages.map((message, messageIndex): ChatMessage => {
+    if (!inScope(message, messageIndex)) return message;
+    let parts: Part[] | undefined;
+    message.parts.forEach((part, partIndex) => {
+      if (part.type !== 'text') return;
+      const rewritten = rewrite(part.text, pasted.get(`${messageIndex}.${partIndex}`) ?? [], context, options, totals);
+      if (rewritten === undefined) return;
+      parts ??= [...message.parts];
+      parts[partIndex] = { ...part, text: rewritten };
+    });
+    if (!parts) return message;
+    changed = true;
+    return { ...message, parts };
+  });
+  if (!changed) return idle;
+  return {
+    request: { ...request, messages },
+    action: 'prompt-compressed',
+    reason: `${totals.texts} texts tidied: whitespace collapsed, ${totals.sentences} duplicate sentences and ${totals.paragraphs} duplicate paragraphs dropped`,
+    handles: totals.handles,
+    details: { texts: totals.texts, duplicateSentences: totals.sentences, duplicateParagraphs: totals.paragraphs, tokensSaved: totals.tokensSaved },
+  };
+}
+
+/** The tidied text with its marker, or undefined when it is not worth rewriting. */
+function rewrite(text: string, spans: readonly { start: number; end: number }[], context: StrategyContext, options: PromptCompressionOptions, totals: Totals): string | undefined {
+  const ordered = [...spans].sort((a, b) => a.start - b.start);
+  let proseChars = text.length;
+  for (const span of ordered) proseChars -= span.end - span.start;
+  if (proseChars < options.minChars) return undefined;
+  const tidier = new ProseTidier();
+  let out = '';
+  let cursor = 0;
+  for (const span of ordered) {
+    out += tidier.tidy(text.slice(cursor, span.start)) + text.slice(span.start, span.end);
+    cursor = span.end;
+  }
+  out += tidier.tidy(text.slice(cursor));
+  if (out === text) return undefined;
+  const summary = summaryOf(tidier.duplicateSentences, tidier.duplicateParagraphs);
+  const handle = context.stash.handleFor(text);
+  const render = (marker: string): string => `${out}\n${marker}`;
+  const saved = context.tokens.count(text) - context.tokens.count(render(`[herald: ${summary} · retrieve ${handle}]`));
+  if (saved < options.minSavedTokens) return undefined;
+  const elision = context.stash.elide({ original: text, summary, kind: 'prompt_compression', render });
+  totals.texts++;
+  totals.sentences += tidier.duplicateSentences;
+  totals.paragraphs += tidier.duplicateParagraphs;
+  totals.tokensSaved += saved;
+  totals.handles.push(elision.handle);
+  return elision.replacement;
+}
+
+/** Kept short: the marker is paid for in every later request. */
+function summaryOf(sentences: number, paragraphs: number): string {
+  const repeats = sentences + paragraphs;
+  return repeats > 0 ? `prompt tidied, ${repeats} repeats dropped` : 'prompt tidied';
+}

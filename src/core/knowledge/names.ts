@@ -53,8 +53,22 @@ export function titleName(title: string): string {
   return (head[0] ?? title).replace(/\s+/g, ' ').trim();
 }
 
-/** Where `name` occurs in `text` as a whole phrase, case-insensitively. */
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/**
+ * Whether `name` occurs in `text` as a whole phrase, case-insensitively, with any run of
+ * whitespace matching any other. A plain search, not a regular expression per name: a
+ * library has thousands of names and tags, and compiling a Unicode pattern for each costs
+ * far more than the search itself.
+ */
 export function containsPhrase(text: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-  return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+  const needle = name.toLowerCase().replace(/\s+/g, ' ').trim();
+  if (needle.length === 0) return false;
+  const haystack = text.toLowerCase().replace(/\s+/g, ' ');
+  for (let at = haystack.indexOf(needle); at >= 0; at = haystack.indexOf(needle, at + 1)) {
+    const before = at === 0 ? '' : haystack[at - 1]!;
+    const after = haystack[at + needle.length] ?? '';
+    if (!WORD_CHARACTER.test(before) && !WORD_CHARACTER.test(after)) return true;
+  }
+  return false;
 }

@@ -1,0 +1,55 @@
+import * as assert from 'node:assert/strict';
+import { getContext } from '../../../src/core/knowledge/getContext';
+import type { Embedder } from '../../../src/core/relevance/types';
+import { now, testLibrary } from './support';
+
+/**
+ * A fake embedder with three "concepts": texts that speak of money charged twice, of
+ * refunds, or of neither. Real embedders put "double-billed" near "charged twice"; this one
+ * does it by a word list, which is enough to show that meaning ranks sections words miss.
+ */
+class ConceptEmbedder implements Embedder {
+  readonly name = 'fake/concepts';
+  readonly dimension = 3;
+  readonly batches: number[] = [];
+
+  async embed(texts: readonly string[]): Promise<Float32Array[]> {
+    this.batches.push(texts.length);
+    return texts.map((text) => {
+      const lower = text.toLowerCase();
+      const vector = new Float32Array([/double-billed|charged twice|duplicate/.test(lower) ? 1 : 0, /refund/.test(lower) ? 0.3 : 0, 0.05]);
+      const length = Math.hypot(...vector);
+      return vector.map((value) => value / length);
+    });
+  }
+}
+
+describe('knowledge: meaning and folder rankings', () => {
+  it('ranks by meaning when an embedder is given, and embeds the library once', async () => {
+    const library = await testLibrary();
+    const embedder = new ConceptEmbedder();
+    const task = 'the customer says they were double-billed in March';
+    const withMeaning = await getContext(library, { task }, { embedder, now });
+    const refund = withMeaning.pages.find((page) => page.page_id === 'reference/refund-policy');
+    assert.ok(refund, withMeaning.pages.map((page) => page.page_id).join(', '));
+    const duplicate = refund.sections.find((section) => section.heading.endsWith('Duplicate charges'))!;
+    assert.equal(duplicate.ranks['meaning:0'], 1);
+    const withoutMeaning = await getContext(library, { task }, { now });
+    assert.ok(!withoutMeaning.pages.some((page) => page.sections.some((section) => section.ranks['meaning:0'] !== undefined)));
+    const batchesBefore = embedder.batches.length;
+    await getContext(library, { task: 'charged twice for the same filing' }, { embedder, now });
+    // Sections are embedded once per library; later calls embed only the queries.
+    assert.deepEqual(embedder.batches.slice(batchesBefore), [1]);
+  });
+
+  it('a task matching a folder\'s phrasings lifts the pages in it', async () => {
+    const library = await testLibrary();
+    const result = await getContext(library, { task: 'handle objections about price and timing' }, { now });
+    const lifted = result.pages.flatMap((page) => page.sections).filter((section) => section.ranks.folder !== undefined);
+    // "objections" and "pricing" are the folders the task's words name.
+    assert.ok(lifted.some((section) => section.id.startsWith('objections/')));
+    assert.ok(lifted.every((section) => /^(objections|pricing)\//.test(section.id)), JSON.stringify(lifted.map((section) => section.id)));
+    const unrelated = await getContext(library, { task: 'what is the refund window?' }, { now });
+    assert.ok(!unrelated.pages.some((page) => page.sections.some((section) => section.ranks.folder !== undefined)));
+  });
+});

@@ -39,6 +39,13 @@ describe('cleanGrep', () => {
     assert.ok(result.text.includes('… 10 more distinct hits (10 matches) in this file'));
   });
 
+  it('never caps away a finding that mentions the question', () => {
+    const lines = Array.from({ length: MAX_FINDINGS_PER_FILE + 10 }, (_, index) => `a/big.py:${index + 1}:value_${index} = compute_${index}()`);
+    const result = cleanGrep(lines.join('\n'), { question: 'where is compute_45 defined?' });
+    assert.ok(result.text.includes('46:value_45 = compute_45()'));
+    assert.ok(result.text.includes('… 9 more distinct hits (9 matches) in this file'));
+  });
+
   it('leaves output that does not parse as hits alone', () => {
     const text = 'grep: src: Is a directory\nUsage: grep [OPTION]... PATTERNS [FILE]...\nTry more options';
     const result = cleanGrep(text);

@@ -5,6 +5,7 @@
  */
 import { bookkeepingKey, withCount } from './bookkeeping';
 import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
+import { mentionsAny, questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
 
 /** Distinct findings shown per file; folding runs first, so the cap counts findings, not repeats. */
@@ -50,7 +51,8 @@ interface Finding {
 }
 
 /** Buckets hits by file and folds repeats. */
-export function cleanGrep(text: string): CleanResult {
+export function cleanGrep(text: string, options: { question?: string } = {}): CleanResult {
+  const words = questionWords(options.question);
   const lines = splitLines(stripAnsi(text));
   const parsed: (Hit | string)[] = [];
   let headingPath: string | undefined;
@@ -112,16 +114,18 @@ export function cleanGrep(text: string): CleanResult {
     const total = [...findings.values()].reduce((sum, finding) => sum + (finding.context ? 0 : finding.count), 0);
     if (path !== '') output.push(`${path} (${total} hit${total === 1 ? '' : 's'})`);
     const indent = path === '' ? '' : '  ';
-    const list = [...findings.values()];
-    for (const finding of list.slice(0, MAX_FINDINGS_PER_FILE)) {
+    // Findings that mention the question are never capped away.
+    const all = [...findings.values()];
+    const list = all.filter((finding, index) => index < MAX_FINDINGS_PER_FILE || mentionsAny(finding.text, words));
+    const rest = all.filter((finding) => !list.includes(finding));
+    for (const finding of list) {
       folded += finding.count - 1;
       const label = lineLabel(finding.lines);
       // The hit's text stays byte for byte: indentation is part of code.
       const body = label === '' ? finding.text : `${label}${finding.context ? '-' : ':'}${finding.text}`;
       output.push(`${indent}${withCount(body, finding.count)}`);
     }
-    if (list.length > MAX_FINDINGS_PER_FILE) {
-      const rest = list.slice(MAX_FINDINGS_PER_FILE);
+    if (rest.length > 0) {
       const matches = rest.reduce((sum, finding) => sum + finding.count, 0);
       capped += matches;
       output.push(`${indent}… ${rest.length} more distinct hits (${matches} matches) in this file`);

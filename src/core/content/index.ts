@@ -50,7 +50,7 @@ function cleanAs(text: string, format: ContentFormat, options: CleanOptions): Cl
     case 'json':
       return cleanJson(text, { question: options.question });
     case 'test-output':
-      return cleanTestOutput(text);
+      return cleanTestOutput(text, { question: options.question });
     case 'log':
       return cleanLog(text);
     case 'file-listing':
@@ -60,7 +60,7 @@ function cleanAs(text: string, format: ContentFormat, options: CleanOptions): Cl
     case 'stack-trace':
       return cleanStackTrace(text);
     case 'grep':
-      return cleanGrep(text);
+      return cleanGrep(text, { question: options.question });
     case 'text':
       return unchanged(text, 'text');
   }

@@ -5,6 +5,7 @@
  * unusual set of keys) or that mentions a word of the question; each run of elided rows
  * becomes one marker string in place, so positions stay readable.
  */
+import { questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
 
 /** Arrays longer than this are summarised. */
@@ -36,10 +37,10 @@ export function cleanJson(text: string, options: { question?: string } = {}): Cl
     return unchanged(text, 'json');
   }
   const summary: Summary = { arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
-  const questionWords = wordsOf(options.question ?? '');
+  const words = questionWords(options.question);
   let output: string;
   try {
-    output = JSON.stringify(clean(value, questionWords, summary, 0) ?? null);
+    output = JSON.stringify(clean(value, words, summary, 0) ?? null);
   } catch {
     // Nesting so deep that serialising overflows the stack: leave it as it came.
     return unchanged(text, 'json');
@@ -53,11 +54,6 @@ export function cleanJson(text: string, options: { question?: string } = {}): Cl
   // Never hand back something longer than what came in.
   if (output.length >= text.length) return unchanged(text, 'json');
   return cleanResult(text, output, 'json', removed);
-}
-
-function wordsOf(question: string): string[] {
-  const stop = new Set(['the', 'and', 'for', 'with', 'that', 'this', 'what', 'which', 'where', 'when', 'why', 'how', 'who', 'are', 'was', 'were', 'from', 'into', 'does', 'did', 'have', 'has', 'not', 'any', 'all', 'can', 'you', 'show', 'find', 'list', 'get']);
-  return [...new Set(question.toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu) ?? [])].filter((word) => !stop.has(word));
 }
 
 function isEmpty(value: Json): boolean {

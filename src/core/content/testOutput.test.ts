@@ -140,6 +140,13 @@ describe('cleanTestOutput', () => {
     }
   });
 
+  it('keeps passing tests the question asks about', () => {
+    const text = ['  ✓ adds an item (3 ms)', '  ✓ refunds in full (2 ms)', '  ✕ rounds to cents (5 ms)', 'Tests: 1 failed, 2 passed, 3 total'].join('\n');
+    const result = cleanTestOutput(text, { question: 'does the refunds test still pass?' });
+    assert.ok(result.text.includes('refunds in full'));
+    assert.ok(!result.text.includes('adds an item'));
+  });
+
   it('keeps what a terminal shows of a progress bar and strips colour codes', () => {
     const result = cleanTestOutput('\u001b[32mbuilding\u001b[0m\n 10%\r 55%\r100% done\nTests: 1 failed, 1 total\n');
     assert.equal(result.text, 'building\n100% done\nTests: 1 failed, 1 total\n');

@@ -6,6 +6,7 @@
  * and the summary line stay exactly as printed.
  */
 import { lastCarriageSegment, splitLines, stripAnsi, trailingNewline } from './limits';
+import { mentionsAny, questionWords } from './question';
 import { parseTestReport, renderTestReport } from './testReports';
 import { cleanResult, unchanged, type CleanResult } from './types';
 
@@ -40,14 +41,14 @@ function isRule(line: string): boolean {
 }
 
 /** Cleans test output: a report becomes a digest, console output loses passes and progress. */
-export function cleanTestOutput(text: string): CleanResult {
+export function cleanTestOutput(text: string, options: { question?: string } = {}): CleanResult {
   const report = parseTestReport(text);
   if (report !== undefined && report.results.length > 0) {
     const digest = renderTestReport(report);
     const passed = report.results.filter((result) => result.status === 'passed').length;
     return cleanResult(text, digest, 'test-output', [`${report.kind} report reduced to its failures and counts (${passed} passing tests dropped)`]);
   }
-  return cleanConsoleTestOutput(text);
+  return cleanConsoleTestOutput(text, questionWords(options.question));
 }
 
 /** Runner chatter around the tests: database setup, collection banners. */
@@ -162,7 +163,7 @@ function compactPytestFailures(lines: readonly string[]): { lines: string[]; dro
   return { lines: output, dropped };
 }
 
-function cleanConsoleTestOutput(text: string): CleanResult {
+function cleanConsoleTestOutput(text: string, words: readonly string[]): CleanResult {
   const header = dropPytestHeader(splitLines(stripAnsi(text)).map(lastCarriageSegment));
   const compacted = compactPytestFailures(header.lines);
   const lines = compacted.lines;
@@ -185,7 +186,7 @@ function cleanConsoleTestOutput(text: string): CleanResult {
       else output.push('');
       continue;
     }
-    if (PASSING_LINE.some((pattern) => pattern.test(line)) || CHATTER_LINE.test(line)) {
+    if ((PASSING_LINE.some((pattern) => pattern.test(line)) || CHATTER_LINE.test(line)) && !mentionsAny(line, words)) {
       passing++;
       continue;
     }

@@ -4,6 +4,7 @@
  * every failure with its message and location, then one summary line with the counts.
  */
 import { decodeEntities, tokenizeMarkup } from './markup';
+import { cleanStackTrace } from './stackTrace';
 
 /** One test's outcome as a report records it. */
 export interface TestResult {
@@ -340,7 +341,9 @@ export function renderTestReport(report: TestReport): string {
     const suite = failure.suite !== '' && failure.suite !== failure.name && !failure.name.includes(failure.suite) ? `${failure.suite} › ` : '';
     lines.push(`FAILED ${suite}${failure.name}${where}`);
     if (failure.message !== undefined) {
-      const messageLines = decodeEntities(failure.message).split(/\r?\n/).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
+      // Library frames collapse first, so the cap on lines keeps the project's frames.
+      const message = cleanStackTrace(decodeEntities(failure.message)).text;
+      const messageLines = message.split(/\r?\n/).map((line) => line.trimEnd()).filter((line) => line.trim() !== '');
       for (const line of messageLines.slice(0, MESSAGE_LINES)) lines.push(`    ${line.replace(/^\s+/, (indent) => indent.slice(0, 8))}`);
       if (messageLines.length > MESSAGE_LINES) lines.push(`    … ${messageLines.length - MESSAGE_LINES} more lines`);
     }

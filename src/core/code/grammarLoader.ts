@@ -26,6 +26,8 @@ export class GrammarError extends Error {
 }
 
 let runtimeReady: Promise<void> | undefined;
+/** Compiled grammars by file path, shared by every loader in the process (compiling is the slow part). */
+const compiledGrammars = new Map<string, Promise<Language>>();
 let runtimePathUsed: string | undefined;
 
 /** The Emscripten module is process-wide, so the runtime is initialised once for every loader. */
@@ -63,13 +65,14 @@ export class GrammarLoader {
   private async loadOnce(spec: LanguageSpec): Promise<LoadedGrammar> {
     await initRuntime(this.assets.wasmPath(RUNTIME_FILE));
     const grammarPath = this.assets.wasmPath(spec.grammarFile);
-    const bytes = await readAsset(grammarPath, 'grammar');
-    let language: Language;
-    try {
-      language = await Language.load(bytes);
-    } catch (error) {
-      throw new GrammarError(`Herald: grammar ${spec.grammarFile} at ${grammarPath} could not be loaded (${describe(error)})`);
+    let compiled = compiledGrammars.get(grammarPath);
+    if (!compiled) {
+      compiled = compileGrammar(spec.grammarFile, grammarPath);
+      compiledGrammars.set(grammarPath, compiled);
+      // A failure is not shared: the file may be put in place before another loader asks.
+      compiled.catch(() => compiledGrammars.delete(grammarPath));
     }
+    const language = await compiled;
     let query: Query;
     try {
       query = new Query(language, spec.query);
@@ -79,6 +82,15 @@ export class GrammarLoader {
     const parser = new Parser();
     parser.setLanguage(language);
     return { language: spec, parser, query };
+  }
+}
+
+async function compileGrammar(fileName: string, grammarPath: string): Promise<Language> {
+  const bytes = await readAsset(grammarPath, 'grammar');
+  try {
+    return await Language.load(bytes);
+  } catch (error) {
+    throw new GrammarError(`Herald: grammar ${fileName} at ${grammarPath} could not be loaded (${describe(error)})`);
   }
 }
 

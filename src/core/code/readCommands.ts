@@ -55,7 +55,7 @@ export function readHintFromToolCall(toolName: string, argumentsValue: unknown):
     if (/^(bash|shell|run|terminal|exec)/i.test(toolName) || /\s/.test(command ?? '')) return readHintFromCommand(command ?? '');
     return undefined;
   }
-  if (!/read|view|open|file|cat|show/i.test(toolName)) return undefined;
+  if (command !== 'view' && !/read|view|open|file|cat|show/i.test(toolName)) return undefined;
   const pathValue = ['filePath', 'file_path', 'path', 'target_file', 'file', 'filename', 'uri'].map((key) => value[key]).find((field) => typeof field === 'string');
   if (typeof pathValue !== 'string') return undefined;
   const range = value.view_range;
@@ -63,7 +63,12 @@ export function readHintFromToolCall(toolName: string, argumentsValue: unknown):
   const end = firstNumber(value.endLine, value.end_line, Array.isArray(range) ? range[1] : undefined);
   const limit = firstNumber(value.limit);
   const lastLine = end !== undefined && end > 0 ? end : limit !== undefined && start !== undefined ? start + limit - 1 : undefined;
-  return { path: pathValue.replace(/^file:\/\//, ''), firstLine: start !== undefined && start > 0 ? start : 1, lastLine };
+  return hintOf(pathValue.replace(/^file:\/\//, ''), start !== undefined && start > 0 ? start : 1, lastLine);
+}
+
+/** A hint without undefined fields, so hints compare and print cleanly. */
+function hintOf(filePath: string, firstLine?: number, lastLine?: number): ReadHint {
+  return { path: filePath, ...(firstLine === undefined ? {} : { firstLine }), ...(lastLine === undefined ? {} : { lastLine }) };
 }
 
 function firstStage(program: string, args: readonly string[]): ReadHint | undefined {
@@ -76,12 +81,12 @@ function firstStage(program: string, args: readonly string[]): ReadHint | undefi
       if (!args.includes('-n') || args.some((arg) => /^-[a-zA-Z]*i/.test(arg))) return undefined;
       const script = files[0];
       const range = script === undefined ? undefined : sedRange(script);
-      return range && files.length === 2 ? { path: files[1]!, firstLine: range.first, lastLine: range.last } : undefined;
+      return range && files.length === 2 ? hintOf(files[1]!, range.first, range.last) : undefined;
     }
     case 'head': {
       const count = lineCountOption(args);
       const file = operandsAfterCount(args);
-      return file ? { path: file, firstLine: 1, lastLine: count ?? 10 } : undefined;
+      return file ? hintOf(file, 1, count ?? 10) : undefined;
     }
     case 'tail': {
       const file = operandsAfterCount(args);
@@ -102,11 +107,11 @@ function narrow(hint: ReadHint, stage: readonly string[]): ReadHint | undefined 
     const script = args.find((arg) => !arg.startsWith('-'));
     const range = script === undefined ? undefined : sedRange(script);
     if (!range || first === undefined) return undefined;
-    return { path: hint.path, firstLine: first + range.first - 1, lastLine: range.last === undefined ? hint.lastLine : first + range.last - 1 };
+    return hintOf(hint.path, first + range.first - 1, range.last === undefined ? hint.lastLine : first + range.last - 1);
   }
   if (program === 'head') {
     const count = lineCountOption(args) ?? 10;
-    return { ...hint, lastLine: first === undefined ? undefined : first + count - 1 };
+    return hintOf(hint.path, first, first === undefined ? undefined : first + count - 1);
   }
   if (program === 'tail') return { path: hint.path };
   // grep, awk, wc…: the output is no longer the file's lines in order.

@@ -24,6 +24,11 @@ export interface WorkingSetOptions {
   readonly maxDefinitionsPerCallee: number;
   /** Keep the constructor of each class one of whose methods is kept. */
   readonly keepConstructors: boolean;
+  /**
+   * A code-shaped name the latest turn mentions (`change_map`, `PGPASSFILE`) targets the
+   * definitions whose code uses it, when at most this many do (0 turns this off).
+   */
+  readonly maxDefinitionsPerUsage: number;
 }
 
 export interface WorkingSet {
@@ -76,6 +81,11 @@ export class ReferenceGraph {
         if (reference.unit.kind === 'class') this.constructorsOf(reference).forEach(add);
         else add(reference);
       }
+      // A defined name targets its definition; any other code-shaped name, the code using it.
+      if (options.maxDefinitionsPerUsage > 0 && !this.byName.has(name) && isCodeShaped(name)) {
+        const users = this.usersOf(name);
+        if (users.size <= options.maxDefinitionsPerUsage) users.forEach(add);
+      }
     }
     for (const location of mentions.locations) {
       const wanted = normalizePath(location.path);
@@ -84,7 +94,7 @@ export class ReferenceGraph {
         this.unitsOverlapping(entry, location.first, location.last).forEach(add);
       }
     }
-    this.quotedUnits(mentions).forEach(add);
+    this.quotedUnits(mentions, options.maxDefinitionsPerUsage).forEach(add);
     const targeted = targets.size;
 
     const kept = new Map(targets);
@@ -110,6 +120,18 @@ export class ReferenceGraph {
       }
     }
     return { keys: new Set(kept.keys()), targeted, added: kept.size - targeted };
+  }
+
+  /** Definitions whose own code (outside nested definitions) uses a name, by key. */
+  private usersOf(name: string): Map<string, UnitReference> {
+    const users = new Map<string, UnitReference>();
+    for (const entry of this.sources) {
+      for (const index of usageIndex(entry.symbols, entry.source.code).get(name) ?? []) {
+        const reference: UnitReference = { graphSource: entry, index, unit: entry.symbols.units[index]!, key: this.keyOf(entry, entry.symbols.units[index]!) };
+        users.set(reference.key, reference);
+      }
+    }
+    return users;
   }
 
   /** Definitions a call name resolves to: in the caller's own file when it defines the name. */
@@ -147,29 +169,70 @@ export class ReferenceGraph {
     return found;
   }
 
-  /** Definitions whose lines the mentions quote verbatim. */
-  private quotedUnits(mentions: Mentions): UnitReference[] {
+  /** Definitions whose lines the mentions quote verbatim, for quotes found in at most `limit` definitions. */
+  private quotedUnits(mentions: Mentions, limit: number): UnitReference[] {
     if (mentions.quotedLines.size === 0 && mentions.fragments.length === 0) return [];
-    const found: UnitReference[] = [];
+    const byQuote = new Map<string, Map<string, UnitReference>>();
     for (const entry of this.sources) {
       const codeLines = entry.source.code.split('\n');
-      entry.symbols.units.forEach((unit, index) => {
-        if (unit.kind === 'class') return;
-        // Rows of nested definitions count for the nested one only.
-        const nested = entry.symbols.units.filter((other) => other.parent === index);
-        for (let row = unit.startRow; row <= unit.endRow; row++) {
-          if (nested.some((other) => row >= other.startRow && row <= other.endRow)) continue;
-          const line = codeLines[row]?.trim() ?? '';
-          if (line.length < MIN_QUOTED_LINE) continue;
-          if (mentions.quotedLines.has(line) || mentions.fragments.some((fragment) => line.includes(fragment))) {
-            found.push({ graphSource: entry, index, unit, key: this.keyOf(entry, unit) });
-            return;
-          }
+      const owner = innermostOwners(entry.symbols);
+      codeLines.forEach((raw, row) => {
+        const index = owner[row] ?? -1;
+        if (index < 0) return;
+        const line = raw.trim();
+        if (line.length < MIN_QUOTED_LINE) return;
+        const quotes = mentions.quotedLines.has(line) ? [line] : [];
+        for (const fragment of mentions.fragments) if (line.includes(fragment)) quotes.push(fragment);
+        for (const quote of quotes) {
+          const unit = entry.symbols.units[index]!;
+          const reference: UnitReference = { graphSource: entry, index, unit, key: this.keyOf(entry, unit) };
+          const users = byQuote.get(quote) ?? new Map<string, UnitReference>();
+          users.set(reference.key, reference);
+          byQuote.set(quote, users);
         }
       });
     }
-    return found;
+    // A line found in many definitions (`return result`) points nowhere in particular.
+    return [...byQuote.values()].filter((users) => users.size <= Math.max(1, limit)).flatMap((users) => [...users.values()]);
   }
+}
+
+function isCodeShaped(name: string): boolean {
+  return name.length >= 5 && (/[_\d]/.test(name) || /[a-z][A-Z]/.test(name) || /^[A-Z][A-Z0-9_]+$/.test(name));
+}
+
+const usageIndexes = new WeakMap<SourceSymbols, Map<string, number[]>>();
+const ownerIndexes = new WeakMap<SourceSymbols, Int32Array>();
+
+/** For each row, the innermost non-class definition holding it (-1: none); built once per parsed source. */
+function innermostOwners(symbols: SourceSymbols): Int32Array {
+  const known = ownerIndexes.get(symbols);
+  if (known) return known;
+  const owner = new Int32Array(symbols.rowCount).fill(-1);
+  symbols.units.forEach((unit, index) => {
+    if (unit.kind !== 'class') owner.fill(index, unit.startRow, Math.min(symbols.rowCount, unit.endRow + 1));
+  });
+  ownerIndexes.set(symbols, owner);
+  return owner;
+}
+
+/** Name → innermost non-class definitions using it; built once per parsed source. */
+function usageIndex(symbols: SourceSymbols, code: string): Map<string, number[]> {
+  const known = usageIndexes.get(symbols);
+  if (known) return known;
+  const owner = innermostOwners(symbols);
+  const index = new Map<string, number[]>();
+  code.split('\n').forEach((line, row) => {
+    const unit = owner[row] ?? -1;
+    if (unit < 0) return;
+    for (const match of line.matchAll(/[A-Za-z_][A-Za-z0-9_]{4,}/g)) {
+      const users = index.get(match[0]);
+      if (!users) index.set(match[0], [unit]);
+      else if (users[users.length - 1] !== unit && !users.includes(unit)) users.push(unit);
+    }
+  });
+  usageIndexes.set(symbols, index);
+  return index;
 }
 
 function overlaps(numbers: readonly number[], unit: CodeUnit, first: number, last: number): boolean {

@@ -30,6 +30,11 @@ export interface CodeGraphOptions {
   readonly maxDefinitionsPerCallee: number;
   /** Keep the constructor of each class whose method is kept (the fields it sets are context). */
   readonly keepConstructors: boolean;
+  /**
+   * A code-shaped name the latest turn mentions (`change_map`, `PGPASSFILE`) keeps the
+   * definitions whose code uses it, when at most this many do (0: only definitions named so).
+   */
+  readonly maxDefinitionsPerUsage: number;
   /** Also take targets from the task (the first user message), not only the latest turn. */
   readonly taskMentions: boolean;
   /** A source read shorter than this many lines passes through: it is already focused. */
@@ -44,6 +49,7 @@ export const CODE_GRAPH_DEFAULTS: CodeGraphOptions = {
   calleeDepth: 1,
   maxDefinitionsPerCallee: 3,
   keepConstructors: true,
+  maxDefinitionsPerUsage: 3,
   taskMentions: true,
   minLines: 40,
   minBodyLines: 5,
@@ -205,6 +211,7 @@ function readOptions(raw: Readonly<Record<string, unknown>>): CodeGraphOptions {
     calleeDepth: number('calleeDepth', 0),
     maxDefinitionsPerCallee: number('maxDefinitionsPerCallee', 1),
     keepConstructors: flag('keepConstructors'),
+    maxDefinitionsPerUsage: number('maxDefinitionsPerUsage', 0),
     taskMentions: flag('taskMentions'),
     minLines: number('minLines', 1),
     minBodyLines: number('minBodyLines', 1),

@@ -101,6 +101,11 @@ for module in node-pty @vscode/spdlog native-watchdog @parcel/watcher; do
   fi
 done
 
+# argon2 (password hashing) is loaded at start even with --auth none; build it from the sources it ships.
+log "building argon2"
+(cd node_modules/argon2 && "$node22" "$gyp" rebuild --nodedir="$cache/node" --module_name=argon2 --module_path="$PWD/lib/binding/napi-v3" --napi_build_version=3 -j 2 >/dev/null 2>"$cache/gyp-argon2.log") \
+  || { log "building argon2 failed; see $cache/gyp-argon2.log"; exit 1; }
+
 # ripgrep: @vscode/ripgrep would download its binary; Debian's does the same job.
 mkdir -p lib/vscode/node_modules/@vscode/ripgrep/bin
 cp /usr/bin/rg lib/vscode/node_modules/@vscode/ripgrep/bin/rg

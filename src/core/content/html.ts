@@ -49,6 +49,8 @@ const CLOSES_PARAGRAPH = new Set([
 interface OpenElement {
   readonly name: string;
   readonly dropped: boolean;
+  /** Dropped for its class or id, a guess that can be wrong (see cleanHtml). */
+  readonly droppedByClass: boolean;
 }
 
 type DropPolicy = 'chrome' | 'structural';
@@ -56,16 +58,16 @@ type DropPolicy = 'chrome' | 'structural';
 interface Extraction {
   readonly text: string;
   readonly droppedElements: Map<string, number>;
+  /** Visible characters inside elements dropped for their class or id. */
+  readonly classDroppedChars: number;
 }
 
 /** Cleans HTML to text. Deterministic, linear in the input. */
 export function cleanHtml(html: string): CleanResult {
-  const full = extractText(html, 'chrome');
-  let chosen = full;
+  let chosen = extractText(html, 'chrome');
   // A class like "nav-open" on a page wrapper would take the whole page with it: when
-  // class and id rules remove most of the words, fall back to dropping tags and roles only.
-  const structural = extractText(html, 'structural');
-  if (countWords(full.text) < 0.5 * countWords(structural.text)) chosen = structural;
+  // class and id rules removed more text than was kept, drop by tags and roles only.
+  if (chosen.classDroppedChars > countVisible(chosen.text)) chosen = extractText(html, 'structural');
   const removed: string[] = [`markup removed (${html.length} → ${chosen.text.length} chars)`];
   for (const [what, count] of [...chosen.droppedElements].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) {
     removed.push(`${count} ${what} element${count === 1 ? '' : 's'} dropped`);
@@ -73,11 +75,16 @@ export function cleanHtml(html: string): CleanResult {
   return cleanResult(html, chosen.text, 'html', removed);
 }
 
-function countWords(text: string): number {
+/** Characters a reader sees: everything but whitespace. */
+function countVisible(text: string): number {
   let count = 0;
-  for (const _ of text.matchAll(/[\p{L}\p{N}]+/gu)) count++;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code > 32 && code !== 160) count++;
+  }
   return count;
 }
+
 
 function dropReason(token: Extract<MarkupToken, { kind: 'start' }>, policy: DropPolicy): string | undefined {
   if (DROPPED_ELEMENTS.has(token.name)) return token.name;
@@ -164,6 +171,8 @@ function extractText(html: string, policy: DropPolicy): Extraction {
   const droppedElements = new Map<string, number>();
   const builder = new TextBuilder();
   let droppedDepth = 0;
+  let classDroppedDepth = 0;
+  let classDroppedChars = 0;
   let preDepth = 0;
   const cellsInRow: number[] = [];
 
@@ -171,6 +180,7 @@ function extractText(html: string, policy: DropPolicy): Extraction {
     while (stack.length > index) {
       const element = stack.pop()!;
       if (element.dropped) droppedDepth--;
+      if (element.droppedByClass) classDroppedDepth--;
       if (droppedDepth > 0) continue;
       closeElement(element.name);
     }
@@ -192,7 +202,11 @@ function extractText(html: string, policy: DropPolicy): Extraction {
 
   for (const token of tokenizeMarkup(html, { rawText: true })) {
     if (token.kind === 'text' || token.kind === 'cdata') {
-      if (droppedDepth > 0) continue;
+      if (droppedDepth > 0) {
+        const top = stack[stack.length - 1]?.name;
+        if (classDroppedDepth > 0 && top !== 'script' && top !== 'style') classDroppedChars += countVisible(token.text);
+        continue;
+      }
       const top = stack[stack.length - 1]?.name;
       if (top === 'script' || top === 'style') continue;
       const text = token.kind === 'text' ? decodeEntities(token.text) : token.text;
@@ -233,8 +247,10 @@ function extractText(html: string, policy: DropPolicy): Extraction {
     const reason = droppedDepth > 0 ? undefined : dropReason(token, policy);
     const dropped = reason !== undefined;
     if (reason !== undefined) droppedElements.set(reason, (droppedElements.get(reason) ?? 0) + 1);
-    stack.push({ name, dropped });
+    const droppedByClass = reason !== undefined && (reason.startsWith('"') || reason === 'cookie banner');
+    stack.push({ name, dropped, droppedByClass });
     if (dropped) droppedDepth++;
+    if (droppedByClass) classDroppedDepth++;
     if (droppedDepth > 0) continue;
     if (/^h[1-6]$/.test(name)) {
       builder.paragraph();
@@ -258,5 +274,5 @@ function extractText(html: string, policy: DropPolicy): Extraction {
     }
   }
   closeTo(0);
-  return { text: builder.finish(), droppedElements };
+  return { text: builder.finish(), droppedElements, classDroppedChars };
 }

@@ -2,8 +2,8 @@
  * Page front matter: the YAML block between `---` lines at the top of a page, parsed with
  * `yaml` and validated with zod. Problems carry the file's line so an author can fix them.
  */
-import { LineCounter, parseDocument, isMap, isScalar, type Node } from 'yaml';
 import { z } from 'zod';
+import { parseYamlFile } from './yamlFile';
 
 /** Types that are read whole unless the page says otherwise: they rarely work in pieces. */
 export const READ_WHOLE_TYPES: ReadonlySet<string> = new Set(['rule', 'voice', 'style', 'template', 'process']);
@@ -67,31 +67,7 @@ export function parseFrontMatter(source: string): FrontMatterResult {
   const yamlText = match[1]!;
   const body = source.slice(match[0].length);
   const bodyLine = match[0].split('\n').length;
-  const lineCounter = new LineCounter();
-  const document = parseDocument(yamlText, { lineCounter, prettyErrors: false });
   // The YAML starts on the file's second line, after the opening ---.
-  const fileLine = (offset: number): number => lineCounter.linePos(offset).line + 1;
-  if (document.errors.length > 0) {
-    return { ok: false, problems: document.errors.map((error) => ({ line: fileLine(error.pos[0]), message: `YAML: ${error.message.split('\n')[0]}` })) };
-  }
-  const parsed = frontMatterSchema.safeParse(document.toJS() ?? {});
-  if (parsed.success) return { ok: true, meta: parsed.data, body, bodyLine };
-  return {
-    ok: false,
-    problems: parsed.error.issues.map((issue) => {
-      const key = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
-      const where = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-      const unknown = issue.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-      return { line: keyLine(document.contents, unknown ?? key, fileLine), message: `${where}${issue.message}` };
-    }),
-  };
-}
-
-/** The line of a top-level key, or the first line of the front matter when it is absent. */
-function keyLine(contents: Node | null | undefined | unknown, key: string | undefined, fileLine: (offset: number) => number): number {
-  if (key === undefined || !isMap(contents)) return 2;
-  for (const pair of contents.items) {
-    if (isScalar(pair.key) && pair.key.value === key && pair.key.range) return fileLine(pair.key.range[0]);
-  }
-  return 2;
+  const parsed = parseYamlFile(yamlText, frontMatterSchema, 1);
+  return parsed.ok ? { ok: true, meta: parsed.value, body, bodyLine } : { ok: false, problems: parsed.problems };
 }

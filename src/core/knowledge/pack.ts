@@ -1,5 +1,4 @@
-/** Packs: small YAML files (`*.pack.yaml`) naming the pages for one kind of work. */
-import { LineCounter, parseDocument, isMap, isScalar } from 'yaml';
+/** Packs: small YAML files (`*.pack.yaml`) naming the pages for one kind of work; and `library.yaml` settings. */
 import { z } from 'zod';
 
 const phrase = z.string().trim().min(1);
@@ -27,23 +26,3 @@ export const settingsSchema = z.strictObject({
   /** Instructions to every agent, placed at the top of each bundle. */
   instructions: z.string().optional(),
 });
-
-/** Parses a YAML file against a schema; problems carry 1-based lines. */
-export function parseYamlFile<T>(source: string, schema: z.ZodType<T>): { ok: true; value: T } | { ok: false; problems: { line: number; message: string }[] } {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(source, { lineCounter, prettyErrors: false });
-  if (document.errors.length > 0) return { ok: false, problems: document.errors.map((error) => ({ line: lineCounter.linePos(error.pos[0]).line, message: `YAML: ${error.message.split('\n')[0]}` })) };
-  const parsed = schema.safeParse(document.toJS() ?? {});
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return {
-    ok: false,
-    problems: parsed.error.issues.map((issue) => {
-      const key = issue.code === 'unrecognized_keys' ? issue.keys[0] : typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
-      let line = 1;
-      if (key !== undefined && isMap(document.contents)) {
-        for (const pair of document.contents.items) if (isScalar(pair.key) && pair.key.value === key && pair.key.range) line = lineCounter.linePos(pair.key.range[0]).line;
-      }
-      return { line, message: `${issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''}${issue.message}` };
-    }),
-  };
-}

@@ -132,12 +132,42 @@ describe('cleanTestOutput', () => {
         dropped: ['test_login PASSED', 'plugins: cov', 'user = make_user()'],
       },
     ];
+    runs.push({
+      name: 'vitest',
+      text: [' ✓ src/cart.test.ts (3 tests) 4ms', ' ❯ src/refund.test.ts (2 tests | 1 failed) 7ms', '   ✓ refunds in full', '   × rounds to cents', '', '⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯', '', ' FAIL  src/refund.test.ts > rounds to cents', 'AssertionError: expected 999 to be 1000', ' ❯ src/refund.test.ts:9:20', '', ' Test Files  1 failed | 1 passed (2)', '      Tests  1 failed | 4 passed (5)'].join('\n'),
+      kept: ['× rounds to cents', 'FAIL  src/refund.test.ts > rounds to cents', 'AssertionError: expected 999 to be 1000', 'src/refund.test.ts:9:20', 'Test Files  1 failed | 1 passed (2)', 'Tests  1 failed | 4 passed (5)'],
+      dropped: ['src/cart.test.ts (3 tests)', 'refunds in full'],
+    });
     for (const run of runs) {
       assert.equal(detectContentFormat(run.text), 'test-output', `${run.name} detected`);
       const result = cleanTestOutput(run.text);
       for (const line of run.kept) assert.ok(result.text.includes(line), `${run.name}: "${line}" kept`);
       for (const line of run.dropped) assert.ok(!result.text.includes(line), `${run.name}: "${line}" dropped`);
     }
+  });
+
+  it('reads a jest --json report', () => {
+    const report = {
+      numTotalTests: 3,
+      testResults: [{
+        name: '/repo/src/refund.test.ts',
+        status: 'failed',
+        assertionResults: [
+          { fullName: 'refunds in full', status: 'passed', failureMessages: [] },
+          { fullName: 'refunds rounds to cents', status: 'failed', failureMessages: ['Error: expect(received).toBe(expected)\n    at Object.<anonymous> (/repo/src/refund.test.ts:9:20)'], location: { line: 7, column: 3 } },
+          { fullName: 'refunds later', status: 'pending', failureMessages: [] },
+        ],
+      }],
+    };
+    const text = JSON.stringify(report, null, 2);
+    assert.equal(detectContentFormat(text), 'test-output');
+    const result = cleanTestOutput(text);
+    assert.equal(result.text, [
+      'FAILED /repo/src/refund.test.ts › refunds rounds to cents (/repo/src/refund.test.ts:7)',
+      '    Error: expect(received).toBe(expected)',
+      '        at Object.<anonymous> (/repo/src/refund.test.ts:9:20)',
+      'jest: 3 tests: 1 passed, 1 failed, 1 skipped',
+    ].join('\n'));
   });
 
   it('keeps passing tests the question asks about', () => {

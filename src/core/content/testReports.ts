@@ -47,7 +47,13 @@ export function looksLikeTestReport(text: string): boolean {
   if (/^\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)?<(?:testsuites|testsuite|test-run|test-results|TestRun|assemblies)\b/.test(head)) return true;
   if (/^\s*\{"Time":"[^"]*","Action":"(?:start|run|output|pass|fail|skip)"/.test(head)) return true;
   if (/^\s*\{"protocolVersion":"[^"]*","runnerVersion"/.test(head)) return true;
-  return /^\s*\{\s*"(?:stats|examples|version|numTotalTestSuites|numFailedTestSuites|numFailedTests)"/.test(head) && /"(?:stats|examples|testResults|numTotalTests)"\s*:/.test(text.slice(0, 200_000));
+  if (!/^\s*\{/.test(head)) return false;
+  const start = text.slice(0, 200_000);
+  return (
+    (/"numTotalTests"\s*:/.test(start) && /"testResults"\s*:\s*\[/.test(start)) || // jest --json
+    (/"stats"\s*:\s*\{/.test(start) && /"passes"\s*:/.test(start) && /"tests"\s*:\s*\[/.test(start)) || // mocha json
+    (/"examples"\s*:\s*\[/.test(start) && /"full_description"\s*:|"summary_line"\s*:/.test(start)) // rspec json
+  );
 }
 
 function attribute(attributes: ReadonlyMap<string, string>, ...names: string[]): string | undefined {

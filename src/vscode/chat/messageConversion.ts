@@ -131,7 +131,7 @@ function dataToVscode(part: DataPart, kit: PartKit): unknown {
   const original = part.extra?.[ORIGINAL];
   const unchanged = original !== undefined && dataFromVscode(original)?.data === part.data && (original as { mimeType: string }).mimeType === part.mimeType;
   if (unchanged) return original;
-  if (part.encoding === 'base64' && kit.data) return kit.data(Buffer.from(part.data, 'base64'), part.mimeType);
+  if (part.encoding === 'base64' && kit.data) return kit.data(new Uint8Array(Buffer.from(part.data, 'base64')), part.mimeType);
   // No way to build bytes here (a URL, or no data part class): say what stood there instead of dropping it.
   return kit.text(`[${part.mimeType} content]`);
 }

@@ -3,7 +3,7 @@
  * reached with `fetch`, its key read from SecretStorage at send time (never kept in settings).
  */
 import type { ChatRequest } from '../../core/chat/types';
-import { TokenCounter } from '../../core/tokens/tokenCounter';
+import { FAMILY_FACTORS, TokenCounter } from '../../core/tokens/tokenCounter';
 import type { ForwardTarget, ResponseChunk, TargetInformation } from '../chat/forwardTarget';
 import type { EndpointSettings } from '../settings/settingsSchema';
 import { anthropicChunks, openAIChunks, serverSentData, toAnthropicBody, toOpenAIBody } from './endpointWire';
@@ -70,6 +70,6 @@ export class EndpointTarget implements ForwardTarget {
   async countTokens(text: string): Promise<number> {
     // Endpoints publish no token-count API we can rely on; o200k is exact for OpenAI models and scaled for Claude.
     const tokens = this.tokens.count(text);
-    return this.endpoint.kind === 'anthropic' ? Math.round(tokens * 1.2) : tokens;
+    return this.endpoint.kind === 'anthropic' ? Math.round(tokens * (FAMILY_FACTORS.claude ?? 1)) : tokens;
   }
 }

@@ -5,6 +5,7 @@
  * drift apart.
  */
 import type { Strategy } from '../../core/pipeline/types';
+import { STRATEGY_ORDER } from '../../core/strategies/index';
 import { AGGRESSIVENESS, JUDGE_MODES } from '../settings/settingsSchema';
 
 type Json = Record<string, unknown>;
@@ -126,7 +127,9 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
     'herald.strategyTimeLimitMs': { type: 'integer', default: 5000, minimum: 1, maximum: 60000, order: 9, description: 'Longest one strategy may run, in milliseconds; a slower one is skipped and the request goes on without it.' },
     'herald.retrieve.maxRounds': { type: 'integer', default: 4, minimum: 0, maximum: 10, order: 10, markdownDescription: 'How many times in one turn Herald answers the model\'s `herald_retrieve` calls itself. 0 turns in-turn retrieval off.' },
   };
-  strategies.forEach((strategy, index) => {
+  for (const strategy of strategies) {
+    // Ordered by the registry, so a strategy landing later does not renumber the others.
+    const index = Math.max(0, (STRATEGY_ORDER as readonly string[]).indexOf(strategy.id));
     properties[`herald.strategy.${strategy.id}.enabled`] = {
       type: 'boolean',
       default: strategy.defaultEnabled,
@@ -144,7 +147,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
         properties: Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: jsonType(value), default: value }])),
       };
     }
-  });
+  }
   return properties;
 }
 

@@ -119,7 +119,7 @@ withData('relevance_filter', () => {
   it('keeps every replayed request prefix-stable and lossless on real trajectories', async () => {
     let turns = 0;
     let saved = 0;
-    for (const name of trajectoryNames().slice(0, 2)) {
+    for (const name of trajectoryNames().slice(0, 1)) {
       const { pipeline, stash } = setup({ minLines: 20, minSavedTokens: 50 });
       const summary = await replay(pipeline, stash, turnRequests(loadTrajectory(name)), tokens);
       assert.equal(summary.prefixStableTurns, summary.turns.length, `${name}: prefix changed`);
@@ -128,7 +128,7 @@ withData('relevance_filter', () => {
       saved += summary.tokensBefore - summary.tokensAfter;
     }
     assert.ok(turns > 0);
-    assert.ok(saved > 0, 'the filter saved nothing on two trajectories');
+    assert.ok(saved > 0, 'the filter saved nothing on a real trajectory');
   });
 
   it('ranks with the embedding model when one is configured, and says lexical when it cannot load', async () => {

@@ -96,9 +96,9 @@ withData('window_budget', () => {
   });
 
   it('on a real trajectory: every request fits, crops are replayed byte for byte, and the cache breaks only on crop events', async () => {
-    const bodies = turnRequests(loadTrajectory(trajectoryNames()[1]!));
+    const bodies = turnRequests(loadTrajectory(trajectoryNames()[4]!));
     const largest = Math.max(...bodies.map((body) => tokens.countRequest(parseRequest(body))));
-    const maxTokens = Math.floor(largest * 0.5);
+    const maxTokens = Math.floor(largest * 0.6);
     const { pipeline, stash } = setup({ maxTokens });
     const summary = await replay(pipeline, stash, bodies, tokens);
     assert.equal(summary.losslessTurns, summary.turns.length);

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { tinyTables, tinyVocabulary, TINY_DIMENSION, writeTinyEmbeddingModel } from '../../../../scripts/makeTinyEmbeddingModel';
@@ -7,7 +8,7 @@ import type { Embedder } from '../types';
 import { bytesToUnicode, createBytePairTokenizer } from './bytePairTokenizer';
 import { loadTokenizer } from './loadTokenizer';
 import { resolveModelFolder, sha256File, verifyChecksums } from './modelFolder';
-import { loadOnnxEmbedder } from './onnxEmbedder';
+import { loadOnnxEmbedder, RUNTIME_FILES } from './onnxEmbedder';
 
 const CACHE = path.resolve(__dirname, '..', '..', '..', '..', 'test', '.cache');
 const MODEL_DIR = path.join(CACHE, 'tiny-embedding');
@@ -131,6 +132,25 @@ describe('embeddings', () => {
       });
       assert.throws(() => createRelevanceScorer({ embedder, embeddingWeight: 2 }), /between 0 and 1/);
     });
+  });
+
+  it('loads the runtime from where the host\'s asset locator points (a separate process: the runtime starts once per process)', function () {
+    this.timeout(30_000);
+    const assets = path.join(CACHE, 'ort-assets');
+    fs.mkdirSync(assets, { recursive: true });
+    // The package's "node" entry sits in dist/, beside the runtime files.
+    const runtimeDir = path.dirname(require.resolve('onnxruntime-web'));
+    for (const file of RUNTIME_FILES) fs.copyFileSync(path.join(runtimeDir, file), path.join(assets, file));
+    const script = path.join(CACHE, 'load-with-assets.ts');
+    fs.writeFileSync(script, [
+      `import { loadOnnxEmbedder } from ${JSON.stringify(path.resolve(__dirname, 'onnxEmbedder'))};`,
+      'const asked: string[] = [];',
+      `loadOnnxEmbedder(${JSON.stringify(MODEL_DIR)}, { assets: { wasmPath: (name: string) => { asked.push(name); return ${JSON.stringify(assets)} + '/' + name; } } })`,
+      '  .then(async (embedder) => { const [vector] = await embedder.embed([\'the server log\']); console.log(JSON.stringify({ asked, dimension: vector!.length })); })',
+      '  .catch((error: unknown) => { console.error(String(error)); process.exit(1); });',
+    ].join('\n'));
+    const output = execFileSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8' });
+    assert.deepEqual(JSON.parse(output.trim()), { asked: ['ort-wasm-simd-threaded.wasm'], dimension: TINY_DIMENSION });
   });
 
   describe('the model folder', () => {

@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AssetLocator } from '../../ports';
 import type { Embedder } from '../types';
 import { loadTokenizer } from './loadTokenizer';
@@ -32,6 +33,8 @@ export interface OnnxEmbedderOptions {
 
 /** The runtime file the wasm backend loads first; its folder is where the others are. */
 export const ONNX_RUNTIME_WASM_FILE = 'ort-wasm-simd-threaded.wasm';
+/** Every file the wasm backend loads in Node and in the extension host (copy both into dist/). */
+export const RUNTIME_FILES = ['ort-wasm-simd-threaded.mjs', ONNX_RUNTIME_WASM_FILE] as const;
 
 let runtime: Promise<OnnxRuntime> | undefined;
 
@@ -41,7 +44,8 @@ async function loadRuntime(assets: AssetLocator | undefined): Promise<OnnxRuntim
     // One thread: worker threads are not available in every host, and results stay deterministic.
     ort.env.wasm.numThreads = 1;
     ort.env.logLevel = 'error';
-    if (assets) ort.env.wasm.wasmPaths = path.dirname(assets.wasmPath(ONNX_RUNTIME_WASM_FILE)) + path.sep;
+    // A file URL, so the runtime's dynamic import of the .mjs works on Windows too.
+    if (assets) ort.env.wasm.wasmPaths = pathToFileURL(path.dirname(assets.wasmPath(ONNX_RUNTIME_WASM_FILE)) + path.sep).href;
     return ort;
   });
   return runtime;
@@ -56,7 +60,11 @@ export async function loadOnnxEmbedder(modelDir: string, options: OnnxEmbedderOp
   try {
     session = await ort.InferenceSession.create(folder.modelFile, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
   } catch (error) {
-    throw new Error(`Herald: could not load the embedding model ${folder.modelFile}: ${error instanceof Error ? error.message : String(error)} (the file may be damaged or not an ONNX model)`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (/no available backend|Cannot find module|ENOENT/.test(message)) {
+      throw new Error(`Herald: the ONNX runtime could not start (${message}); ${RUNTIME_FILES.join(' and ')} must sit next to each other where the host's asset locator points`);
+    }
+    throw new Error(`Herald: could not load the embedding model ${folder.modelFile}: ${message} (the file may be damaged or not an ONNX model)`);
   }
   if (!session.inputNames.includes('input_ids')) {
     throw new Error(`Herald: the embedding model ${folder.modelFile} has no "input_ids" input (inputs: ${session.inputNames.join(', ')})`);

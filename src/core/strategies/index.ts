@@ -26,6 +26,7 @@ import { createReasoningBudget } from './reasoningBudget';
 import { createSemanticCache } from './semanticCache';
 import { createToolPruning } from './toolPruning';
 import { createToolSchemaCompression } from './toolSchemaCompression';
+import { createVisionOcr } from './visionOcr';
 
 export type { StrategyEnvironment } from './environment';
 
@@ -82,6 +83,7 @@ const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   semantic_cache: () => createSemanticCache(),
   tool_pruning: () => createToolPruning(),
   tool_schema_compression: () => createToolSchemaCompression(),
+  vision_ocr: (environment) => createVisionOcr(environment),
 };
 
 /** The implemented strategies, in pipeline order. */

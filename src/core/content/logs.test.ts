@@ -63,7 +63,7 @@ describe('cleanLog', () => {
     const lines = Array.from({ length: 21 }, (_, index) => `2026-03-0${1 + (index % 9)} 10:00:${String(index).padStart(2, '0')},123 INFO [req ${4000 + index * 17}] POST /api/checkout took ${20 + index}ms from 10.0.0.${index}:${5000 + index * 7}`);
     const result = cleanLog(`${lines.join('\n')}\n`);
     assert.equal(result.text, `${lines[0]} [×21]\n`);
-    assert.deepEqual(result.removed, ['20 repeated log entries folded into 1 counted lines']);
+    assert.deepEqual(result.removed, ['20 repeated log entries folded into 1 counted line']);
   });
 
   it('never folds lines that differ in path, identifier or status code', () => {

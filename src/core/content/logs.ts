@@ -82,7 +82,7 @@ export function cleanLog(text: string): CleanResult {
   const removed: string[] = [];
   if (folded > 0) {
     const distinct = kept.filter((entry) => entry.count > 1).length;
-    removed.push(`${folded} repeated log entries folded into ${distinct} counted lines${foldedSevere > 0 ? ` (${foldedSevere} of them repeated warnings/errors, folded in place)` : ''}`);
+    removed.push(`${folded} repeated log entries folded into ${distinct} counted line${distinct === 1 ? '' : 's'}${foldedSevere > 0 ? ` (${foldedSevere} of them repeated warnings/errors, folded in place)` : ''}`);
   }
   if (blankRuns > 0) removed.push(`${blankRuns} blank lines`);
   if (text !== stripAnsi(text)) removed.push('terminal colour codes');

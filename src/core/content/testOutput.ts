@@ -18,7 +18,7 @@ const PASSING_LINE: readonly RegExp[] = [
   /^\s*=== (?:RUN|PAUSE|CONT|NAME)\s/, // go test
   /^\s*ok \d+(?:\s+-)?(?!.*#\s*(?:TODO|SKIP))/i, // TAP
   /^\s*test \S.* \.\.\. ok$/, // cargo test
-  /^\s*\S.*\s\.\.\.\s+ok$/, // python unittest -v
+  /^\s*\S.*\s\.\.\.\s+(?:ok|skipped\b.*|expected failure)$/, // python unittest -v (skips are counted in its summary)
   /\s(?:PASSED)(?:\s+\[\s*\d+%\])?$/, // pytest -v
   /^\s*\[\s*(?:OK|PASSED|RUN)\s*\]\s/, // googletest
   /^\s*# Subtest: /, // node --test

@@ -7,6 +7,8 @@
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
+import { createCommandDigest } from './commandDigest';
+import { createContextCompression } from './contextCompression';
 import { createContextDedupe } from './contextDedupe';
 import { createHistoryTrim } from './historyTrim';
 import { createObservationMask } from './observationMask';
@@ -71,6 +73,8 @@ const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   observation_mask: (environment) => createObservationMask(environment),
   output_externalize: (environment) => createOutputExternalize(environment),
   prompt_compression: (environment) => createPromptCompression(environment),
+  command_digest: (environment) => createCommandDigest(environment),
+  context_compression: (environment) => createContextCompression(environment),
   audited_holdout: () => createAuditedHoldout(),
   cache_lint: () => createCacheLint(),
   cache_optimizer: () => createCacheOptimizer(),

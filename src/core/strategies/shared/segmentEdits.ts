@@ -25,15 +25,17 @@ export class SegmentEdits {
 
   /**
    * Stashes the segment's text and records its replacement, unless the replacement would not
-   * save at least `minSavedTokens`. Returns whether the elision was kept.
+   * save at least `minSavedTokens` and `minSavedRatio` of the segment's tokens. Returns whether
+   * the elision was kept.
    */
-  elide(elision: SegmentElision, minSavedTokens = 1): boolean {
+  elide(elision: SegmentElision, minSavedTokens = 1, minSavedRatio = 0): boolean {
     const { segment } = elision;
     const handle = this.context.stash.handleFor(segment.text);
     // Price the replacement before stashing, so an unprofitable elision leaves no entry behind.
     const preview = (elision.render ?? ((marker: string) => marker))(formatMarker(elision.summary, handle));
-    const saved = this.context.tokens.count(segment.text) - this.context.tokens.count(preview);
-    if (saved < minSavedTokens) return false;
+    const before = this.context.tokens.count(segment.text);
+    const saved = before - this.context.tokens.count(preview);
+    if (saved < minSavedTokens || saved < minSavedRatio * before) return false;
     const result = this.context.stash.elide({ original: segment.text, summary: elision.summary, kind: this.strategyId, render: elision.render });
     this.replacements.set(segment.key, result.replacement);
     this.handles.push(result.handle);

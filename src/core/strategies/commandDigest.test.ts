@@ -1,0 +1,116 @@
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import { findToolOutputs } from '../chat/toolOutput';
+import { findMarkers } from '../stash/marker';
+import { hasSharedData, loadTrajectory, sharedPath, turnRequests } from '../../../test/support/sharedData';
+import { replay } from '../../../test/support/replay';
+import { createCommandDigest, routeOf } from './commandDigest';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+
+/** A pytest run: progress, 126 passes, two failures, the count line. */
+const PYTEST = [
+  '============================= test session starts ==============================',
+  'platform linux -- Python 3.11.8, pytest-8.1.1, pluggy-1.4.0',
+  'rootdir: /repo',
+  'collected 128 items',
+  '',
+  ...Array.from({ length: 64 }, (_, index) => `tests/test_billing.py::test_case_${index} PASSED                              [ ${String(index).padStart(2)}%]`),
+  'tests/test_auth.py::test_login_lockout FAILED                              [ 50%]',
+  ...Array.from({ length: 62 }, (_, index) => `tests/test_api.py::test_route_${index} PASSED                               [ ${String(50 + Math.floor(index / 2)).padStart(2)}%]`),
+  'tests/test_billing.py::test_refund_rounding FAILED                         [100%]',
+  '',
+  '=================================== FAILURES ===================================',
+  '______________________________ test_login_lockout ______________________________',
+  '',
+  '    def test_login_lockout():',
+  '>       assert locked is True',
+  'E       assert False is True',
+  '',
+  'tests/test_auth.py:42: AssertionError',
+  '_____________________________ test_refund_rounding _____________________________',
+  '',
+  '    def test_refund_rounding():',
+  '>       assert refund(1000) == 1000',
+  'E       assert 999 == 1000',
+  '',
+  'tests/test_billing.py:88: AssertionError',
+  '=========================== short test summary info ============================',
+  'FAILED tests/test_auth.py::test_login_lockout - assert False is True',
+  'FAILED tests/test_billing.py::test_refund_rounding - assert 999 == 1000',
+  '======================== 2 failed, 126 passed in 3.41s =========================',
+].join('\n');
+
+function bash(id: string, command: string): unknown {
+  return { role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] };
+}
+
+describe('command_digest', () => {
+  it('digests a test run in history to its failures and count line; the fresh run passes through (OpenAI)', async () => {
+    const messages = [
+      { role: 'system', content: 'You fix bugs.' },
+      { role: 'user', content: 'Make the suite green.' },
+      bash('c1', 'pytest -v tests'),
+      { role: 'tool', tool_call_id: 'c1', content: PYTEST },
+      bash('c2', 'pytest -v tests'),
+      { role: 'tool', tool_call_id: 'c2', content: PYTEST },
+    ];
+    const rig = createRig([createCommandDigest()]);
+    const result = await runTurns(rig, turnBodies(messages));
+    const digest = partTexts(result.request)[3]!;
+    assert.ok(digest.length < PYTEST.length / 3, `digest of ${digest.length} chars`);
+    for (const kept of ['test_login_lockout', 'assert False is True', 'tests/test_auth.py:42', 'test_refund_rounding', 'assert 999 == 1000', 'tests/test_billing.py:88', '2 failed, 126 passed in 3.41s']) {
+      assert.ok(digest.includes(kept), `the digest keeps ${kept}`);
+    }
+    assert.ok(!digest.includes('test_route_17 PASSED'), 'passing tests are dropped');
+    assert.match(digest, /\n\[herald: test run digest of \d+ lines: [^\]]+ · retrieve hr_[a-z2-7]{16}\]$/);
+    assert.equal(await rig.stash.expandText(digest), PYTEST);
+    assert.equal(partTexts(result.request)[5], PYTEST, 'the current turn passes through');
+    assertNoPromptText(result.decisions, [PYTEST]);
+  });
+
+  it('routes by the command: a grep whose output is not hits is left alone; without a command, by shape', () => {
+    const notHits = Array.from({ length: 30 }, (_, index) => `grep: src/module_${index}: Is a directory`).join('\n');
+    assert.equal(routeOf({ text: notHits, command: 'grep -r "refund" src' }), undefined);
+    const hits = Array.from({ length: 30 }, (_, index) => `src/billing/module_${index % 3}.py:${index + 10}:    total = refund(amount)`).join('\n');
+    assert.equal(routeOf({ text: hits, command: 'grep -rn "refund" src' }), 'grep');
+    assert.equal(routeOf({ text: hits }), 'grep');
+    assert.equal(routeOf({ text: PYTEST }), 'test-output');
+    assert.equal(routeOf({ text: fs.readFileSync(`${__dirname}/../stash/stash.ts`, 'utf8'), command: 'cat src/core/stash/stash.ts' }), undefined);
+  });
+
+  (hasSharedData() ? it : it.skip)('keeps every failure a real go test report lists (Anthropic), digested once it is history', async () => {
+    const report = fs.readFileSync(sharedPath('test-reports', 'golang-json.json'), 'utf8');
+    const expected = fs.readFileSync(sharedPath('test-reports', 'expected', 'golang-json.md'), 'utf8');
+    const failures = [...expected.matchAll(/❌ (\S+)/g)].map((match) => match[1]!).filter((name) => !name.startsWith('<'));
+    assert.ok(failures.length >= 5);
+    const messages = [
+      { role: 'user', content: 'Run the Go tests.' },
+      { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'bash', input: { command: 'go test -json ./...' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: report }] },
+      { role: 'assistant', content: [{ type: 'text', text: 'Six tests fail.' }] },
+      { role: 'user', content: 'Fix the first one.' },
+    ];
+    const rig = createRig([createCommandDigest()]);
+    const result = await runTurns(rig, turnBodies(messages, { model: 'claude-sonnet-4', system: 'You fix Go code.', max_tokens: 500 }));
+    const digest = partTexts(result.request)[3]!;
+    assert.ok(findMarkers(digest).length === 1 && digest.length < report.length / 4);
+    for (const name of failures) assert.ok(digest.includes(name), `failure ${name} survives`);
+    assert.equal(await rig.stash.expandText(digest), report);
+  });
+
+  (hasSharedData() ? it : it.skip)('on a real trajectory: digests test runs keeping their count line, prefix-stable and lossless', async () => {
+    const rig = createRig([createCommandDigest()]);
+    const summary = await replay(rig.pipeline, rig.stash, turnRequests(loadTrajectory('astropy__astropy-13236')), rig.tokens);
+    assert.equal(summary.prefixStableTurns, summary.turns.length);
+    assert.equal(summary.losslessTurns, summary.turns.length);
+    const digests = findToolOutputs(summary.turns[summary.turns.length - 1]!.optimized).filter((segment) => findMarkers(segment.text).some((marker) => marker.summary.startsWith('test run digest')));
+    assert.ok(digests.length >= 1);
+    for (const digest of digests) {
+      // mini-swe-agent cuts long output into a head and a tail: only a part that had the count line must keep it.
+      const original = (await rig.stash.retrieve(findMarkers(digest.text)[0]!.handle))!;
+      const countLine = /^=+ .*\d+ (?:passed|failed).* =+$/m.exec(original);
+      if (countLine) assert.ok(digest.text.includes(countLine[0]), 'the count line stays');
+      for (const failed of original.match(/^FAILED \S+/gm) ?? []) assert.ok(digest.text.includes(failed), `${failed} stays`);
+    }
+  });
+});

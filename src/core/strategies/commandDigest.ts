@@ -1,0 +1,88 @@
+/**
+ * command_digest: recognised command output keeps the command's verdict and drops the
+ * scroll. A test run keeps its failures and the count line, grep hits are bucketed by file,
+ * logs fold repeated lines into counted ones (`[×21]`); the shared cleaners in `core/content`
+ * do the work. The original is one `retrieve` away.
+ *
+ * Routing: the command that produced the output (a tool call's command, or the agent's bash
+ * block before pasted output) decides when the request shows it; a grep whose output does not
+ * look like hits is left alone rather than summarised away. Without a command, the output's
+ * shape decides. Deterministic and question-independent. History only: the current turn's
+ * tool results always pass through.
+ */
+import { cleanContent, detectContentFormat, type ContentFormat } from '../content';
+import type { ToolOutputSegment } from '../chat/toolOutput';
+import type { ChatRequest } from '../chat/types';
+import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import type { StrategyEnvironment } from './environment';
+import { elideCleaned } from './shared/cleanedOutput';
+import { numberOption } from './shared/options';
+import { SegmentEdits } from './shared/segmentEdits';
+import { editableSegments } from './shared/segmentSelection';
+
+/** Options of command_digest. */
+export interface CommandDigestOptions {
+  /** Outputs shorter than this many characters are left alone. */
+  readonly minChars: number;
+  /** Smallest saving, in tokens, worth a digest. */
+  readonly minSavedTokens: number;
+  /**
+   * Smallest saving as a share (0–1) of the output's tokens: rewriting a message as it becomes
+   * history costs one cache write, which a small trim never earns back.
+   */
+  readonly minSavedRatio: number;
+}
+
+export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = {
+  minChars: 400,
+  minSavedTokens: 24,
+  minSavedRatio: 0.5,
+};
+
+/** The formats whose verdict a digest keeps; the rest is context_compression's. */
+const DIGESTED: ReadonlySet<ContentFormat> = new Set(['test-output', 'grep', 'log']);
+
+const LABELS: Readonly<Partial<Record<ContentFormat, string>>> = { 'test-output': 'test run digest', grep: 'grep digest', log: 'log digest' };
+
+export function createCommandDigest(_environment: StrategyEnvironment = {}): Strategy {
+  return {
+    id: 'command_digest',
+    defaultEnabled: true,
+    kind: 'transform',
+    defaults: { ...COMMAND_DIGEST_DEFAULTS },
+    apply: (request, context) => digest(request, context, readOptions(context.options)),
+  };
+}
+
+function readOptions(options: Readonly<Record<string, unknown>>): CommandDigestOptions {
+  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens'), minSavedRatio: numberOption(options, 'minSavedRatio') };
+}
+
+function digest(request: ChatRequest, context: StrategyContext, options: CommandDigestOptions): StrategyResult {
+  const edits = new SegmentEdits('command_digest', context);
+  const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
+  for (const segment of editableSegments(request, context)) {
+    if (segment.text.length < options.minChars) continue;
+    const format = routeOf(segment);
+    if (format === undefined) continue;
+    const cleaned = cleanContent(segment.text, { format, command: segment.command });
+    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: options.minSavedRatio })) counts[format] = (counts[format] ?? 0) + 1;
+  }
+  return edits.result(
+    request,
+    { action: 'command-output-digested', reason: `${edits.count} command outputs digested to their verdict (tests ${counts['test-output']}, grep ${counts.grep}, logs ${counts.log})` },
+    { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history worth digesting' },
+    { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0 },
+  );
+}
+
+/** The format to digest as, or undefined when the output is not a recognised command's. */
+export function routeOf(segment: Pick<ToolOutputSegment, 'text' | 'command'>): ContentFormat | undefined {
+  const byShape = detectContentFormat(segment.text);
+  if (segment.command === undefined) return DIGESTED.has(byShape) ? byShape : undefined;
+  const byCommand = detectContentFormat(segment.text, { command: segment.command });
+  if (!DIGESTED.has(byCommand)) return undefined;
+  // The command says grep but the output is not hits (an error, a count): leave it as it is.
+  if (byCommand === 'grep' && byShape !== 'grep') return undefined;
+  return byCommand;
+}

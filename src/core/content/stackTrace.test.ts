@@ -64,4 +64,26 @@ describe('cleanStackTrace', () => {
     assert.ok(result.text.includes('… 4 library frames'));
     assert.ok(!result.text.includes('ArrayList'));
   });
+
+  it('collapses Go runtime frames and keeps the panic and the program\'s frames', () => {
+    const trace = [
+      'panic: runtime error: index out of range [3] with length 3',
+      '',
+      'goroutine 1 [running]:',
+      'main.lookup(...)',
+      '\t/home/me/app/main.go:12',
+      'main.main()',
+      '\t/home/me/app/main.go:20 +0x1d',
+      'runtime.main()',
+      '\t/usr/local/go/src/runtime/proc.go:271 +0x29d',
+      'runtime.goexit()',
+      '\t/usr/local/go/src/runtime/asm_amd64.s:1695 +0x1',
+      'created by testing.(*T).Run in goroutine 1',
+      '\t/usr/local/go/src/testing/testing.go:1742 +0x390',
+    ].join('\n');
+    assert.equal(detectContentFormat(trace), 'stack-trace');
+    const result = cleanStackTrace(trace);
+    for (const kept of ['panic: runtime error: index out of range [3] with length 3', 'goroutine 1 [running]:', 'main.lookup(...)', '\t/home/me/app/main.go:12', '\t/home/me/app/main.go:20 +0x1d']) assert.ok(result.text.includes(kept), kept);
+    assert.ok(!result.text.includes('proc.go:271'));
+  });
 });

@@ -16,8 +16,10 @@ const FRAME_LINE: readonly RegExp[] = [
   /^\s+[\w.$/-]{1,300}\.(?:go|rs|rb|dart|py|js|ts):\d+/, // Go (file:line under the function), Rust "at" lines
   /^\s*[\w/.-]{1,300}\.rb:\d+:in /, // Ruby
   /^\s*\.\.\. \d+ more$/, // Java "... 12 more"
-  /^[\w.*/()[\]$-]{1,300}\(.*\)$/, // Go function line (followed by its file line)
 ];
+
+/** A Go frame's first line, the function; a frame only when its file line follows. */
+const GO_FUNCTION_LINE = /^[\w.*/()[\]$-]{1,300}\(.*\)$|^created by \S/;
 
 /** Frames of libraries and runtimes, not of the project. */
 const LIBRARY_FRAME = /node_modules[\\/]|site-packages[\\/]|dist-packages[\\/]|[\\/]lib[\\/]python\d|<frozen |\(node:|node:internal|\(internal[\\/]|\binternal[\\/](?:process|modules|timers)|<anonymous>\)?$|^\s+at (?:java|javax|jdk|sun|kotlin|kotlinx|scala|org\.junit|org\.apache|org\.springframework|io\.netty|com\.sun|System|Microsoft|NUnit|Xunit)\.|\/usr\/(?:local\/)?(?:lib|go)\/|GOROOT|\/rustc\/|library[\\/](?:std|core|alloc)[\\/]|\/\.cargo\/registry\/|\/gems\/|\/\.pub-cache\/|package:(?:flutter|flutter_test|test_api|stack_trace)\/|dart:[a-z_]+/;
@@ -52,7 +54,7 @@ function frameGroups(lines: readonly string[]): string[][] {
     const line = lines[index]!;
     const next = lines[index + 1];
     const pythonFrame = /^\s+File "/.test(line) && next !== undefined && /^\s{4,}\S/.test(next) && !isFrameLine(next);
-    const goFrame = /^[\w.*/()[\]$-]{1,300}\(.*\)$/.test(line) && next !== undefined && /^\s+\S+\.go:\d+/.test(next);
+    const goFrame = line.length <= MAX_PATTERN_LINE_CHARS && GO_FUNCTION_LINE.test(line) && next !== undefined && /^\s+\S+\.(?:go|s):\d+/.test(next);
     if (pythonFrame || goFrame) {
       groups.push([line, next!]);
       index++;
@@ -93,7 +95,7 @@ export function cleanStackTrace(text: string): CleanResult {
   };
   for (const group of groups) {
     const first = group[0]!;
-    const frame = isFrameLine(first);
+    const frame = group.length === 2 || isFrameLine(first);
     const joined = group.join('\n');
     if (frame && joined === previous) {
       repeats++;
@@ -101,7 +103,8 @@ export function cleanStackTrace(text: string): CleanResult {
     }
     flushRepeats();
     previous = frame ? joined : undefined;
-    if (frame && isLibraryFrame(first)) {
+    // A Go frame names its file on the second line, so the whole frame is judged.
+    if (frame && isLibraryFrame(joined)) {
       libraryRun.push(group);
       continue;
     }

@@ -4,7 +4,6 @@
  * lifts its siblings ("Voice and tone" does, "Battlecards" holding every competitor does not).
  */
 import { pageKind } from './names';
-import { searchTokens } from './searchTokens';
 import type { Folder, Page } from './types';
 
 /**
@@ -18,8 +17,7 @@ export function buildFolders(pages: readonly Page[]): Folder[] {
   const documentFrequency = new Map<string, number>();
   const termCounts = new Map<string, Map<string, number>>();
   for (const page of pages) {
-    const counts = new Map<string, number>();
-    for (const token of searchTokens(`${page.meta.title} ${page.body}`)) counts.set(token, (counts.get(token) ?? 0) + 1);
+    const counts = new Map(Object.entries(page.terms));
     termCounts.set(page.id, counts);
     for (const token of counts.keys()) documentFrequency.set(token, (documentFrequency.get(token) ?? 0) + 1);
   }

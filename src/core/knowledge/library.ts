@@ -17,7 +17,7 @@ import { pageUnits, SectionIndex, type SearchUnit } from './sectionIndex';
 import type { Folder, LibraryProblem, LibrarySettings, Pack, Page } from './types';
 
 /** Version of the saved index file; a file of another version is never read as this one. */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 
 /** Options of {@link loadLibrary}. */
 export interface LoadLibraryOptions {

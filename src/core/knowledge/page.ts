@@ -1,6 +1,5 @@
 /** Turns one Markdown file into a {@link Page}, or the problems that stop it loading. */
 import { sha256 } from '../pipeline/hash';
-import { countTokens } from '../tokens';
 import { parseFrontMatter, READ_WHOLE_TYPES } from './frontMatter';
 import { findLinks, splitSections } from './markdown';
 import type { LibraryProblem, Page } from './types';
@@ -13,6 +12,7 @@ export function parsePage(relativePath: string, source: string): { page: Page } 
   const id = meta.id ?? relativePath.replace(/\.md$/i, '').toLowerCase().replace(/[^a-z0-9/_-]+/g, '-');
   const slash = relativePath.lastIndexOf('/');
   const folder = slash < 0 ? '' : relativePath.slice(0, slash);
+  const sections = splitSections(id, meta.title, body);
   return {
     page: {
       id,
@@ -20,11 +20,32 @@ export function parsePage(relativePath: string, source: string): { page: Page } 
       folder,
       meta,
       body,
-      tokens: countTokens(body),
-      sections: splitSections(id, meta.title, body),
+      // Summed from the sections rather than counted again: the body is counted once, in pieces.
+      tokens: sections.reduce((sum, section) => sum + section.tokens, 0),
+      terms: topTerms(`${meta.title}\n${body}`),
+      sections,
       links: findLinks(body),
       hash: sha256(source),
       readWhole: meta.read_whole ?? READ_WHOLE_TYPES.has(meta.type),
     },
   };
+}
+
+/** Words too common to say what a page is about. */
+const COMMON_WORDS: ReadonlySet<string> = new Set('the and for are but not you all any can had her was one our out has have his how its may new now see two way who did get let say she too use with that this from they will would there their what about which when make like than then them these some into only other also more most such very just your been were said each much many over well should could'.split(' '));
+
+/** How many of a page's terms are kept for coherence: enough to tell topics apart, small enough to save. */
+const KEPT_TERMS = 60;
+
+/**
+ * A plain lower-cased word split rather than the search tokenizer: coherence only compares
+ * pages roughly, and this runs over every page body on every rebuild.
+ */
+function topTerms(text: string): Record<string, number> {
+  const counts = new Map<string, number>();
+  for (const term of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+    if (term.length < 3 || COMMON_WORDS.has(term)) continue;
+    counts.set(term, (counts.get(term) ?? 0) + 1);
+  }
+  return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, KEPT_TERMS));
 }

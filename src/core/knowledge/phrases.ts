@@ -6,13 +6,27 @@ import { searchTermSet } from './searchTokens';
 
 /** The share of a phrasing's words the task holds; 0 when fewer than two match a longer phrasing. */
 export function phraseCoverage(taskTerms: ReadonlySet<string>, phrase: string): number {
-  const terms = searchTermSet(phrase);
+  const terms = phraseTerms(phrase);
   if (terms.size === 0) return 0;
   let matched = 0;
   for (const term of terms) if (taskTerms.has(term)) matched++;
   // One shared word between a long phrasing and a task is a coincidence, not a match.
   if (terms.size >= 2 && matched < 2) return 0;
   return matched / terms.size;
+}
+
+/** Phrasings are compared on every request; their terms are worked out once. */
+const PHRASE_TERMS = new Map<string, ReadonlySet<string>>();
+const PHRASE_TERMS_LIMIT = 100_000;
+
+function phraseTerms(phrase: string): ReadonlySet<string> {
+  let terms = PHRASE_TERMS.get(phrase);
+  if (!terms) {
+    terms = searchTermSet(phrase);
+    if (PHRASE_TERMS.size >= PHRASE_TERMS_LIMIT) PHRASE_TERMS.clear();
+    PHRASE_TERMS.set(phrase, terms);
+  }
+  return terms;
 }
 
 /** Cosine of two unit vectors. */

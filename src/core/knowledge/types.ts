@@ -48,8 +48,10 @@ export interface Page {
   readonly meta: FrontMatter;
   /** The page's Markdown without its front matter. */
   readonly body: string;
-  /** Tokens of `body`. */
+  /** Tokens of the page's sections together (o200k), close to the body's own count. */
   readonly tokens: number;
+  /** The page's most frequent search terms with their counts: what folder coherence compares. */
+  readonly terms: Readonly<Record<string, number>>;
   readonly sections: readonly Section[];
   /** Titles (or ids) of the pages this page links to with `[[Page title]]`, as written. */
   readonly links: readonly string[];

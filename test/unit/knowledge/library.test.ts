@@ -152,8 +152,8 @@ describe('knowledge: saved index', () => {
     const directory = copyLibrary();
     const indexFile = path.join(directory, '.index.json');
     fs.writeFileSync(indexFile, JSON.stringify({ schemaVersion: INDEX_SCHEMA_VERSION + 1, pages: {}, search: '' }));
-    assert.throws(() => loadLibrary(directory, { indexFile }), /schema version 2, this Herald reads version 1; delete the file/);
-    fs.writeFileSync(indexFile, JSON.stringify({ schemaVersion: 0, pages: {}, search: '' }));
+    assert.throws(() => loadLibrary(directory, { indexFile }), new RegExp(`schema version ${INDEX_SCHEMA_VERSION + 1}, this Herald reads version ${INDEX_SCHEMA_VERSION}; delete the file`));
+    fs.writeFileSync(indexFile, JSON.stringify({ schemaVersion: INDEX_SCHEMA_VERSION - 1, pages: {}, search: '' }));
     const logger = new RecordingLogger();
     const loaded = loadLibrary(directory, { indexFile, logger });
     assert.equal(loaded.statistics.reused, 0);

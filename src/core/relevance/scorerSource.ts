@@ -4,8 +4,7 @@
  * to load is reported once through the logger and the scorer falls back to lexical (fail-open);
  * every decision carries a note saying which mode ranked it and why.
  */
-import type { Logger } from '../ports';
-import type { StrategyEnvironment } from '../strategies/environment';
+import type { AssetLocator, Logger } from '../ports';
 import { createRelevanceScorer } from './index';
 import { loadOnnxEmbedder } from './embedding/onnxEmbedder';
 import type { RelevanceScorer } from './types';
@@ -15,9 +14,18 @@ export interface ScorerSource {
   get(logger: Logger): Promise<{ scorer: RelevanceScorer; note: string }>;
 }
 
+/** What the scorer needs from the host (a subset of the strategies' environment). */
+export interface ScorerEnvironment {
+  /** A local embedding model folder, when the user configured one. */
+  readonly embeddingModelDir?: string;
+  /** Where the ONNX runtime's files are. */
+  readonly assets?: AssetLocator;
+  readonly logger?: Logger;
+}
+
 const LEXICAL_NOTE = '; no embedding model configured, lexical ranking only';
 
-export function loadScorerFor(environment: StrategyEnvironment): ScorerSource {
+export function loadScorerFor(environment: ScorerEnvironment): ScorerSource {
   const lexical = createRelevanceScorer();
   let loading: Promise<{ scorer: RelevanceScorer; note: string }> | undefined;
   return {

@@ -62,6 +62,13 @@ describe('cleanJson', () => {
     assert.ok(result.removed.includes('4 empty fields'));
   });
 
+  it('replaces an encoded blob by its length and keeps ordinary long strings', () => {
+    const blob = 'H4sIAAAAAAAAA'.repeat(40);
+    const prose = 'word '.repeat(100);
+    const result = cleanJson(JSON.stringify({ content: blob, description: prose }, null, 2));
+    assert.deepEqual(JSON.parse(result.text), { content: `[encoded blob, ${blob.length} chars elided]`, description: prose });
+  });
+
   it('returns text that does not parse, or nests too deep to rewrite, unchanged', () => {
     for (const text of ['{"a": 1', 'not json', '{"a": 1}\n{"a": 2}', `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
       const result = cleanJson(text);

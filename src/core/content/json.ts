@@ -22,6 +22,7 @@ const STATUS_KEY = /status|state|result|outcome|level|severity|conclusion|code|e
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 interface Summary {
+  blobs: number;
   arrays: number;
   elidedRows: number;
   keptAnomalies: number;
@@ -36,7 +37,7 @@ export function cleanJson(text: string, options: { question?: string } = {}): Cl
   } catch {
     return unchanged(text, 'json');
   }
-  const summary: Summary = { arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
+  const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
   const words = questionWords(options.question);
   let output: string;
   try {
@@ -48,6 +49,7 @@ export function cleanJson(text: string, options: { question?: string } = {}): Cl
   const removed: string[] = [];
   if (output.length < text.length) removed.push('whitespace (minified)');
   if (summary.droppedEmpty > 0) removed.push(`${summary.droppedEmpty} empty fields`);
+  if (summary.blobs > 0) removed.push(`${summary.blobs} encoded blob${summary.blobs === 1 ? '' : 's'} (base64 or hex) replaced by their length`);
   if (summary.arrays > 0) {
     removed.push(`${summary.elidedRows} rows of ${summary.arrays} long array${summary.arrays === 1 ? '' : 's'} summarised by shape (${summary.keptAnomalies} anomalous or matching rows kept)`);
   }
@@ -61,6 +63,10 @@ function isEmpty(value: Json): boolean {
   if (Array.isArray(value)) return value.length === 0;
   return typeof value === 'object' && Object.keys(value).length === 0;
 }
+
+/** A string this long made only of base64 or hex characters is an encoded payload, not text. */
+const BLOB_MIN_CHARS = 256;
+const BLOB = /^[A-Za-z0-9+/=_-]+$/;
 
 /** Nesting deeper than this is carried as it is: recursion must not overflow the stack. */
 const MAX_DEPTH = 100;
@@ -83,6 +89,10 @@ function clean(value: Json, question: readonly string[], summary: Summary, depth
       result[key] = cleaned;
     }
     return result;
+  }
+  if (typeof value === 'string' && value.length >= BLOB_MIN_CHARS && BLOB.test(value)) {
+    summary.blobs++;
+    return `[encoded blob, ${value.length} chars elided]`;
   }
   return value;
 }

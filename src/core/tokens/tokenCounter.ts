@@ -20,8 +20,22 @@ export const FAMILY_FACTORS: Readonly<Record<string, number>> = { claude: 1.2, g
 
 /** Per-message overhead OpenAI documents for chat formatting (role and separators). */
 const MESSAGE_OVERHEAD = 3;
-/** Above this size a text is counted in chunks so one giant string never blocks long. */
-const CHUNK_CHARS = 1_000_000;
+/**
+ * Texts up to this size are counted exactly. Above it, evenly spaced windows of
+ * `SAMPLE_WINDOW_CHARS` are counted and the total scaled by length: deterministic, within a
+ * few percent on real output, and bounded in time (random data such as base64 costs about
+ * 10 µs a character to encode, so an exact count of a 10 MB blob would take minutes).
+ */
+const EXACT_LIMIT_CHARS = 128 * 1024;
+const SAMPLE_WINDOW_CHARS = 16 * 1024;
+const SAMPLE_WINDOWS = 6;
+/**
+ * BPE merging is quadratic in the length of one pre-token, and a run of characters with no
+ * whitespace (a base64 blob, a minified line, `xxxx…`) is one pre-token. Such runs are counted
+ * in pieces of this many characters: exact everywhere else, a close over-estimate inside them.
+ */
+const LONG_RUN_CHARS = 1024;
+const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS},}`, 'g');
 
 export interface TokenCount {
   readonly tokens: number;
@@ -44,9 +58,7 @@ export class TokenCounter {
       this.memo.set(text, known);
       return known;
     }
-    let tokens = 0;
-    if (text.length <= CHUNK_CHARS) tokens = countO200k(text, COUNT_OPTIONS);
-    else for (let start = 0; start < text.length; start += CHUNK_CHARS) tokens += countO200k(text.slice(start, start + CHUNK_CHARS), COUNT_OPTIONS);
+    const tokens = text.length <= EXACT_LIMIT_CHARS ? countBounded(text) : countSampled(text);
     this.memo.set(text, tokens);
     if (this.memo.size > this.maxEntries) this.memo.delete(this.memo.keys().next().value as string);
     return tokens;
@@ -88,6 +100,34 @@ export class TokenCounter {
     if (!family) return { tokens, estimated: false };
     return { tokens: Math.round(tokens * (FAMILY_FACTORS[family] ?? 1)), estimated: true };
   }
+}
+
+/** Counts evenly spaced windows of a huge text and scales by its length. */
+function countSampled(text: string): number {
+  const step = Math.floor((text.length - SAMPLE_WINDOW_CHARS) / (SAMPLE_WINDOWS - 1));
+  let sampledTokens = 0;
+  for (let window = 0; window < SAMPLE_WINDOWS; window++) {
+    const start = window * step;
+    sampledTokens += countBounded(text.slice(start, start + SAMPLE_WINDOW_CHARS));
+  }
+  return Math.round((sampledTokens * text.length) / (SAMPLE_WINDOW_CHARS * SAMPLE_WINDOWS));
+}
+
+/** o200k count with unbroken runs cut into pieces, so the time stays linear in the length. */
+function countBounded(text: string): number {
+  LONG_RUN.lastIndex = 0;
+  if (!LONG_RUN.test(text)) return countO200k(text, COUNT_OPTIONS);
+  LONG_RUN.lastIndex = 0;
+  let tokens = 0;
+  let last = 0;
+  for (const match of text.matchAll(LONG_RUN)) {
+    const start = match.index ?? 0;
+    if (start > last) tokens += countO200k(text.slice(last, start), COUNT_OPTIONS);
+    for (let piece = 0; piece < match[0].length; piece += LONG_RUN_CHARS) tokens += countO200k(match[0].slice(piece, piece + LONG_RUN_CHARS), COUNT_OPTIONS);
+    last = start + match[0].length;
+  }
+  if (last < text.length) tokens += countO200k(text.slice(last), COUNT_OPTIONS);
+  return tokens;
 }
 
 function safeJson(value: unknown): string {

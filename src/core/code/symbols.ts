@@ -180,3 +180,26 @@ function simpleName(text: string): string {
   const parts = text.split(/::|\.|->/);
   return (parts[parts.length - 1] ?? text).trim();
 }
+
+/**
+ * Symbols read from a slice of the code, moved onto the whole code's rows: the slice began
+ * at row `offset` and had `syntheticRows` made-up lines put before it (definitions inside
+ * those are dropped). `rowCount` is the whole code's.
+ */
+export function relocateSymbols(symbols: SourceSymbols, syntheticRows: number, offset: number, rowCount: number): SourceSymbols {
+  if (syntheticRows === 0 && offset === 0) return symbols;
+  const shift = offset - syntheticRows;
+  const kept = symbols.units.map((unit, index) => ({ unit, index })).filter(({ unit }) => unit.startRow >= syntheticRows);
+  const newIndex = new Map(kept.map(({ index }, position) => [index, position]));
+  return {
+    units: kept.map(({ unit }) => ({
+      ...unit,
+      startRow: unit.startRow + shift,
+      endRow: unit.endRow + shift,
+      bodyRows: unit.bodyRows && { first: unit.bodyRows.first + shift, last: unit.bodyRows.last + shift },
+      parent: unit.parent === undefined ? undefined : newIndex.get(unit.parent),
+    })),
+    rowCount,
+    errorShare: symbols.errorShare,
+  };
+}

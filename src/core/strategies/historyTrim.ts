@@ -24,8 +24,8 @@
  * decision for a message depends only on its own bytes, the messages before it and the
  * options, so it is the same on every turn and in every replay. Measured on 20 trajectories,
  * deciding later would keep most of the token saving but lose the cached-cost saving: trimming
- * at first sight saves 13.8% tokens and 14.0% cached cost; keeping the latest one verbatim
- * (and trimming it a turn later) 13.1% and 1.7%; keeping the latest two, 12.5% and −5.9%.
+ * at first sight saves 13.5% tokens and 13.7% cached cost; keeping the latest one verbatim
+ * (and trimming it a turn later) 12.9% and 1.7%; keeping the latest two, 12.3% and −5.7%.
  *
  * Thinking blocks: Anthropic lets old ones (outside the current tool-use loop) be left out,
  * but the runner forbids dropping parts, and the provider strips them from the context

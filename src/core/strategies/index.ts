@@ -7,6 +7,7 @@
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
+import { createCodeGraph } from './codeGraph';
 import { createCommandDigest } from './commandDigest';
 import { createContextCompression } from './contextCompression';
 import { createContextDedupe } from './contextDedupe';
@@ -66,6 +67,7 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
  * Every implemented strategy's factory. Add one line per strategy, keyed by its id.
  */
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
+  code_graph: (environment) => createCodeGraph(environment),
   history_trim: () => createHistoryTrim(),
   relevance_filter: (environment) => createRelevanceFilter(environment),
   window_budget: (environment) => createWindowBudget(environment),

@@ -82,11 +82,11 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
   // it is a name with dashes and digits in it (cpython-39-x86_64…).
   const matchedPaths = new Set(parsed.flatMap((entry) => (typeof entry !== 'string' && !entry.context ? [entry.path] : [])));
   const files = new Map<string, Map<string, Finding>>();
-  const unparsed: string[] = [];
+  let unparsed = 0;
   let hits = 0;
   for (const entry of parsed) {
     if (typeof entry === 'string' || (entry.context && !matchedPaths.has(entry.path))) {
-      unparsed.push(typeof entry === 'string' ? entry : '');
+      unparsed++;
       continue;
     }
     const hit = entry;
@@ -104,9 +104,8 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
       if (hit.line !== undefined) finding.lines.push(hit.line);
     }
   }
-  const headings = [...files.keys()].length;
-  // Anything that is not mostly hits is not grep output: leave it alone.
-  if (hits === 0 || unparsed.length > 0) return unchanged(text, 'grep');
+  // Anything but hits means this is not grep output: leave it alone.
+  if (hits === 0 || unparsed > 0) return unchanged(text, 'grep');
   const output: string[] = [];
   let folded = 0;
   let capped = 0;
@@ -116,8 +115,9 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
     const indent = path === '' ? '' : '  ';
     // Findings that mention the question are never capped away.
     const all = [...findings.values()];
-    const list = all.filter((finding, index) => index < MAX_FINDINGS_PER_FILE || mentionsAny(finding.text, words));
-    const rest = all.filter((finding) => !list.includes(finding));
+    const shown = new Set(all.filter((finding, index) => index < MAX_FINDINGS_PER_FILE || mentionsAny(finding.text, words)));
+    const list = all.filter((finding) => shown.has(finding));
+    const rest = all.filter((finding) => !shown.has(finding));
     for (const finding of list) {
       folded += finding.count - 1;
       const label = lineLabel(finding.lines);
@@ -131,7 +131,7 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
       output.push(`${indent}… ${rest.length} more distinct hits (${matches} matches) in this file`);
     }
   }
-  const removed: string[] = [`${hits} hits bucketed into ${headings} file${headings === 1 ? '' : 's'}`];
+  const removed: string[] = [`${hits} hits bucketed into ${files.size} file${files.size === 1 ? '' : 's'}`];
   if (folded > 0) removed.push(`${folded} repeated hits folded`);
   if (capped > 0) removed.push(`${capped} hits past the per-file cap of ${MAX_FINDINGS_PER_FILE} distinct findings`);
   const cleaned = output.join('\n') + trailingNewline(text);

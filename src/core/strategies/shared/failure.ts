@@ -11,11 +11,25 @@ import type { ToolOutputSegment } from '../../chat/toolOutput';
 const FAILURE_LINE =
   /^(?:Traceback \(most recent call last\)|\s*[\w.]*(?:Error|Exception): \S|\s*(?:FAILED|FAIL|ERROR|FATAL)\b:? |\s*(?:panic|error(?:\[\w+\])?|fatal): |.*\b[1-9]\d* (?:failed|errors?)\b|\s*not ok \d|.*\bSegmentation fault\b|.*\[(?:error|fatal|crit|alert|emerg)\]|.*(?:^|[\s[(])(?:ERROR|FATAL|CRITICAL)(?:[\s\]:)]|$))/m;
 
+/**
+ * Commands and tools that show a file's contents: what they print is the file, so a line in
+ * it that reads like an error (a docstring's `ValueError: …`) is not a failure report.
+ */
+const FILE_READ_COMMAND = /^\s*(?:cd [^&;|]+&&\s*)?(?:cat|nl|head|tail|less|more|bat|sed -n|awk)\b(?![^|]*\|\s*(?:sh|bash|python\d?)\b)/;
+const FILE_READ_TOOL = /(?:^|_)(?:read|view|open|cat)(?:_|$)|read_?file|view_?file/i;
+
 /** True when the output is flagged as failed, exited non-zero, or prints a failure line. */
-export function isFailureOutput(segment: Pick<ToolOutputSegment, 'isError' | 'exitCode' | 'text'>): boolean {
+export function isFailureOutput(segment: Pick<ToolOutputSegment, 'isError' | 'exitCode' | 'text' | 'command' | 'toolName'>): boolean {
   if (segment.isError) return true;
   if (segment.exitCode !== undefined && segment.exitCode !== 0) return true;
+  if (isFileRead(segment)) return false;
   return FAILURE_LINE.test(segment.text);
+}
+
+/** True when the output is a file's contents shown by a read command or tool. */
+export function isFileRead(segment: Pick<ToolOutputSegment, 'command' | 'toolName'>): boolean {
+  if (segment.command !== undefined && FILE_READ_COMMAND.test(segment.command)) return true;
+  return segment.toolName !== undefined && FILE_READ_TOOL.test(segment.toolName);
 }
 
 /** The lines of a text that report a failure, at most `limit` of them, in order. */

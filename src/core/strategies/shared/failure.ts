@@ -15,7 +15,7 @@ const FAILURE_LINE =
  * Commands and tools that show a file's contents: what they print is the file, so a line in
  * it that reads like an error (a docstring's `ValueError: …`) is not a failure report.
  */
-const FILE_READ_COMMAND = /^\s*(?:cd [^&;|]+&&\s*)?(?:cat|nl|head|tail|less|more|bat|sed -n|awk)\b(?![^|]*\|\s*(?:sh|bash|python\d?)\b)/;
+const FILE_READ_COMMAND = /^\s*(?:cd [^&;|]+&&\s*)?(?:cat(?!\s*(?:<<|>))|nl|head|tail|less|more|bat|sed -n|awk)\b(?![^|]*\|\s*(?:sh|bash|python\d?)\b)/;
 const FILE_READ_TOOL = /(?:^|_)(?:read|view|open|cat)(?:_|$)|read_?file|view_?file/i;
 
 /** True when the output is flagged as failed, exited non-zero, or prints a failure line. */

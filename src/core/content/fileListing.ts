@@ -20,6 +20,7 @@ export function listingPaths(lines: readonly string[]): string[] | undefined {
   const paths: string[] = [];
   let folder = '';
   const treeStack: string[] = [];
+  const isTree = lines.some((line) => TREE_PREFIX.test(line));
   let treeRoot: string | undefined;
   for (const raw of lines) {
     const line = raw.trimEnd();
@@ -43,7 +44,7 @@ export function listingPaths(lines: readonly string[]): string[] | undefined {
     const long = LONG_FORMAT.exec(line);
     const name = long !== null ? long[1]!.replace(/ -> .*$/, '') + (line.startsWith('d') ? '/' : '') : line.trim();
     if (name === '.' || name === '..' || name === './' || name === '../') continue;
-    if (treeStack.length === 0 && paths.length === 0 && folder === '' && /^[.\w~/-][^\s]*$/.test(name) && lines.some((other) => TREE_PREFIX.test(other))) {
+    if (treeStack.length === 0 && paths.length === 0 && folder === '' && /^[.\w~/-][^\s]*$/.test(name) && isTree) {
       treeRoot = name === '.' ? undefined : name.replace(/\/$/, '');
       continue;
     }

@@ -46,6 +46,9 @@ const CLOSES_PARAGRAPH = new Set([
   'figure', 'address', 'fieldset', 'hr', 'form', 'nav', 'aside', 'footer', 'details',
 ]);
 
+/** Open elements an end tag looks through for its start tag. */
+const MAX_END_TAG_SEARCH = 256;
+
 interface OpenElement {
   readonly name: string;
   readonly dropped: boolean;
@@ -192,7 +195,9 @@ function extractText(html: string, policy: DropPolicy): Extraction {
     else if (BLOCK_ELEMENTS.has(name)) builder.breakLine();
   };
   const findOpen = (name: string, stopAt: ReadonlySet<string>): number => {
-    for (let index = stack.length - 1; index >= 0; index--) {
+    // A stray end tag deep inside broken markup searches a bounded number of levels, so
+    // thousands of them cannot make the walk quadratic.
+    for (let index = stack.length - 1; index >= Math.max(0, stack.length - MAX_END_TAG_SEARCH); index--) {
       const open = stack[index]!.name;
       if (open === name) return index;
       if (stopAt.has(open)) return -1;

@@ -68,6 +68,8 @@ describe('cleanContent', () => {
       `&${'#'.repeat(10_000)}`,
       `${'0'.repeat(64)}-`.repeat(5_000),
       `${' at '.repeat(30_000)}\n`,
+      `${'<div>'.repeat(20_000)}${'</span>'.repeat(20_000)}`,
+      `${'<li>'.repeat(20_000)}`,
     ];
     for (const text of pathological) {
       for (const format of FORMATS) {

@@ -83,7 +83,7 @@ function mask(request: ChatRequest, context: StrategyContext, options: Observati
       kept++;
       continue;
     }
-    const summary = `observation masked: ${countLines(segment.text)} lines, ${segment.text.length} chars`;
+    const summary = `observation masked: ${countLines(segment.text)} lines`;
     edits.elide({ segment, summary });
   }
   return edits.result(

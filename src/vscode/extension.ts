@@ -5,10 +5,12 @@
 import * as vscode from 'vscode';
 import { HeraldChatProvider, HERALD_VENDOR } from './chat/heraldChatProvider';
 import { createVscodePartKit } from './chat/vscodePartKit';
+import { registerOriginalDocuments } from './commands/originalDocuments';
 import { registerCommands } from './commands/registerCommands';
 import { EndpointManager } from './endpoints/endpointManager';
 import { HeraldHost } from './host/heraldHost';
 import { registerStatusBar } from './host/registerStatusBar';
+import { registerWelcome } from './host/registerWelcome';
 import { registerParticipant } from './knowledge/registerParticipant';
 import { registerTools } from './knowledge/registerTools';
 import { registerSidebar } from './sidebar/registerSidebar';
@@ -27,10 +29,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
   const contributions: [string, () => vscode.Disposable[]][] = [
     ['model provider', () => registerModelProvider(host, endpoints)],
     ['commands', () => registerCommands(host, endpoints)],
+    ['original documents', () => registerOriginalDocuments(host)],
     ['sidebar', () => registerSidebar(host)],
     ['status bar', () => registerStatusBar(host)],
     ['tools', () => registerTools(host)],
     ['@herald participant', () => registerParticipant(host)],
+    ['welcome', () => registerWelcome(host)],
   ];
   for (const [name, register] of contributions) {
     try {

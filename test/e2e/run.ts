@@ -102,6 +102,7 @@ async function main(): Promise<number> {
     check('Herald activates and shows its status bar item', true);
 
     const original = await timed('chat-request', () => sendRequest(page, workspace, fake, conversation));
+    await timed('chat-request-vscode-model', () => sendRequestToEcho(page, workspace, conversation));
     await timed('decisions-view', () => checkDecisions(page));
     await timed('retrieve', () => checkRetrieve(page, fake.askedHandle(), original));
     await timed('library-view', () => checkLibrary(page));
@@ -209,16 +210,31 @@ async function sendRequest(page: Page, workspace: string, fake: FakeServer, conv
   return original;
 }
 
+/** Through "Herald · Echo", which wraps a model another extension provides (the vscode.lm path). */
+async function sendRequestToEcho(page: Page, workspace: string, conversation: { role: string; content: string }[]): Promise<void> {
+  const output = path.join(workspace, '.e2e', 'response-echo.json');
+  await runCommand(page, 'Herald E2E: Send Request Through Herald To Echo');
+  const deadline = Date.now() + 60_000;
+  while (!fs.existsSync(output) && Date.now() < deadline) await page.waitForTimeout(500);
+  if (!fs.existsSync(output)) throw new Error('the driver wrote no echo response within 60 s');
+  const response = JSON.parse(fs.readFileSync(output, 'utf8')) as { ok: boolean; text?: string; error?: string; model?: string };
+  check('Herald offers "Herald · Echo" for a model another extension provides, and forwards to it', response.ok && response.model === 'Herald · Echo' && (response.text ?? '').startsWith('echo: '), response.error ?? `${response.model}: "${response.text}"`);
+  const echo = JSON.parse(fs.readFileSync(path.join(workspace, '.e2e', 'echo.json'), 'utf8')) as { messages: number; characters: number; tools: string[] };
+  const sent = conversation.reduce((sum, message) => sum + message.content.length, 0);
+  check('the wrapped model received the optimized request', echo.messages === conversation.length && echo.characters < sent, `${conversation.length} messages; ${sent} → ${echo.characters} characters; tools offered: ${echo.tools.join(', ') || 'none'}`);
+}
+
 async function checkDecisions(page: Page): Promise<void> {
   await runCommand(page, 'Herald: Show Decisions');
   const frame = await findFrame(page, 'details.request', 30_000);
   const text = (await frame.locator('body').innerText()).replace(/\s+/g, ' ');
   check('the Decisions view lists the request with its model', text.includes(`${ENDPOINT_NAME}`), text.slice(0, 200));
   check('the Decisions view shows tokens saved', /[\d,]+ tokens saved/.test(text) && !text.startsWith('0 tokens saved'), text.match(/[\d,]+ tokens saved/)?.[0] ?? '');
-  const rows = await frame.locator('table.decisions tbody tr').count();
+  const rows = await frame.locator('li.decision').count();
   const handles = await frame.locator('button.handle').count();
   check("the Decisions view lists every strategy's decision and its handles", rows > 0 && handles > 0, `${rows} decisions, ${handles} handles`);
   await page.screenshot({ path: path.join(ARTIFACTS, '02-decisions.png') });
+  await page.locator('.part.sidebar').screenshot({ path: path.join(ARTIFACTS, 'sidebar.png') });
 }
 
 async function checkRetrieve(page: Page, handle: string | undefined, original: string): Promise<void> {
@@ -232,13 +248,13 @@ async function checkRetrieve(page: Page, handle: string | undefined, original: s
   await input.fill(handle);
   await page.waitForTimeout(300);
   await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab.active', { hasText: 'Untitled' }).first().waitFor({ timeout: 15_000 });
+  await page.locator('.tabs-container .tab.active', { hasText: handle }).first().waitFor({ timeout: 15_000 });
   await page.waitForTimeout(1000);
   const title = await page.locator('.tabs-container .tab.active').first().innerText().catch(() => '');
   // Monaco renders spaces as no-break spaces; the visible lines must be lines of the original the model was given.
   const lines = (await page.locator('.editor-instance .view-line').allInnerTexts()).map((line) => line.replace(/\u00a0/g, ' ').trimEnd()).filter((line) => line.trim().length > 0);
   const matching = lines.filter((line) => original.includes(line.trim()));
-  check('Retrieve Elided Content opens the original in an editor', /Untitled/i.test(title) && lines.length > 0, `tab "${title.trim()}", ${lines.length} lines visible`);
+  check('Retrieve Elided Content opens the original in an editor named after its handle', title.includes(handle) && lines.length > 0, `tab "${title.trim()}", ${lines.length} lines visible`);
   check('the editor shows the stashed original', lines.length > 0 && matching.length >= Math.ceil(lines.length * 0.8), `${matching.length}/${lines.length} visible lines are lines of the original`);
   await page.screenshot({ path: path.join(ARTIFACTS, '03-retrieve.png') });
 }

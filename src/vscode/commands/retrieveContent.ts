@@ -1,11 +1,11 @@
 /**
  * "Herald: Retrieve Elided Content": pick a recent handle (with a preview of its original) or
- * paste one, and the original opens in an editor, in a guessed language.
+ * paste one, and the original opens in a read-only editor named after the handle, in a guessed language.
  */
 import * as vscode from 'vscode';
 import { HANDLE_PATTERN, isHandle } from '../../core/stash/marker';
 import type { HeraldHost } from '../host/heraldHost';
-import { guessLanguage } from './guessLanguage';
+import { originalUri } from './originalDocuments';
 
 export async function retrieveElidedContent(host: HeraldHost, handleArgument?: unknown): Promise<void> {
   let handle = typeof handleArgument === 'string' && isHandle(handleArgument) ? handleArgument : undefined;
@@ -16,7 +16,7 @@ export async function retrieveElidedContent(host: HeraldHost, handleArgument?: u
     void vscode.window.showWarningMessage(`Herald: nothing is stored under ${handle}. It may have expired (herald.stash.ttlDays) or come from another machine.`);
     return;
   }
-  const document = await vscode.workspace.openTextDocument({ content: original, language: guessLanguage(original) });
+  const document = await vscode.workspace.openTextDocument(originalUri(handle, original));
   await vscode.window.showTextDocument(document, { preview: false });
   host.logger.info('original-opened', `Herald: opened the original of ${handle} (${original.length} characters)`);
 }

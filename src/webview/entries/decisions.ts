@@ -1,6 +1,6 @@
 /** The Decisions view: every request's tokens, strategies and handles, and a savings chart. */
 import { element, formatNumber, formatTime, svg, vscodeApi } from '../dom';
-import { parseHostMessage, type HostMessage, type RequestView, type WebviewMessage } from '../protocol';
+import { parseHostMessage, type DecisionView, type HostMessage, type RequestView, type WebviewMessage } from '../protocol';
 
 type DecisionsMessage = Extract<HostMessage, { type: 'decisions' }>;
 
@@ -19,7 +19,7 @@ function render(message: DecisionsMessage): void {
     'section',
     { class: 'summary', 'aria-label': 'Session totals' },
     element('div', { class: 'big' }, `${formatNumber(totals.tokensSaved)} tokens saved`),
-    element('div', { class: 'muted' }, `${totals.requests} requests · ${totals.savedPercent}% smaller · ${totals.retrievals} originals retrieved${totals.failures > 0 ? ` · ${totals.failures} failures` : ''}`),
+    element('div', { class: 'muted' }, `${totals.requests} ${totals.requests === 1 ? 'request' : 'requests'} · ${totals.savedPercent}% smaller · ${totals.retrievals} ${totals.retrievals === 1 ? 'original' : 'originals'} retrieved${totals.failures > 0 ? ` · ${totals.failures} failures` : ''}`),
     element('div', { class: message.optimizerEnabled ? 'state on' : 'state off' }, message.optimizerEnabled ? 'Optimizer on' : 'Optimizer off: requests are forwarded untouched'),
     element(
       'div',
@@ -65,24 +65,27 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
     request.retrievals > 0 ? ` · ${request.retrievals} retrieved in the turn` : '',
   );
   const status = request.status === 'optimized' ? undefined : element('div', { class: 'warning' }, statusLine(request));
-  const table = element('table', { class: 'decisions' }, element('thead', {}, element('tr', {}, element('th', {}, 'Strategy'), element('th', {}, 'Action'), element('th', {}, 'Tokens'))));
-  const rows = element('tbody');
-  for (const decision of request.decisions) {
-    const delta = decision.tokensAfter - decision.tokensBefore;
-    rows.append(
-      element(
-        'tr',
-        { class: `status-${decision.status}` },
-        element('td', {}, decision.strategy),
-        element('td', {}, element('div', {}, decision.action), element('div', { class: 'muted reason' }, decision.reason), decision.handles.length > 0 && handleButtons(decision.handles)),
-        element('td', { class: 'number' }, delta === 0 ? '—' : `${delta > 0 ? '+' : '−'}${formatNumber(Math.abs(delta))}`),
-      ),
-    );
-  }
-  table.append(rows);
-  const details = element('details', { class: 'request', 'data-request-id': request.id }, summary, facts, status, request.decisions.length > 0 ? table : element('p', { class: 'muted' }, 'No strategy ran on this request.'));
+  // What changed the request (or failed, or signalled) first; the strategies that left it alone fold away.
+  const changed = request.decisions.filter((decision) => decision.status !== 'unchanged' && decision.status !== 'disabled' && decision.status !== 'skipped' && decision.status !== 'signal');
+  const notable = [...changed, ...request.decisions.filter((decision) => decision.status === 'signal')];
+  const quiet = request.decisions.filter((decision) => !notable.includes(decision));
+  const list = element('ul', { class: 'decisions' }, ...notable.map(decisionEntry));
+  const rest = quiet.length > 0 && element('details', { class: 'quiet' }, element('summary', { class: 'muted' }, `${quiet.length} more left it as it was`), element('ul', { class: 'decisions' }, ...quiet.map(decisionEntry)));
+  const details = element('details', { class: 'request', 'data-request-id': request.id }, summary, facts, status, request.decisions.length > 0 ? list : element('p', { class: 'muted' }, 'No strategy ran on this request.'), rest);
   if (open) details.open = true;
   return details;
+}
+
+function decisionEntry(decision: DecisionView): HTMLElement {
+  const delta = decision.tokensAfter - decision.tokensBefore;
+  return element(
+    'li',
+    { class: `decision status-${decision.status}` },
+    element('div', { class: 'decision-head' }, element('span', { class: 'strategy' }, decision.strategy), element('span', { class: 'delta' }, delta === 0 ? decision.status : `${delta > 0 ? '+' : '−'}${formatNumber(Math.abs(delta))} tokens`)),
+    element('div', {}, decision.action),
+    element('div', { class: 'muted reason' }, decision.reason),
+    decision.handles.length > 0 && handleButtons(decision.handles),
+  );
 }
 
 function handleButtons(handles: readonly string[]): HTMLElement {
@@ -110,7 +113,8 @@ function chart(requests: readonly RequestView[]): HTMLElement {
   const width = 300;
   const height = 70;
   const most = Math.max(1, ...shown.map((request) => request.tokensBefore));
-  const bar = width / Math.max(shown.length, 1);
+  // A lone request is a bar, not a wall.
+  const bar = Math.min(width / Math.max(shown.length, 1), 24);
   const bars: Node[] = [];
   shown.forEach((request, index) => {
     const x = index * bar;

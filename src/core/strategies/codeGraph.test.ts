@@ -248,6 +248,23 @@ describe('code_graph strategy', () => {
     assert.equal(decision.details?.unknownLanguage, 1);
   });
 
+  it('leaves output of commands that are not file reads alone, however much code it quotes', async () => {
+    const failure = ['=================================== FAILURES ===================================', '    def test_total(self):', '        cart = Cart()', '>       assert cart.total() == 3', 'E       AssertionError: assert 2 == 3', ...Array.from({ length: 50 }, (_, index) => `    def helper_${index}(self):\n        value = ${index}\n        value += 1\n        value *= 2\n        value -= 3\n        return value`)].join('\n');
+    const messages = [
+      { role: 'system', content: 'agent' },
+      { role: 'user', content: 'Fix the cart.' },
+      { role: 'assistant', content: '```bash\npytest tests/test_cart.py\n```' },
+      { role: 'user', content: `<returncode>1</returncode>\n<output>\n${failure}\n</output>` },
+      { role: 'assistant', content: '```bash\nls\n```' },
+      { role: 'user', content: '<returncode>0</returncode>\n<output>\ncart.py\n</output>' },
+    ];
+    const { pipeline } = setup();
+    const request = parseRequest({ model: 'gpt-4o', messages });
+    const result = await pipeline.run(request);
+    assert.equal(result.request, request);
+    assert.equal(decisionOf(result.decisions).reason, 'no source file read is becoming history');
+  });
+
   it('rejects an invalid option value (fail-open: the request goes on unchanged)', async () => {
     const { pipeline } = setup({ calleeDepth: -1 });
     const request = conversation('totalPrice()', [{ id: 'a', path: 'src/cart.ts', text: CART_TS }, { id: 'b', path: 'src/math.ts', text: UTIL_TS }]);

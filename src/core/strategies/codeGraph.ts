@@ -78,7 +78,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, request: ChatRequest, co
   if (context.freshStart <= context.frozenCount) return unchanged('nothing-to-do', 'no tool output is becoming history on this turn');
 
   const hints = readHints(request);
-  const analyzeSegment = (segment: ToolOutputSegment): Promise<Analysis> => analyzer.analyze(segment.text, hints(segment), { maxErrorShare: options.maxErrorShare });
+  const analyzeSegment = (segment: ToolOutputSegment): Promise<Analysis> => analyzeWith(analyzer, hints, segment, options);
 
   const candidates: Candidate[] = [];
   for (const segment of findToolOutputs(request)) {
@@ -110,7 +110,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, request: ChatRequest, co
   for (const segment of findToolOutputs(context.original)) {
     if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the graph was built');
     if (lineCount(segment.text) < 3) continue;
-    const analysis = await analyzer.analyze(segment.text, originalHints(segment), { maxErrorShare: options.maxErrorShare });
+    const analysis = await analyzeWith(analyzer, originalHints, segment, options);
     if (analysis.status !== 'parsed') continue;
     const entry: GraphSource = { id: segment.key, source: analysis.source, symbols: analysis.symbols };
     graphSources.push(entry);
@@ -183,17 +183,38 @@ function latestTurnMentions(context: StrategyContext, freshReads: readonly Graph
   return mergeMentions(all);
 }
 
-/** The read hint of each segment: its tool call's arguments, else the shell command that printed it. */
-function readHints(request: ChatRequest): (segment: ToolOutputSegment) => ReadHint | undefined {
+/** What the producing call says about a segment: the file it read, or whether it may hold code at all. */
+type ReadInfo = { readonly hint: ReadHint } | { readonly hint?: undefined; readonly maybeSource: boolean };
+
+/**
+ * The read of each segment: its tool call's arguments, else the shell command that printed it.
+ * Output of a known command or tool that is not a file read (a test run, a grep) is not
+ * source, however much code it quotes; a tool result with no known producer is judged by content.
+ */
+function readHints(request: ChatRequest): (segment: ToolOutputSegment) => ReadInfo {
   const calls = new Map<string, { name: string; arguments: unknown }>();
   for (const message of request.messages) {
     for (const part of message.parts) if (part.type === 'tool_call') calls.set(part.id, { name: part.name, arguments: part.arguments });
   }
   return (segment) => {
     const call = segment.callId === undefined ? undefined : calls.get(segment.callId);
-    if (call) return readHintFromToolCall(call.name, call.arguments);
-    return segment.command === undefined ? undefined : readHintFromCommand(segment.command);
+    if (call) {
+      const hint = readHintFromToolCall(call.name, call.arguments);
+      return hint ? { hint } : { maybeSource: /read|view|open|file|cat|show|source|content/i.test(call.name) };
+    }
+    if (segment.command !== undefined) {
+      const hint = readHintFromCommand(segment.command);
+      return hint ? { hint } : { maybeSource: false };
+    }
+    // Code a person pasted into their message is their own words: only tool results are judged by content.
+    return { maybeSource: segment.source === 'tool_result' };
   };
+}
+
+async function analyzeWith(analyzer: SourceAnalyzer, hints: (segment: ToolOutputSegment) => ReadInfo, segment: ToolOutputSegment, options: CodeGraphOptions): Promise<Analysis> {
+  const info = hints(segment);
+  if (info.hint === undefined && !info.maybeSource) return { status: 'not-source' };
+  return analyzer.analyze(segment.text, info.hint, { maxErrorShare: options.maxErrorShare });
 }
 
 function readOptions(raw: Readonly<Record<string, unknown>>): CodeGraphOptions {

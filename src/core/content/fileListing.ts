@@ -85,7 +85,7 @@ export function cleanFileListing(text: string): CleanResult {
         const extension = /(\.[\w-]{1,12})$/.exec(name)?.[1] ?? (name.endsWith('/') ? 'folders' : 'other');
         extensions.set(extension, (extensions.get(extension) ?? 0) + 1);
       }
-      const summary = [...extensions].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([extension, count]) => `${count} ${extension}`);
+      const summary = [...extensions].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([extension, count]) => `${count} ${extension}`);
       line += `, … ${names.length - shown.length} more (${summary.join(', ')})`;
     }
     output.push(line.replace(/^\.\/\//, './').replace(/^\/\/ /, '/ '));

@@ -72,7 +72,7 @@ export function cleanHtml(html: string): CleanResult {
   // class and id rules removed more text than was kept, drop by tags and roles only.
   if (chosen.classDroppedChars > countVisible(chosen.text)) chosen = extractText(html, 'structural');
   const removed: string[] = [`markup removed (${html.length} → ${chosen.text.length} chars)`];
-  for (const [what, count] of [...chosen.droppedElements].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))) {
+  for (const [what, count] of [...chosen.droppedElements].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     removed.push(`${count} ${what} element${count === 1 ? '' : 's'} dropped`);
   }
   return cleanResult(html, chosen.text, 'html', removed);

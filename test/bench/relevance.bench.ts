@@ -26,6 +26,7 @@ import { MemoryBlobStore, Stash } from '../../src/core/stash';
 import { createRelevanceFilter } from '../../src/core/strategies/relevanceFilter';
 import { createWindowBudget } from '../../src/core/strategies/windowBudget';
 import { TokenCounter } from '../../src/core/tokens';
+import { replay } from '../support/replay';
 import { loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../support/sharedData';
 import type { BenchReport } from './run';
 import { median, percent, quantile } from './stats';
@@ -60,6 +61,9 @@ export async function bench(): Promise<BenchReport> {
   const logs = await logFiltering();
   const throughput = await embeddingThroughput(modelDir);
   const budgetTimes = await windowBudgetTimes();
+  const trajectoryLimit = Number(process.env.HERALD_BENCH_TRAJECTORIES ?? 20);
+  const filterAlone = await replayAlone(trajectoryLimit, (stash) => new Pipeline([createRelevanceFilter()], { enabled: { relevance_filter: true } }, { stash, tokens }));
+  const budgetAlone = await replayAlone(trajectoryLimit, (stash) => new Pipeline([createWindowBudget()], { options: { window_budget: { maxTokens: 16_000 } } }, { stash, tokens }));
 
   const lines = [
     'retrieval quality (lexical = BM25 over the code-aware tokenizer; fused = 0.5 lexical + 0.5 cosine on the TINY RANDOM model: not a quality figure):',
@@ -69,9 +73,11 @@ export async function bench(): Promise<BenchReport> {
     'relevance_filter on each log (2,000 lines as history tool output; question: "Why did it fail? Show the errors and warnings."):',
     ...logs.rows.map((row) => `  ${row.system.padEnd(10)} ERROR kept ${row.errorShare} · WARN kept ${row.warnShare} · lines kept ${row.linesKept} · tokens kept ${percent(row.tokensAfter, row.tokensBefore)} · ${row.ms.toFixed(0)} ms`),
     `time per request: relevance_filter on a 2,000-line log median ${median(logs.times).toFixed(0)} ms; window_budget on a long trajectory median ${median(budgetTimes).toFixed(1)} ms, p95 ${quantile(budgetTimes, 0.95).toFixed(1)} ms`,
+    `relevance_filter alone on ${filterAlone.trajectories} trajectories (${filterAlone.requests} requests): tokens saved ${filterAlone.tokensSaved}, cached cost saved ${filterAlone.costSaved}, prefix stability ${filterAlone.stable}, lossless ${filterAlone.lossless}`,
+    `window_budget alone, budget 16,000 tokens, same trajectories: tokens saved ${budgetAlone.tokensSaved}, cached cost saved ${budgetAlone.costSaved}, prefix stability ${budgetAlone.stable}, lossless ${budgetAlone.lossless}, requests over budget after cropping ${budgetAlone.overBudget}`,
     `embedding throughput (tiny model, 16 dims, single-threaded wasm): ${throughput.textsPerSecond.toFixed(0)} texts/s, ${throughput.tokensPerSecond.toFixed(0)} tokens/s (model load ${throughput.loadMs.toFixed(0)} ms)`,
   ];
-  return { title: 'Relevance scorer, relevance_filter and window_budget', lines, figures: { retrieval: results, logs: logs.rows, filterMedianMs: median(logs.times), windowBudgetMedianMs: median(budgetTimes), throughput } };
+  return { title: 'Relevance scorer, relevance_filter and window_budget', lines, figures: { filterAlone, budgetAlone, retrieval: results, logs: logs.rows, filterMedianMs: median(logs.times), windowBudgetMedianMs: median(budgetTimes), throughput } };
 }
 
 function loadCosqa(limit: number): { documents: string[]; queries: Judged[] } {
@@ -213,4 +219,39 @@ async function windowBudgetTimes(): Promise<number[]> {
     times.push(result.decisions[0]!.durationMs);
   }
   return times;
+}
+
+/** Replays trajectories through a pipeline of one strategy (a fresh pipeline and stash per trajectory). */
+async function replayAlone(limit: number, makePipeline: (stash: Stash) => Pipeline): Promise<Record<string, string | number>> {
+  const names = trajectoryNames().slice(0, limit);
+  let tokensBefore = 0;
+  let tokensAfter = 0;
+  let costBefore = 0;
+  let costAfter = 0;
+  let requests = 0;
+  let stable = 0;
+  let lossless = 0;
+  let overBudget = 0;
+  for (const name of names) {
+    const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
+    const pipeline = makePipeline(stash);
+    const summary = await replay(pipeline, stash, turnRequests(loadTrajectory(name)), tokens);
+    tokensBefore += summary.tokensBefore;
+    tokensAfter += summary.tokensAfter;
+    costBefore += summary.cachedCostBefore;
+    costAfter += summary.cachedCostAfter;
+    requests += summary.turns.length;
+    stable += summary.prefixStableTurns;
+    lossless += summary.losslessTurns;
+    overBudget += summary.turns.filter((turn) => turn.decisions[0]?.action === 'over-budget' || / still exceeds /.test(turn.decisions[0]?.reason ?? '')).length;
+  }
+  return {
+    trajectories: names.length,
+    requests,
+    tokensSaved: percent(tokensBefore - tokensAfter, tokensBefore),
+    costSaved: percent(costBefore - costAfter, costBefore),
+    stable: percent(stable, requests),
+    lossless: percent(lossless, requests),
+    overBudget,
+  };
 }

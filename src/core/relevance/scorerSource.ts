@@ -10,6 +10,8 @@ import { loadOnnxEmbedder } from './embedding/onnxEmbedder';
 import type { RelevanceScorer } from './types';
 
 export interface ScorerSource {
+  /** True when an embedding model folder is configured (it may still fail to load). */
+  readonly configured: boolean;
   /** The scorer, and a note for decisions (empty when fused). */
   get(logger: Logger): Promise<{ scorer: RelevanceScorer; note: string }>;
 }
@@ -23,14 +25,16 @@ export interface ScorerEnvironment {
   readonly logger?: Logger;
 }
 
-const LEXICAL_NOTE = '; no embedding model configured, lexical ranking only';
+/** The note every lexical-only decision carries. */
+export const LEXICAL_ONLY_NOTE = '; no embedding model configured, lexical ranking only';
 
 export function loadScorerFor(environment: ScorerEnvironment): ScorerSource {
   const lexical = createRelevanceScorer();
   let loading: Promise<{ scorer: RelevanceScorer; note: string }> | undefined;
   return {
+    configured: environment.embeddingModelDir !== undefined && environment.embeddingModelDir.length > 0,
     get(logger: Logger) {
-      if (!environment.embeddingModelDir) return Promise.resolve({ scorer: lexical, note: LEXICAL_NOTE });
+      if (!environment.embeddingModelDir) return Promise.resolve({ scorer: lexical, note: LEXICAL_ONLY_NOTE });
       const modelDir = environment.embeddingModelDir;
       loading ??= loadOnnxEmbedder(modelDir, { assets: environment.assets }).then(
         (embedder) => ({ scorer: createRelevanceScorer({ embedder }), note: '' }),

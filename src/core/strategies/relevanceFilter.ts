@@ -17,7 +17,7 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { findMarkers } from '../stash/marker';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
 import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
-import { loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
+import { LEXICAL_ONLY_NOTE, loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
 import { queryForLatestTurn } from '../relevance/turnQuery';
 import type { StrategyEnvironment } from './environment';
 
@@ -83,10 +83,13 @@ function readOptions(options: Readonly<Record<string, unknown>>): RelevanceFilte
 
 async function filterRequest(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions, scorers: ScorerSource): Promise<StrategyResult> {
   const candidates = candidateSegments(request, context, options);
-  if (candidates.length === 0) return { request, action: 'nothing-to-do', reason: `no undecided tool output of ${options.minLines} lines or more` };
-  const query = queryForLatestTurn(request);
-  if (query.source === 'none') return { request, action: 'no-query', reason: 'the request has no user or assistant words to rank lines against' };
+  if (candidates.length === 0) {
+    // Without a model every decision says the ranking is lexical; with one, nothing was ranked here.
+    return { request, action: 'nothing-to-do', reason: `no undecided tool output of ${options.minLines} lines or more${scorers.configured ? '' : LEXICAL_ONLY_NOTE}` };
+  }
   const { scorer, note } = await scorers.get(context.logger);
+  const query = queryForLatestTurn(request);
+  if (query.source === 'none') return { request, action: 'no-query', reason: `the request has no user or assistant words to rank lines against${note}` };
   const failureQuestion = asksAboutFailures(query.text);
 
   const replacements = new Map<string, string>();

@@ -145,7 +145,7 @@ function fitWindow(request: ChatRequest, context: StrategyContext, options: Wind
   return {
     request: current,
     action: 'history-cropped',
-    reason: `cropped ${cropped} unit(s) (${croppedFrozen} inside the cached prefix) by relevance × recency; ${total} tokens ${fits} the budget of ${budget}`,
+    reason: `cropped ${cropped} unit(s) (${croppedFrozen} inside the cached prefix) by lexical relevance × recency; ${total} tokens ${fits} the budget of ${budget}`,
     handles,
     details,
   };

@@ -117,10 +117,13 @@ function decide(
   return { fingerprint, kept, pruned };
 }
 
-/** Tools without a name (kept raw) and provider server tools (typed, e.g. `web_search_20250305`) are never pruned. */
+/**
+ * Tools without a name (kept raw), provider server tools (typed, e.g. `web_search_20250305`)
+ * and a tool carrying the client's own cache breakpoint are never pruned.
+ */
 function isPrunable(tool: ToolDefinition): boolean {
   const type = tool.extra?.type;
-  return tool.name.length > 0 && tool.extra?.$raw === undefined && (type === undefined || type === 'function' || type === 'custom');
+  return tool.name.length > 0 && tool.extra?.$raw === undefined && tool.extra?.cache_control === undefined && (type === undefined || type === 'function' || type === 'custom');
 }
 
 /** What the conversation is about: every message's own text and the names of the tools it called. */

@@ -21,14 +21,15 @@ const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [new RegExp(`\\b${MONTH} {1,2}\\d{1,2}\\b`, 'g'), '<date>'],
   [/\b\d{4}[-/.]\d{2}[-/.]\d{2}\b/g, '<date>'],
   [/\b\d{1,2}[-/.]\d{1,2}(?=[ T]\d{1,2}:\d{2})/g, '<date>'],
-  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?\b/g, '<time>'],
+  [/\b\d{1,2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?: \d{4}\b)?/g, '<time>'], // a year may follow (Apache, ctime)
   [/\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g, '<uuid>'],
   [/\b\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?\b/g, '<ip>'],
   [/\b0x[0-9a-fA-F]{1,32}\b/g, '<hex>'],
   [/\b(?=[0-9a-f]{0,63}[a-f])(?=[0-9a-f]{0,63}\d)[0-9a-f]{7,64}\b/g, '<hex>'],
   [/\b\d{1,9}(?:\.\d{1,9})?\s?(?:ms|µs|us|ns|sec|secs|seconds|s)\b/g, '<duration>'],
+  [/\b\d{1,15}(?:\.\d{1,9})?\s?(?:bytes|B|KB|MB|GB|KiB|MiB|GiB)\b/g, '<size>'],
   [KEY_VALUE_PATTERN, '$1$2<id>'],
-  [/\b(req|request|pid|tid|thread|session|txn|trace|job|task|worker|conn|connection)( #?)\d{1,12}\b/gi, '$1$2<id>'],
+  [/\b(req|request|pid|tid|thread|child|process|session|txn|trace|job|task|worker|conn|connection)( #?)\d{1,12}\b/gi, '$1$2<id>'],
   [/\[\d{1,10}\]/g, '[<n>]'],
   [/\d{5,}/g, '<n>'],
 ];

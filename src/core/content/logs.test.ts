@@ -98,6 +98,8 @@ describe('bookkeepingKey', () => {
       ['connect to 10.0.0.1:5432 failed', 'connect to 10.0.0.2:6543 failed'],
       ['job 1445144423722 finished', 'job 1445144429999 finished'],
       ['request id=abc-123 done', 'request id=zzz-999 done'],
+      ['[Sun Dec 04 04:47:44 2005] [notice] Found child 6725 in slot 10', '[Mon Dec 05 11:02:03 2005] [notice] Found child 8100 in slot 10'],
+      ['proxy:5070 close, 1024 bytes (1.0 KB) sent', 'proxy:5070 close, 20480 bytes (20.0 KB) sent'],
     ];
     for (const [first, second] of pairs) assert.equal(bookkeepingKey(first), bookkeepingKey(second), `${first} ~ ${second}`);
   });
@@ -108,6 +110,7 @@ describe('bookkeepingKey', () => {
       ['GET /api/orders 200', 'GET /api/refunds 200'],
       ['loaded module billing', 'loaded module shipping'],
       ['retry 3 of 5', 'retry 4 of 5'],
+      ['Found child 6725 in slot 10', 'Found child 6725 in slot 11'],
     ];
     for (const [first, second] of pairs) assert.notEqual(bookkeepingKey(first), bookkeepingKey(second), `${first} ≠ ${second}`);
   });

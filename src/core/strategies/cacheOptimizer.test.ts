@@ -3,6 +3,16 @@ import { parseRequest, serializeRequest } from '../chat';
 import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { countBreakpoints, createCacheOptimizer, MAX_BREAKPOINTS } from './cacheOptimizer';
+import { STRATEGY_ORDER } from './index';
+import { createAuditedHoldout } from './auditedHoldout';
+import { createCacheLint } from './cacheLint';
+import { createContentCensus } from './contentCensus';
+import { createContextQuality } from './contextQuality';
+import { createOutputShaping } from './outputShaping';
+import { createParamTuning } from './paramTuning';
+import { createProviderContextTrim } from './providerContextTrim';
+import { createReasoningBudget } from './reasoningBudget';
+import { createSemanticCache } from './semanticCache';
 import { createToolPruning } from './toolPruning';
 import { createToolSchemaCompression } from './toolSchemaCompression';
 import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
@@ -80,4 +90,27 @@ describe('cache_optimizer', () => {
     const large = await pipeline.run(parseRequest({ model: 'claude-haiku-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'word '.repeat(1500) }] }, 'anthropic'));
     assert.equal(countBreakpoints(large.request), 1, 'the same request over the size gets its tail breakpoint');
   });
+
+  for (const format of ['openai', 'anthropic'] as const) {
+    it(`keeps every turn's prefix byte-identical with all of this group's strategies on, pins included (${format})`, async function () {
+      if (!hasSharedData()) this.skip();
+      const extra = format === 'anthropic' ? { max_tokens: 200000, thinking: { type: 'enabled', budget_tokens: 32000 } } : { max_completion_tokens: 200000, reasoning_effort: 'high' };
+      const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-14508'), format, { extra, maxTurns: 16 });
+      const group = [createAuditedHoldout(), createSemanticCache(), createContentCensus(), createProviderContextTrim(), createToolPruning(), createToolSchemaCompression(),
+        createParamTuning(), createReasoningBudget(), createOutputShaping(), createContextQuality(), createCacheLint(), createCacheOptimizer()]
+        .sort((a, b) => STRATEGY_ORDER.indexOf(a.id as never) - STRATEGY_ORDER.indexOf(b.id as never));
+      const { pipeline, stash, tokens } = pipelineOf(group, { provider_context_trim: { triggerTokens: 6000 }, audited_holdout: { share: 0 } });
+      const summary = await replay(pipeline, stash, bodies, tokens);
+      assert.equal(summary.prefixStableTurns, bodies.length);
+      const tools = summary.turns.map((turn) => JSON.stringify(serializeRequest(turn.optimized).tools));
+      for (const block of tools) assert.equal(block, tools[0]);
+      for (const turn of summary.turns) {
+        assert.equal(turn.decisions.filter((decision) => decision.status === 'failed' || decision.status === 'rejected').length, 0);
+        assert.ok(countBreakpoints(turn.optimized) <= MAX_BREAKPOINTS);
+      }
+      const last = summary.turns[summary.turns.length - 1]!.optimized.options;
+      if (format === 'anthropic') assert.equal(last.max_tokens, 65536);
+      else assert.equal(last.max_completion_tokens, 65536);
+    });
+  }
 });

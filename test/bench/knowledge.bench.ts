@@ -1,7 +1,8 @@
 /**
  * The knowledge library at scale: a 5,000-page library generated (into a temp folder) from
  * the prose and HTML text in ../shared/data, then index build time and memory, saved-index
- * reload and incremental rebuild, and get_context latency over tasks drawn from the text.
+ * reload and incremental rebuild, and get_context latency over tasks drawn from the text;
+ * and the task suite on the hand-written test library (wanted pages found, unwanted sent).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -10,6 +11,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import { getContext, loadLibrary } from '../../src/core/knowledge';
 import { sharedPath } from '../support/sharedData';
+import { LIBRARY_TASKS } from '../unit/knowledge/taskSuite';
 import type { BenchReport } from './run';
 import { median, quantile } from './stats';
 
@@ -100,7 +102,31 @@ function megabytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+/** The task suite on the hand-written test library: wanted pages found, unwanted pages sent, latency. */
+async function testLibraryQuality(): Promise<{ line: string; figures: Record<string, number> }> {
+  const library = loadLibrary(path.resolve(__dirname, '..', 'fixtures', 'library'));
+  const today = (): Date => new Date('2026-06-01T12:00:00Z');
+  let wanted = 0;
+  let found = 0;
+  let unwantedSent = 0;
+  const durations: number[] = [];
+  for (const entry of LIBRARY_TASKS) {
+    const started = performance.now();
+    const result = await getContext(library, { task: entry.task }, { now: today });
+    durations.push(performance.now() - started);
+    const ids = new Set(result.pages.map((page) => page.page_id));
+    wanted += entry.wanted.length;
+    found += entry.wanted.filter((id) => ids.has(id)).length;
+    unwantedSent += entry.unwanted.filter((id) => ids.has(id)).length;
+  }
+  return {
+    line: `test library (${library.pages.length} pages, ${LIBRARY_TASKS.length} tasks, heuristics, no model): wanted pages found ${found}/${wanted}, unwanted pages sent ${unwantedSent}; get_context median ${median(durations).toFixed(1)} ms`,
+    figures: { suiteTasks: LIBRARY_TASKS.length, suiteWanted: wanted, suiteFound: found, suiteUnwantedSent: unwantedSent, suiteMedianMs: median(durations) },
+  };
+}
+
 export async function bench(): Promise<BenchReport> {
+  const quality = await testLibraryQuality();
   const sentences = sourceSentences();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-library-'));
   const indexFile = path.join(os.tmpdir(), `herald-bench-index-${process.pid}.json`);
@@ -153,12 +179,13 @@ export async function bench(): Promise<BenchReport> {
       `library: ${library.pages.length} pages (${library.problems.length} problems), ${sections} sections, ${rows} table rows, ${library.folders.length} folders, from ${sentences.length} sentences of the essays and HTML pages; generated in ${(generateMs / 1000).toFixed(1)} s`,
       `index build (cold, no saved index): ${(buildMs / 1000).toFixed(2)} s; heap held by the library ${megabytes(heapAfter - heapBefore)} (rss ${megabytes(process.memoryUsage().rss)})`,
       `saved index: first build + write ${(savedBuildMs / 1000).toFixed(2)} s (${megabytes(indexBytes)} on disk); reload unchanged ${(reloadMs / 1000).toFixed(2)} s (${reloaded.statistics.reused} reused); one page changed ${(incrementalMs / 1000).toFixed(2)} s (${incremental.statistics.parsed} parsed)`,
+      quality.line,
       `get_context: first call ${firstCallMs.toFixed(0)} ms; then median ${median(durations).toFixed(1)} ms, p95 ${quantile(durations, 0.95).toFixed(1)} ms over ${durations.length} calls (${tasks.length} tasks × 2); bundle median ${median(tokens)} tokens of 12,000; nothing found for ${nothing} of ${tasks.length}`,
     ];
     return {
       title: `Knowledge library: ${library.pages.length}-page library from ../shared/data`,
       lines,
-      figures: { pages: library.pages.length, sections, rows, buildMs, heapBytes: heapAfter - heapBefore, savedBuildMs, reloadMs, incrementalMs, indexBytes, firstCallMs, medianMs: median(durations), p95Ms: quantile(durations, 0.95), medianTokens: median(tokens), nothingFound: nothing, tasks: tasks.length },
+      figures: { ...quality.figures, pages: library.pages.length, sections, rows, buildMs, heapBytes: heapAfter - heapBefore, savedBuildMs, reloadMs, incrementalMs, indexBytes, firstCallMs, medianMs: median(durations), p95Ms: quantile(durations, 0.95), medianTokens: median(tokens), nothingFound: nothing, tasks: tasks.length },
     };
   } finally {
     fs.rmSync(directory, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { loadLibrary } from '../../../src/core/knowledge/library';
 import { RecordingLogger } from '../../../src/core/ports';
 import { countTokens } from '../../../src/core/tokens';
 import { now, testLibrary, writeLibrary } from './support';
+import { LIBRARY_TASKS } from './taskSuite';
 
 async function run(input: GetContextInput | string, dependencies: GetContextDependencies = {}): Promise<ContextResult> {
   return getContext(await testLibrary(), typeof input === 'string' ? { task: input } : input, { now, ...dependencies });
@@ -14,11 +15,20 @@ const reasonOf = (result: ContextResult, id: string): string | undefined => resu
 const RULES = ['rules/claims-we-never-make', 'rules/competitor-mentions', 'rules/customer-names', 'rules/no-discount-promises', 'rules/pricing-source'];
 
 describe('knowledge: get_context tasks', () => {
+  for (const entry of LIBRARY_TASKS) {
+    it(`brings what "${entry.task}" needs and nothing it should not`, async () => {
+      const result = await run(entry.task);
+      const missing = entry.wanted.filter((id) => !ids(result).includes(id));
+      const unwanted = entry.unwanted.filter((id) => ids(result).includes(id));
+      assert.deepEqual({ missing, unwanted }, { missing: [], unwanted: [] }, ids(result).join(', '));
+    });
+  }
+
   it('cold email to a CFO about Levyline: pack, persona, market, battlecard; not the other competitors or templates', async () => {
     const result = await run('cold email to a CFO at a 200-person logistics company evaluating Levyline');
     assert.deepEqual(result.packs, ['Outbound email']);
     assert.equal(reasonOf(result, 'voice/email-style'), 'recipe');
-    assert.equal(reasonOf(result, 'templates/cold-email'), 'recipe');
+    assert.equal(reasonOf(result, 'templates/cold-email'), 'use');
     assert.equal(reasonOf(result, 'voice/voice-guide'), 'pinned');
     for (const wanted of ['personas/cfo', 'markets/logistics', 'battlecards/levyline']) assert.ok(ids(result).includes(wanted), `missing ${wanted}`);
     for (const unwanted of ['battlecards/taxwell', 'battlecards/brightledger', 'battlecards/quillo', 'templates/comparison-page', 'templates/follow-up-email', 'personas/ecommerce-ops', 'notes/dana-call-notes', 'drafts/levyline-pricing-update']) {

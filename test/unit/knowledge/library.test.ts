@@ -80,7 +80,8 @@ describe('knowledge: loading a library', () => {
     assert.ok(loaded.pages.length >= 40, `${loaded.pages.length} pages`);
     assert.deepEqual(loaded.problems, []);
     assert.deepEqual(loaded.packs.map((pack) => pack.name).sort(), ['Competitive deal', 'Outbound email']);
-    assert.deepEqual(loaded.packs.find((pack) => pack.name === 'Outbound email')!.always, ['voice/email-style', 'templates/cold-email']);
+    assert.deepEqual(loaded.packs.find((pack) => pack.name === 'Outbound email')!.always, ['voice/email-style']);
+    assert.deepEqual(loaded.packs.find((pack) => pack.name === 'Outbound email')!.whenRelevant.slice(0, 2), ['templates/cold-email', 'templates/follow-up-email']);
     assert.equal(loaded.settings.organization, 'Tallyway');
     assert.deepEqual(loaded.linksFrom.get('objections/too-expensive'), ['pricing/plans-and-prices']);
     assert.ok(loaded.linksTo.get('markets/logistics')!.includes('customers/northwind-case-study'));

@@ -170,6 +170,26 @@ describe('cleanTestOutput', () => {
     ].join('\n'));
   });
 
+  it('reads a .NET TRX report', () => {
+    const trx = [
+      '<?xml version="1.0" encoding="utf-8"?>',
+      '<TestRun id="1" xmlns="http://microsoft.com/schemas/VisualStudio/TeamTest/2010">',
+      '  <Results>',
+      '    <UnitTestResult testId="a" testName="Passing_Test" outcome="Passed" duration="00:00:00.001" />',
+      '    <UnitTestResult testId="b" testName="Failing_Test" outcome="Failed" duration="00:00:00.003">',
+      '      <Output><ErrorInfo><Message>Assert.Equal() Failure&#xD;&#xA;Expected: 2&#xD;&#xA;Actual:   1</Message>',
+      '        <StackTrace>   at Calculator.Tests.Failing_Test() in C:\\src\\CalculatorTests.cs:line 22</StackTrace></ErrorInfo></Output>',
+      '    </UnitTestResult>',
+      '    <UnitTestResult testId="c" testName="Skipped_Test" outcome="NotExecuted" />',
+      '  </Results>',
+      '</TestRun>',
+    ].join('\n');
+    assert.equal(detectContentFormat(trx, { path: 'results.trx' }), 'test-output');
+    const result = cleanTestOutput(trx);
+    for (const kept of ['FAILED Failing_Test', 'Assert.Equal() Failure', 'Expected: 2', 'CalculatorTests.cs:line 22', 'trx: 3 tests: 1 passed, 1 failed, 1 skipped']) assert.ok(result.text.includes(kept), kept);
+    assert.ok(!result.text.includes('Passing_Test'));
+  });
+
   it('keeps passing tests the question asks about', () => {
     const text = ['  ✓ adds an item (3 ms)', '  ✓ refunds in full (2 ms)', '  ✕ rounds to cents (5 ms)', 'Tests: 1 failed, 2 passed, 3 total'].join('\n');
     const result = cleanTestOutput(text, { question: 'does the refunds test still pass?' });

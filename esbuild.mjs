@@ -48,9 +48,17 @@ const common = {
   legalComments: 'none',
 };
 
+// web-tree-sitter and onnxruntime-web locate files from `import.meta.url`, which a CommonJS
+// bundle does not have: give them the bundle's own file URL.
+const importMetaShim = {
+  define: { 'import.meta.url': '__heraldImportMetaUrl' },
+  banner: { js: "const __heraldImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
 const builds = [
   {
     ...common,
+    ...importMetaShim,
     entryPoints: { extension: join(root, 'src/vscode/extension.ts') },
     outdir: join(root, 'dist'),
     platform: 'node',
@@ -65,7 +73,8 @@ const builds = [
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    banner: { js: '#!/usr/bin/env node' },
+    define: importMetaShim.define,
+    banner: { js: `#!/usr/bin/env node\n${importMetaShim.banner.js}` },
   },
 ];
 const webviews = webviewEntries();

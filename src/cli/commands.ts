@@ -1,4 +1,5 @@
 /** The `herald` command table: name → what it does and how it runs. Add a command with one line. */
+import { CONTEXT_USAGE, contextCommand } from './contextCommand';
 import { demoCommand } from './demoCommand';
 import { expandCommand } from './expandCommand';
 import { filterCommand } from './filterCommand';
@@ -19,6 +20,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'read a request on stdin, print the optimized request',
     run: optimizeCommand,
   },
+  context: { usage: CONTEXT_USAGE, summary: 'print the Markdown bundle of rules and reference a knowledge library gives for a task', run: contextCommand },
   retrieve: { usage: 'retrieve HANDLE [--stash DIR]', summary: 'print the original behind a handle, byte for byte', run: retrieveCommand },
   filter: {
     usage: 'filter [--judge-url URL --judge-model M [--judge-kind openai|anthropic]] [--thresholds FILE] [--no-quality-check] [--pretty]',

@@ -24,8 +24,9 @@ export const demoCommand: CliCommand = async (args, io) => {
   const pipeline = new Pipeline(createStrategies(), {}, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request);
   directory.save();
+  // Lossless means every message's content comes back; tool order and descriptions are not content.
   const expanded = await expandRequest(result.request, directory.stash);
-  const lossless = JSON.stringify(serializeRequest(expanded)) === JSON.stringify(serializeRequest(request));
+  const lossless = JSON.stringify(serializeRequest({ ...expanded, tools: [] })) === JSON.stringify(serializeRequest({ ...request, tools: [] }));
 
   if (options.json === true) {
     io.stdout(JSON.stringify({ tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, lossless, decisions: result.decisions, stash: directoryName }, null, 2) + '\n');

@@ -36,7 +36,7 @@ export interface ReplaySummary {
   readonly cachedCostAfter: number;
   readonly prefixStableTurns: number;
   readonly losslessTurns: number;
-  /** Per strategy: tokens it removed, summed over every request. */
+  /** Per strategy: tokens it removed, summed over every request (replayed history decisions included). */
   readonly savedByStrategy: Readonly<Record<string, number>>;
 }
 
@@ -64,7 +64,7 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
       decisions: result.decisions,
       optimized: wire,
     });
-    for (const decision of result.decisions) saved[decision.strategy] = (saved[decision.strategy] ?? 0) + (decision.tokensBefore - decision.tokensAfter);
+    for (const [id, tokens] of Object.entries(result.savedByStrategy)) saved[id] = (saved[id] ?? 0) + tokens;
     previousOriginal = request.messages;
     previousOptimized = wire.messages;
   }

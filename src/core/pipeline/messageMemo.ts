@@ -6,10 +6,18 @@
 import type { ChatMessage } from '../chat/types';
 import { sha256 } from './hash';
 
-export const MEMO_SCHEMA_VERSION = 1;
+export const MEMO_SCHEMA_VERSION = 2;
+
+/** Tokens each strategy removed from one message when it was decided. */
+export type MessageSavings = Readonly<Record<string, number>>;
+
+interface MemoEntry {
+  readonly message: ChatMessage;
+  readonly savings?: MessageSavings;
+}
 
 export class MessageMemo {
-  private readonly entries = new Map<string, ChatMessage>();
+  private readonly entries = new Map<string, MemoEntry>();
   constructor(private readonly maxEntries = 20_000) {}
 
   get(key: string): ChatMessage | undefined {
@@ -18,16 +26,21 @@ export class MessageMemo {
       this.entries.delete(key);
       this.entries.set(key, value);
     }
-    return value;
+    return value?.message;
+  }
+
+  /** What each strategy saved on this message when it was decided (replayed turns keep saving it). */
+  savings(key: string): MessageSavings | undefined {
+    return this.entries.get(key)?.savings;
   }
 
   has(key: string): boolean {
     return this.entries.has(key);
   }
 
-  set(key: string, message: ChatMessage): void {
+  set(key: string, message: ChatMessage, savings?: MessageSavings): void {
     this.entries.delete(key);
-    this.entries.set(key, message);
+    this.entries.set(key, savings && Object.keys(savings).length > 0 ? { message, savings } : { message });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 
@@ -35,7 +48,7 @@ export class MessageMemo {
     return this.entries.size;
   }
 
-  toJSON(): { schema: number; entries: [string, ChatMessage][] } {
+  toJSON(): { schema: number; entries: [string, MemoEntry][] } {
     return { schema: MEMO_SCHEMA_VERSION, entries: [...this.entries] };
   }
 
@@ -45,7 +58,7 @@ export class MessageMemo {
       throw new Error(`Herald: message memo has schema ${String(saved?.schema)}, expected ${MEMO_SCHEMA_VERSION}`);
     }
     const memo = new MessageMemo();
-    for (const entry of saved.entries) if (Array.isArray(entry) && typeof entry[0] === 'string') memo.entries.set(entry[0], entry[1] as ChatMessage);
+    for (const entry of saved.entries) if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'object' && entry[1] !== null) memo.entries.set(entry[0], entry[1] as MemoEntry);
     return memo;
   }
 }

@@ -53,6 +53,11 @@ export interface PipelineResult {
   readonly response?: unknown;
   /** True when this request is a control sample that skipped every mutating strategy. */
   readonly holdout: boolean;
+  /**
+   * Tokens each strategy saved on this request: what it did this turn plus what it decided on
+   * earlier turns for the messages replayed from the memo (a history decision keeps saving).
+   */
+  readonly savedByStrategy: Readonly<Record<string, number>>;
 }
 
 const DEFAULT_TIME_LIMIT_MS = 5000;
@@ -91,12 +96,15 @@ export class Pipeline {
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
     const replayed: ChatMessage[] = [];
+    const savedByStrategy: Record<string, number> = {};
     while (frozenCount < freshStart) {
       const memoized = this.memo.get(chain[frozenCount]!);
       if (!memoized) break;
       replayed.push(memoized);
+      for (const [id, tokens] of Object.entries(this.memo.savings(chain[frozenCount]!) ?? {})) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
       frozenCount++;
     }
+    const messageSavings = new Map<number, Record<string, number>>();
     let request: ChatRequest = frozenCount === 0 ? input : { ...input, messages: [...replayed, ...input.messages.slice(frozenCount)] };
 
     const tokensBefore = this.tokens.countRequest(input);
@@ -117,7 +125,10 @@ export class Pipeline {
       }
       const outcome = await this.runOne(strategy, request, input, frozenCount, freshStart, sessionId, options);
       decisions.push(outcome.decision);
+      const saved = outcome.decision.tokensBefore - outcome.decision.tokensAfter;
+      if (saved !== 0) savedByStrategy[strategy.id] = (savedByStrategy[strategy.id] ?? 0) + saved;
       if (outcome.result) {
+        this.attribute(strategy.id, request, outcome.result.request, frozenCount, freshStart, messageSavings);
         request = outcome.result.request;
         if (outcome.result.holdout) holdout = true;
         if (outcome.result.response !== undefined) {
@@ -128,7 +139,7 @@ export class Pipeline {
     }
 
     if (!holdout && response === undefined) {
-      for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!);
+      for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!, messageSavings.get(index));
     }
     await this.dependencies.stash.flush();
     return {
@@ -141,7 +152,23 @@ export class Pipeline {
       sessionId,
       response,
       holdout,
+      savedByStrategy,
     };
+  }
+
+  /** Records, per history message, the tokens a strategy removed from it (for replayed turns). */
+  private attribute(id: string, before: ChatRequest, after: ChatRequest, frozenCount: number, freshStart: number, savings: Map<number, Record<string, number>>): void {
+    if (before === after) return;
+    for (let index = frozenCount; index < freshStart; index++) {
+      const previous = before.messages[index]!;
+      const next = after.messages[index]!;
+      if (previous === next) continue;
+      const saved = this.tokens.countMessage(previous) - this.tokens.countMessage(next);
+      if (saved === 0) continue;
+      const entry = savings.get(index) ?? {};
+      entry[id] = (entry[id] ?? 0) + saved;
+      savings.set(index, entry);
+    }
   }
 
   /** Hands the model's answer to the strategies that learn from it (semantic_cache). */

@@ -100,6 +100,7 @@ async function main(): Promise<number> {
       await page.locator('.statusbar-item', { hasText: 'Herald' }).first().waitFor({ timeout: 90_000 });
     });
     check('Herald activates and shows its status bar item', true);
+    await timed('welcome', () => checkWelcome(page));
 
     const original = await timed('chat-request', () => sendRequest(page, workspace, fake, conversation));
     await timed('chat-request-vscode-model', () => sendRequestToEcho(page, workspace, conversation));
@@ -279,6 +280,22 @@ async function checkLibrary(page: Page): Promise<void> {
   const results = await frame.locator('.results li.page button.link').allInnerTexts();
   check('a matching search finds the page', results.includes('Refund policy'), results.join(', '));
   await page.screenshot({ path: path.join(ARTIFACTS, '05-library-search.png') });
+}
+
+/** The first-run notification, and where it leads: the Manage Models editor that lists Herald's models. */
+async function checkWelcome(page: Page): Promise<void> {
+  const toast = page.locator('.notification-toast', { hasText: 'Herald is ready' });
+  const shown = await toast.first().waitFor({ timeout: 15_000 }).then(() => true, () => false);
+  await page.screenshot({ path: path.join(ARTIFACTS, '00-welcome.png') });
+  check('a first-run notification explains how to enable the Herald models', shown, '');
+  if (!shown) return;
+  await toast.locator('.monaco-button', { hasText: 'Manage Models' }).first().click();
+  await page.waitForTimeout(2500);
+  const body = await page.locator('.monaco-workbench').innerText();
+  check('"Manage Models" opens a view that lists the Herald models', body.includes('Herald'), body.includes('e2e-fake') ? 'Herald · e2e-fake listed' : '');
+  await page.screenshot({ path: path.join(ARTIFACTS, '00-manage-models.png') });
+  await page.keyboard.press('Escape');
+  await runCommand(page, 'View: Close All Editors');
 }
 
 /** What a new user sees: every Herald command in the palette, and every setting. */

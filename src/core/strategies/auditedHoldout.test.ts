@@ -18,7 +18,7 @@ describe('audited_holdout', () => {
     const names = trajectoryNames();
     const { pipeline } = pipelineOf([createAuditedHoldout(), createContentCensus(), createToolSchemaCompression()], { audited_holdout: { share: 0.3 } });
     const seen = { control: 0, treated: 0 };
-    for (const [index, name] of names.slice(0, 16).entries()) {
+    for (const [index, name] of names.slice(0, 10).entries()) {
       const bodies = toolCallingTurns(loadTrajectory(name), index % 2 === 0 ? 'openai' : 'anthropic', { maxTurns: 3 });
       const outcomes: boolean[] = [];
       for (const body of bodies) {
@@ -39,12 +39,13 @@ describe('audited_holdout', () => {
     assert.ok(seen.control > 0 && seen.treated > 0, 'both groups appear');
     const assign = pipelineOf([createAuditedHoldout()], { audited_holdout: { share: 0.3 } }).pipeline;
     let heldOut = 0;
-    for (const name of names) {
-      const first = { model: 'gpt-4o', messages: loadTrajectory(name).messages.slice(0, 2) };
-      if ((await assign.run(parseRequest(first))).holdout) heldOut++;
+    const sessions = 400;
+    for (let index = 0; index < sessions; index++) {
+      const opening = { model: 'gpt-4o', messages: [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: `Fix issue #${index} in the tracker.` }] };
+      if ((await assign.run(parseRequest(opening))).holdout) heldOut++;
     }
-    const share = heldOut / names.length;
-    assert.ok(share > 0.18 && share < 0.42, `held out ${share}`);
+    const share = heldOut / sessions;
+    assert.ok(share > 0.25 && share < 0.35, `held out ${share}`);
   });
 
   it('holds out nothing at share 0 and everything at share 1, and a new salt draws a new group', async () => {

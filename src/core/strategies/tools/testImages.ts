@@ -69,9 +69,14 @@ export class GreyCanvas {
   }
 }
 
+let monoFont: Font | undefined;
+
 export function loadMonoFont(): Font {
-  const bytes = fs.readFileSync(MONO_FONT);
-  return parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  if (!monoFont) {
+    const bytes = fs.readFileSync(MONO_FONT);
+    monoFont = parse(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
+  }
+  return monoFont;
 }
 
 /** Lines of text as a terminal screenshot would show them. */

@@ -26,7 +26,8 @@ const LIBRARY_FRAME = /node_modules[\\/]|site-packages[\\/]|dist-packages[\\/]|[
 
 /** Whether a line is a stack frame. */
 export function isFrameLine(line: string): boolean {
-  return line.length <= MAX_PATTERN_LINE_CHARS && FRAME_LINE.some((pattern) => pattern.test(line));
+  // Every frame shape carries a line number or a frame index, except "at f (Native Method)".
+  return line.length <= MAX_PATTERN_LINE_CHARS && (/\d/.test(line) || /^\s+at /.test(line)) && FRAME_LINE.some((pattern) => pattern.test(line));
 }
 
 /** Whether a frame is in a library or the runtime rather than the project. */

@@ -151,6 +151,21 @@ describe('code_graph strategy', () => {
     assert.ok(!outlined.includes(body(CART_TS, 'export function parseCart')));
   });
 
+  it('takes targets from earlier assistant messages only when conversationMentions is on', async () => {
+    const earlier = [{ role: 'assistant', content: 'formatReceipt() looks suspicious' }, { role: 'user', content: 'ok' }];
+    const build = (): ChatRequest => {
+      const messages: unknown[] = [{ role: 'system', content: 'agent' }, { role: 'user', content: 'help' }, ...earlier];
+      messages.push(call('a', 'read_file', { filePath: 'src/cart.ts' }), { role: 'tool', tool_call_id: 'a', content: CART_TS });
+      messages.push(call('b', 'read_file', { filePath: 'src/math.ts' }), { role: 'tool', tool_call_id: 'b', content: UTIL_TS });
+      return parseRequest({ model: 'gpt-4o', messages });
+    };
+    const receipt = body(CART_TS, 'export function formatReceipt');
+    const withHistory = await setup({ conversationMentions: true }).pipeline.run(build());
+    assert.ok(toolText(withHistory.request, 5).includes(receipt));
+    const latestOnly = await setup().pipeline.run(build());
+    assert.ok(!toolText(latestOnly.request, 5).includes(receipt));
+  });
+
   it('outlines whole files when the latest turn names no target', async () => {
     const { pipeline, stash } = setup({ taskMentions: false });
     const result = await pipeline.run(conversation('please help', [{ id: 'a', path: 'src/cart.ts', text: CART_TS }, { id: 'b', path: 'src/math.ts', text: UTIL_TS }]));

@@ -37,6 +37,11 @@ export interface CodeGraphOptions {
   readonly maxDefinitionsPerUsage: number;
   /** Also take targets from the task (the first user message), not only the latest turn. */
   readonly taskMentions: boolean;
+  /**
+   * Also take targets from every earlier assistant message (what the agent has discussed so
+   * far), not only the latest one. Keeps more, saves less.
+   */
+  readonly conversationMentions: boolean;
   /** A source read shorter than this many lines passes through: it is already focused. */
   readonly minLines: number;
   /** Bodies shorter than this many lines stay: the marker would save too little. */
@@ -51,6 +56,7 @@ export const CODE_GRAPH_DEFAULTS: CodeGraphOptions = {
   keepConstructors: true,
   maxDefinitionsPerUsage: 3,
   taskMentions: true,
+  conversationMentions: false,
   minLines: 40,
   minBodyLines: 5,
   maxErrorShare: 0.2,
@@ -58,12 +64,13 @@ export const CODE_GRAPH_DEFAULTS: CodeGraphOptions = {
 
 export function createCodeGraph(environment: StrategyEnvironment = {}): Strategy {
   const analyzer = new SourceAnalyzer(new GrammarLoader(environment.assets));
+  const mentions = new MentionMemo();
   return {
     id: CODE_GRAPH_ID,
     defaultEnabled: true,
     kind: 'transform',
     defaults: { ...CODE_GRAPH_DEFAULTS },
-    apply: (request, context) => applyCodeGraph(analyzer, request, context),
+    apply: (request, context) => applyCodeGraph(analyzer, mentions, request, context),
   };
 }
 
@@ -72,7 +79,22 @@ interface Candidate {
   readonly analysis: Analysis;
 }
 
-async function applyCodeGraph(analyzer: SourceAnalyzer, request: ChatRequest, context: StrategyContext): Promise<StrategyResult> {
+/** Mentions per message text: earlier messages are read again on every turn. */
+class MentionMemo {
+  private readonly known = new Map<string, Mentions>();
+
+  of(text: string): Mentions {
+    let mentions = this.known.get(text);
+    if (!mentions) {
+      mentions = extractMentions(text);
+      this.known.set(text, mentions);
+      if (this.known.size > 2_000) this.known.delete(this.known.keys().next().value as string);
+    }
+    return mentions;
+  }
+}
+
+async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, request: ChatRequest, context: StrategyContext): Promise<StrategyResult> {
   const options = readOptions(context.options);
   const unchanged = (action: string, reason: string, details?: Record<string, string | number | boolean>): StrategyResult => ({ request, action, reason, details });
   if (context.freshStart <= context.frozenCount) return unchanged('nothing-to-do', 'no tool output is becoming history on this turn');
@@ -117,7 +139,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, request: ChatRequest, co
     if (segment.messageIndex >= context.freshStart) freshReads.push(entry);
   }
   const graph = new ReferenceGraph(graphSources);
-  const mentions = latestTurnMentions(context, freshReads, options);
+  const mentions = latestTurnMentions(context, freshReads, options, memo);
   const workingSet = graph.workingSet(mentions, options);
 
   const replacements = new Map<string, string>();
@@ -153,7 +175,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, request: ChatRequest, co
  * What the latest turn points at: the last assistant message and the fresh input (a fresh
  * whole-file read names no target; a fresh ranged read targets its lines), plus the task.
  */
-function latestTurnMentions(context: StrategyContext, freshReads: readonly GraphSource[], options: CodeGraphOptions): Mentions {
+function latestTurnMentions(context: StrategyContext, freshReads: readonly GraphSource[], options: CodeGraphOptions, memo: MentionMemo): Mentions {
   const messages = context.original.messages;
   const all: Mentions[] = [];
   const lastAssistant = messages[context.freshStart - 1];
@@ -178,7 +200,12 @@ function latestTurnMentions(context: StrategyContext, freshReads: readonly Graph
   all.push({ identifiers: new Set(), locations: ranged, quotedLines: new Set(), fragments: [] });
   if (options.taskMentions) {
     const task = messages.find((message) => message.role === 'user');
-    if (task) all.push(extractMentions(messageText(task)));
+    if (task) all.push(memo.of(messageText(task)));
+  }
+  if (options.conversationMentions) {
+    for (let index = 0; index < context.freshStart - 1; index++) {
+      if (messages[index]?.role === 'assistant') all.push(memo.of(messageText(messages[index]!)));
+    }
   }
   return mergeMentions(all);
 }
@@ -234,6 +261,7 @@ function readOptions(raw: Readonly<Record<string, unknown>>): CodeGraphOptions {
     keepConstructors: flag('keepConstructors'),
     maxDefinitionsPerUsage: number('maxDefinitionsPerUsage', 0),
     taskMentions: flag('taskMentions'),
+    conversationMentions: flag('conversationMentions'),
     minLines: number('minLines', 1),
     minBodyLines: number('minBodyLines', 1),
     maxErrorShare: number('maxErrorShare', 0),

@@ -48,4 +48,17 @@ describe('output_shaping', () => {
     const result = await pipeline.run(parseRequest(body));
     assert.deepEqual(serializeRequest(result.request), body);
   });
+
+  it('can leave notes off history, so only the tail carries one', async function () {
+    if (!hasSharedData()) this.skip();
+    const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-14508'), 'openai').slice(0, 10);
+    const { pipeline } = pipelineOf([createOutputShaping()], { output_shaping: { keepNotesInHistory: false } });
+    let tails = 0;
+    for (const body of bodies) {
+      const wire = serializeRequest((await pipeline.run(parseRequest(body))).request);
+      assert.equal(notes(wire), tailHasNote(wire) ? 1 : 0);
+      if (tailHasNote(wire)) tails++;
+    }
+    assert.ok(tails >= 5);
+  });
 });

@@ -14,7 +14,7 @@
 import { freshStartOf } from '../pipeline/freshInput';
 import type { ChatMessage, ChatRequest, Part } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { booleanOption, numberOption } from './tools/options';
 import { classifyTurn } from './tools/routineTurn';
 
 export const OUTPUT_SHAPING_ID = 'output_shaping';
@@ -27,9 +27,16 @@ const SEPARATOR = '\n\n';
 export type OutputShapingOptions = {
   /** Assistant turns needed before a turn counts as routine. Default 2. */
   readonly minAssistantTurns: number;
+  /**
+   * Keep each note on the message it was added to once that message is history (the provider's
+   * cached copy of it then still matches; about 30 tokens per routine turn, read from cache).
+   * Off: only the current tail carries the note, and each turn's last message is re-billed
+   * without it on the next turn. Default true.
+   */
+  readonly keepNotesInHistory: boolean;
 };
 
-export const OUTPUT_SHAPING_DEFAULTS: OutputShapingOptions = { minAssistantTurns: 2 };
+export const OUTPUT_SHAPING_DEFAULTS: OutputShapingOptions = { minAssistantTurns: 2, keepNotesInHistory: true };
 
 export function createOutputShaping(): Strategy {
   return {
@@ -41,11 +48,13 @@ export function createOutputShaping(): Strategy {
     defaults: OUTPUT_SHAPING_DEFAULTS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const minTurns = numberOption(context.options, OUTPUT_SHAPING_ID, 'minAssistantTurns', 0);
+      const keepInHistory = booleanOption(context.options, OUTPUT_SHAPING_ID, 'keepNotesInHistory');
       const original = context.original;
       let messages: ChatMessage[] | undefined;
       let noted = 0;
       let tailNoted = false;
-      for (let index = context.frozenCount; index < request.messages.length; index++) {
+      const first = keepInHistory ? context.frozenCount : Math.max(context.frozenCount, request.messages.length - 1);
+      for (let index = first; index < request.messages.length; index++) {
         const isTail = index === request.messages.length - 1 || request.messages[index + 1]?.role === 'assistant';
         if (!isTail || request.messages[index]!.role === 'assistant') continue;
         const prefix: ChatRequest = { ...original, messages: original.messages.slice(0, index + 1) };

@@ -3,6 +3,7 @@ import { parseRequest, serializeRequest } from '../chat';
 import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
 import { CONTEXT_MANAGEMENT_BETA, createProviderContextTrim, hasProviderContextTrim, takeAnthropicBetas } from './providerContextTrim';
 import { TokenCounter } from '../tokens';
+import { createObservationMask } from './observationMask';
 import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
 
 describe('provider_context_trim', () => {
@@ -60,5 +61,15 @@ describe('provider_context_trim', () => {
     const wire = serializeRequest((await pipeline.run(parseRequest(body, 'anthropic'))).request);
     assert.equal(takeAnthropicBetas(wire), `interleaved-thinking-2025-05-14,${CONTEXT_MANAGEMENT_BETA}`);
     assert.equal('betas' in wire, false, 'the body sent to the Messages API carries no betas field');
+  });
+
+  it('makes observation_mask defer when it fires', async function () {
+    if (!hasSharedData()) this.skip();
+    const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), 'anthropic');
+    const { pipeline } = pipelineOf([createProviderContextTrim(), createObservationMask()], { provider_context_trim: { triggerTokens: 8000 } });
+    const result = await pipeline.run(parseRequest(bodies[bodies.length - 1]!));
+    const mask = result.decisions.find((decision) => decision.strategy === 'observation_mask')!;
+    assert.equal(mask.status, 'unchanged');
+    assert.match(mask.action, /defer/);
   });
 });

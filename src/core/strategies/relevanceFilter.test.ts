@@ -145,7 +145,8 @@ withData('relevance_filter', () => {
     for (const [directory, expected] of [[modelDir, /fused relevance/], [path.join(modelDir, 'missing'), /could not be loaded, lexical ranking only/]] as const) {
       const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
       const logger = new RecordingLogger();
-      const pipeline = new Pipeline([createRelevanceFilter({ embeddingModelDir: directory })], { enabled: { relevance_filter: true } }, { stash, tokens, logger });
+      // The first call starts the ONNX runtime; the time limit is not what this test is about.
+      const pipeline = new Pipeline([createRelevanceFilter({ embeddingModelDir: directory })], { enabled: { relevance_filter: true }, timeLimitMs: 60_000 }, { stash, tokens, logger });
       const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages }));
       const decision = result.decisions[0]!;
       assert.equal(decision.status, 'applied', decision.reason);
@@ -153,6 +154,35 @@ withData('relevance_filter', () => {
       assert.equal(await stash.expandText(textOf(result.request, 2)), log);
       if (directory !== modelDir) assert.ok(logger.lines.some((line) => line.code === 'embedding-model-unavailable'));
     }
+  });
+
+  it('falls back to lexical ranking when the embedding model fails at run time', async () => {
+    const modelDir = path.resolve(__dirname, '..', '..', '..', 'test', '.cache', 'failing-tiny-embedding');
+    writeTinyEmbeddingModel(modelDir);
+    // A token whose id is past the end of the embedding table: the model's Gather fails on it.
+    const tokenizerFile = path.join(modelDir, 'tokenizer.json');
+    const tokenizer = JSON.parse(fs.readFileSync(tokenizerFile, 'utf8')) as { model: { vocab: Record<string, number> } };
+    tokenizer.model.vocab.zzbroken = 100_000;
+    fs.writeFileSync(tokenizerFile, JSON.stringify(tokenizer));
+    fs.rmSync(path.join(modelDir, 'herald-model.json'));
+    fs.rmSync(path.join(modelDir, 'vocab.txt'));
+    const log = [...logLines('OpenSSH').slice(0, 200), 'zzbroken'].join('\n');
+    const messages = [
+      { role: 'user', content: 'Audit the SSH server.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat auth.log"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: log },
+      { role: 'assistant', content: 'I read the log.' },
+      { role: 'user', content: 'Which users had invalid passwords from which addresses?' },
+    ];
+    const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
+    const logger = new RecordingLogger();
+    const pipeline = new Pipeline([createRelevanceFilter({ embeddingModelDir: modelDir })], { enabled: { relevance_filter: true }, timeLimitMs: 60_000 }, { stash, tokens, logger });
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages }));
+    const decision = result.decisions[0]!;
+    assert.equal(decision.status, 'applied', decision.reason);
+    assert.match(decision.reason, /lexical \(the embedding model failed\)/);
+    assert.ok(logger.lines.some((line) => line.code === 'embedding-failed'));
+    assert.equal(await stash.expandText(textOf(result.request, 2)), log);
   });
 
   it('rejects an unknown option', () => {

@@ -17,6 +17,7 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { findMarkers } from '../stash/marker';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
 import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
+import { scoreLexically } from '../relevance/lexicalScorer';
 import { LEXICAL_ONLY_NOTE, loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
 import { queryForLatestTurn } from '../relevance/turnQuery';
 import type { StrategyEnvironment } from './environment';
@@ -49,6 +50,8 @@ export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = {
 
 /** Rough characters per token of log and code text, for the worth-it threshold only. */
 const CHARACTERS_PER_TOKEN = 4;
+/** About how long one elision marker is. */
+const MARKER_CHARACTERS = 100;
 
 export function createRelevanceFilter(environment: StrategyEnvironment = {}): Strategy {
   const scorers = loadScorerFor(environment);
@@ -97,13 +100,26 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
   let linesBefore = 0;
   let linesKept = 0;
   let errorLines = 0;
+  let fellBack = false;
   for (const segment of candidates) {
     context.signal.throwIfAborted();
     const lines = segment.text.split('\n');
-    const scores = await scorer.score(query.text, lines, context.signal);
+    let scores: number[];
+    try {
+      scores = await scorer.score(query.text, lines, context.signal);
+    } catch (error) {
+      if (context.signal.aborted || scorer.mode === 'lexical') throw error;
+      // Fail-open to lexical ranking when the embedding model fails at run time.
+      context.logger.warn('embedding-failed', `Herald: relevance_filter fell back to lexical ranking: ${error instanceof Error ? error.message : String(error)}`);
+      scores = scoreLexically(query.text, lines);
+      fellBack = true;
+    }
     const selection = selectLines(lines, scores, options, failureQuestion);
     const runs = droppedRuns(selection.kept);
-    if (runs.length === 0) continue;
+    // Worth it? A character estimate is enough for this threshold (an exact count of the new
+    // text would cost more than the ranking); checked before anything is stashed.
+    const droppedCharacters = runs.reduce((sum, [start, end]) => sum + lines.slice(start, end).reduce((length, line) => length + line.length + 1, 0) - MARKER_CHARACTERS, 0);
+    if (runs.length === 0 || droppedCharacters / CHARACTERS_PER_TOKEN < options.minSavedTokens) continue;
     const pieces: string[] = [];
     const segmentHandles: string[] = [];
     let cursor = 0;
@@ -119,23 +135,21 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
       cursor = end;
     }
     pieces.push(...lines.slice(cursor));
-    const filtered = pieces.join('\n');
-    // A character estimate is enough for this threshold; an exact count of the new text would cost more than the ranking.
-    if ((segment.text.length - filtered.length) / CHARACTERS_PER_TOKEN < options.minSavedTokens) continue;
-    replacements.set(segment.key, filtered);
+    replacements.set(segment.key, pieces.join('\n'));
     handles.push(...segmentHandles);
     linesBefore += lines.length;
     linesKept += selection.kept.filter(Boolean).length;
     errorLines += selection.errors;
   }
-  const details = { mode: scorer.mode, querySource: query.source, outputs: replacements.size, linesBefore, linesKept, errorLinesKept: errorLines, failureQuestion };
+  const mode = fellBack ? 'lexical' : scorer.mode;
+  const details = { mode, querySource: query.source, outputs: replacements.size, linesBefore, linesKept, errorLinesKept: errorLines, failureQuestion };
   if (replacements.size === 0) {
-    return { request, action: 'nothing-to-do', reason: `no output had enough off-topic lines to be worth eliding (${scorer.mode} ranking${note})`, details };
+    return { request, action: 'nothing-to-do', reason: `no output had enough off-topic lines to be worth eliding (${mode} ranking${note})`, details };
   }
   return {
     request: replaceSegments(request, replacements),
     action: 'tool-output-filtered',
-    reason: `kept ${linesKept} of ${linesBefore} lines in ${replacements.size} output(s) by ${scorer.mode} relevance to the ${query.source === 'user' ? 'latest question' : 'task and latest assistant message'}${note}`,
+    reason: `kept ${linesKept} of ${linesBefore} lines in ${replacements.size} output(s) by ${fellBack ? 'lexical (the embedding model failed)' : scorer.mode} relevance to the ${query.source === 'user' ? 'latest question' : 'task and latest assistant message'}${note}`,
     handles,
     details,
   };

@@ -69,6 +69,11 @@ describe('cleanJson', () => {
     assert.deepEqual(JSON.parse(result.text), { content: `[encoded blob, ${blob.length} chars elided]`, description: prose });
   });
 
+  it('keeps a long list of small values whole when a summary would save little', () => {
+    const list = Array.from({ length: 30 }, (_, index) => index);
+    assert.equal(cleanJson(JSON.stringify({ list }, null, 2)).text, JSON.stringify({ list }));
+  });
+
   it('returns text that does not parse, or nests too deep to rewrite, unchanged', () => {
     for (const text of ['{"a": 1', 'not json', '{"a": 1}\n{"a": 2}', `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
       const result = cleanJson(text);

@@ -218,12 +218,13 @@ function summariseArray(original: readonly Json[], cleaned: readonly Json[], que
   const result: Json[] = [];
   let shape = `shape ${shapeOf(cleaned)}`;
   let gapStart = -1;
+  let elided = 0;
   const closeGap = (end: number): void => {
     if (gapStart === -1) return;
     const count = end - gapStart;
     result.push(`[… ${count} row${count === 1 ? '' : 's'} elided (${gapStart}–${end - 1} of ${original.length}), ${shape}]`);
     shape = 'same shape';
-    summary.elidedRows += count;
+    elided += count;
     gapStart = -1;
   };
   for (let index = 0; index < cleaned.length; index++) {
@@ -235,7 +236,10 @@ function summariseArray(original: readonly Json[], cleaned: readonly Json[], que
     }
   }
   closeGap(cleaned.length);
+  // A list of small values (thirty numbers) costs less whole than summarised.
+  if (JSON.stringify(result).length > 0.7 * JSON.stringify(cleaned).length) return [...cleaned];
   summary.arrays++;
+  summary.elidedRows += elided;
   summary.keptAnomalies += Math.max(0, kept.size - Math.min(HEAD_ROWS + 1, original.length));
   return result;
 }

@@ -70,7 +70,7 @@ function fromShape(text: string, sample: string): ContentFormat {
   if (/^diff --git |^Index: |^--- \S.*\n\+\+\+ \S.*\n@@ /m.test(sample) && /^@@ -\d+/m.test(sample)) return 'diff';
   if (looksLikeTestConsole(sample)) return 'test-output';
   const frames = nonBlank.filter(isFrameLine).length;
-  if (/^Traceback \(most recent call last\):|^goroutine \d+ \[|^thread '.*' panicked at|^Exception in thread |^\s*at .+\(.+:\d+(?::\d+)?\)$/m.test(sample) && frames >= 2) return 'stack-trace';
+  if (/^Traceback \(most recent call last\):|^goroutine \d+ \[|^thread '.*' panicked at|^Exception in thread |^\s+at \S[^\n]{0,300}:\d+(?::\d+)?\)$/m.test(sample) && frames >= 2) return 'stack-trace';
   if (frames >= 3 && frames >= nonBlank.length * 0.4) return 'stack-trace';
   const share = (predicate: (line: string) => boolean): number => nonBlank.filter(predicate).length / nonBlank.length;
   // A hit starts with a path (no spaces, a dot or a slash in it), so "18:01:47" is no hit.

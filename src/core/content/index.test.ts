@@ -70,6 +70,9 @@ describe('cleanContent', () => {
       `${' at '.repeat(30_000)}\n`,
       `${'<div>'.repeat(20_000)}${'</span>'.repeat(20_000)}`,
       `${'<li>'.repeat(20_000)}`,
+      `    at ${'(:'.repeat(2_000)}\n`.repeat(20),
+      `${'('.repeat(300)}${'x'.repeat(3_600)}\n`.repeat(20),
+      `${'a'.repeat(499)}-1-`.repeat(8).concat('\n').repeat(20),
     ];
     for (const text of pathological) {
       for (const format of FORMATS) {

@@ -55,7 +55,7 @@ function frameGroups(lines: readonly string[]): string[][] {
     const line = lines[index]!;
     const next = lines[index + 1];
     const pythonFrame = /^\s+File "/.test(line) && next !== undefined && /^\s{4,}\S/.test(next) && !isFrameLine(next);
-    const goFrame = line.length <= MAX_PATTERN_LINE_CHARS && GO_FUNCTION_LINE.test(line) && next !== undefined && /^\s+\S+\.(?:go|s):\d+/.test(next);
+    const goFrame = line.length <= 1_000 && GO_FUNCTION_LINE.test(line) && next !== undefined && /^\s+\S+\.(?:go|s):\d+/.test(next);
     if (pythonFrame || goFrame) {
       groups.push([line, next!]);
       index++;

@@ -101,8 +101,11 @@ function quotedLinesIn(text: string): Set<string> {
 function fragmentsIn(text: string): string[] {
   const fragments: string[] = [];
   for (const match of text.matchAll(SED_SUBSTITUTE)) {
-    const fragment = match[2]!.replace(/\\(.)/g, '$1').replace(/^\^|\$$/g, '').trim();
-    if (fragment.length >= MIN_FRAGMENT && !/[*+?[\]{}]/.test(fragment)) fragments.push(fragment);
+    const pattern = match[2]!;
+    // A pattern with unescaped operators matches text that is not written in it.
+    if (/(^|[^\\])[*+?[\]{}]/.test(pattern)) continue;
+    const fragment = pattern.replace(/\\(.)/g, '$1').replace(/^\^|\$$/g, '').trim();
+    if (fragment.length >= MIN_FRAGMENT) fragments.push(fragment);
   }
   return fragments;
 }

@@ -51,11 +51,13 @@ export class ReferenceGraph {
   private readonly byName = new Map<string, UnitReference[]>();
   private readonly all: UnitReference[] = [];
   private readonly fileOf = new Map<string, string>();
+  private readonly paths: readonly string[];
+  private readonly canonical = new Map<string, string>();
 
   constructor(private readonly sources: readonly GraphSource[]) {
-    const paths = sources.map((entry) => entry.source.path).filter((value): value is string => value !== undefined).map(normalizePath);
+    this.paths = sources.map((entry) => entry.source.path).filter((value): value is string => value !== undefined).map(normalizePath);
     for (const entry of sources) {
-      this.fileOf.set(entry.id, entry.source.path === undefined ? `#${entry.id}` : canonicalPath(normalizePath(entry.source.path), paths));
+      this.fileOf.set(entry.id, this.fileKey(entry));
       entry.symbols.units.forEach((unit, index) => {
         const reference: UnitReference = { graphSource: entry, index, unit, key: this.keyOf(entry, unit) };
         this.all.push(reference);
@@ -66,9 +68,23 @@ export class ReferenceGraph {
     }
   }
 
-  /** A definition's identity across reads: its file and qualified name. */
+  /**
+   * A definition's identity across reads: its file and qualified name. `entry` need not be
+   * one of the graph's sources (a read as an earlier strategy left it); a read without a path
+   * is its own file.
+   */
   keyOf(entry: GraphSource, unit: CodeUnit): string {
-    return `${this.fileOf.get(entry.id) ?? `#${entry.id}`}::${unit.qualifiedName}`;
+    return `${this.fileKey(entry)}::${unit.qualifiedName}`;
+  }
+
+  private fileKey(entry: GraphSource): string {
+    if (entry.source.path === undefined) return `#${entry.id}`;
+    let key = this.canonical.get(entry.source.path);
+    if (key === undefined) {
+      key = canonicalPath(normalizePath(entry.source.path), this.paths);
+      this.canonical.set(entry.source.path, key);
+    }
+    return key;
   }
 
   workingSet(mentions: Mentions, options: WorkingSetOptions): WorkingSet {

@@ -24,8 +24,14 @@ describe('semantic_cache', () => {
       assert.deepEqual(repeat.response, ANSWER);
       assert.equal(repeat.decisions[0]!.action, 'response-served-from-cache');
 
+      const retried = await pipeline.run(parseRequest(structuredClone(body)));
+      assert.equal(retried.response, undefined, 'the same request right after a cached answer is a retry and goes to the model');
+      assert.equal(retried.decisions[0]!.action, 'cache-bypassed');
+      const NEW_ANSWER = { ...ANSWER, id: 'msg_2' };
+      await pipeline.afterResponse(retried.request, NEW_ANSWER, retried.sessionId);
+
       const streamed = await pipeline.run(parseRequest({ ...structuredClone(body), stream: true, metadata: { user_id: 'u1' } }));
-      assert.deepEqual(streamed.response, ANSWER, 'transport-only fields do not change the key');
+      assert.deepEqual(streamed.response, NEW_ANSWER, 'transport-only fields do not change the key; the retry answer replaced the old one');
       const hotter = await pipeline.run(parseRequest({ ...structuredClone(body), temperature: 0.9 }));
       assert.equal(hotter.response, undefined, 'an answer-shaping parameter does');
       const otherModel = await pipeline.run(parseRequest({ ...structuredClone(body), model: 'other-model' }));

@@ -4,6 +4,9 @@
  * transport-only fields (stream, metadata, …) do not count. Live answers are written back in
  * `afterResponse`.
  *
+ * A repeat that arrives right after a cached answer was served is a retry (the person wants a
+ * new answer): it goes to the model, and the new answer replaces the stored one.
+ *
  * On a miss it also computes a shadow key over the same request with volatile values
  * (timestamps, UUIDs, request ids, temp paths, retry counters) normalised, and records whether
  * that key would have hit. The shadow lane is measurement only: it never serves anything.
@@ -53,6 +56,7 @@ interface PendingAnswer {
 }
 
 const PENDING_KEY = 'pending';
+const SERVED_KEY = 'served';
 const MAX_PENDING = 8;
 
 export function createSemanticCache(dependencies: SemanticCacheDependencies = {}): Strategy {
@@ -74,19 +78,24 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const canonical = canonicalRequest(request, scope);
       const exact = sha256(canonical);
       const entry = store.get(exact);
-      if (entry && now() - entry.stored <= ttlMs) {
+      const served = context.state.get<string[]>(SERVED_KEY) ?? [];
+      // The same request again right after a cached answer is a person pressing "retry": let it through.
+      const retry = served.includes(exact);
+      if (entry && now() - entry.stored <= ttlMs && !retry) {
+        context.state.set(SERVED_KEY, [...served, exact].slice(-MAX_PENDING));
         return { request, response: entry.response, action: 'response-served-from-cache', reason: 'an exact repeat of an answered request; the model was not called', details: { hit: true, ageMs: now() - entry.stored } };
       }
+      if (retry) context.state.set(SERVED_KEY, served.filter((key) => key !== exact));
       const shadow = shadowEnabled ? shadowKey(canonical, scanChars) : undefined;
       const shadowWouldHit = shadow !== undefined && store.hasShadow(shadow);
       const pending = (context.state.get<PendingAnswer[]>(PENDING_KEY) ?? []).filter((item) => item.exact !== exact);
       context.state.set(PENDING_KEY, [...pending, { exact, shadow, scope, maxResponseChars }].slice(-MAX_PENDING));
-      const details: Record<string, string | number | boolean> = { hit: false, expired: entry !== undefined, entries: store.size };
+      const details: Record<string, string | number | boolean> = { hit: false, expired: entry !== undefined && now() - entry.stored > ttlMs, retry, entries: store.size };
       if (shadow !== undefined) details.shadowWouldHit = shadowWouldHit;
       return {
         request,
-        action: 'cache-missed',
-        reason: shadow === undefined ? 'no exact repeat' : `no exact repeat; a normalised key would ${shadowWouldHit ? '' : 'not '}have hit (measured, never served)`,
+        action: retry ? 'cache-bypassed' : 'cache-missed',
+        reason: retry ? 'asked again right after a cached answer: treated as a retry and sent to the model' : shadow === undefined ? 'no exact repeat' : `no exact repeat; a normalised key would ${shadowWouldHit ? '' : 'not '}have hit (measured, never served)`,
         details,
       };
     },

@@ -5,7 +5,7 @@
  * passing tests, progress bars and runner chatter, so each failure's message, location
  * and the summary line stay exactly as printed.
  */
-import { lastCarriageSegment, splitLines, stripAnsi, trailingNewline } from './limits';
+import { lastCarriageSegment, MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
 import { mentionsAny, questionWords } from './question';
 import { parseTestReport, renderTestReport } from './testReports';
 import { cleanResult, unchanged, type CleanResult } from './types';
@@ -179,6 +179,12 @@ function cleanConsoleTestOutput(text: string, words: readonly string[]): CleanRe
     // A passing TAP test's YAML block (between "---" and "...") goes with it.
     if (tapBlock) {
       if (/^\s*\.\.\.\s*$/.test(line)) tapBlock = false;
+      continue;
+    }
+    // A very long line is data a test printed, never a pass or a progress bar: keep it
+    // without running patterns over it.
+    if (line.length > MAX_PATTERN_LINE_CHARS) {
+      output.push(line);
       continue;
     }
     if (line.trim() === '') {

@@ -113,6 +113,9 @@ export interface ContextResult {
   readonly judge: { readonly mode: JudgeMode; readonly asked: number; readonly failed?: string; readonly wouldDrop: readonly string[] };
 }
 
+/** Below this many tokens of room, no section or row is worth trying. */
+const MIN_USEFUL_TOKENS = 12;
+
 /** Tokens between blocks (blank lines). */
 const JOIN_COST = 1;
 
@@ -146,6 +149,7 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     queries,
     names: plan.names,
     taskTerms,
+    taskTags: new Set(taskTags),
     liftedFolders: matchFolders(library, taskTerms, options.folderMatch),
     options,
     embedder: dependencies.embedder,
@@ -240,6 +244,11 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
 
   // Sections fill the rest of the budget; a read-whole page comes whole or not at all.
   for (const entry of kept) {
+    const room = assembly.room();
+    // Once the budget is spent, nothing more can fit; and a section bigger than the room left is skipped unrendered.
+    if (room < MIN_USEFUL_TOKENS) break;
+    const unit = entry.candidate.unit;
+    if (unit.kind === 'section' && (library.page(unit.pageId)!.sections.find((section) => section.id === unit.id)?.tokens ?? 0) > room) continue;
     const page = library.page(entry.candidate.unit.pageId)!;
     if (page.readWhole) assembly.addWhole(page, entry.reason, false);
     else assembly.addExcerpt(page, entry.candidate, entry.reason, verdicts.get(entry.candidate.unit.id));
@@ -358,6 +367,11 @@ class Assembly {
     total += this.wholeTokens;
     for (const entry of this.excerpts.values()) total += entry.tokens + JOIN_COST;
     return total;
+  }
+
+  /** Tokens left in the budget. */
+  room(): number {
+    return this.budget - this.used();
   }
 
   addRule(page: Page): void {

@@ -45,6 +45,8 @@ export interface SearchRequest {
   readonly queries: readonly string[];
   readonly names: readonly PlannedName[];
   readonly taskTerms: ReadonlySet<string>;
+  /** Tags of the visible pages' vocabulary that the task mentions: sections tagged with them rank higher. */
+  readonly taskTags: ReadonlySet<string>;
   /** Folders whose phrasings the task matches: their pages are lifted. */
   readonly liftedFolders: ReadonlySet<string>;
   readonly options: KnowledgeOptions;
@@ -121,7 +123,7 @@ export async function searchSections(request: SearchRequest): Promise<Map<string
 
   addRanking('questions', questionRanking(request, touch));
 
-  const taskTags = tagsInTask(request);
+  const taskTags = request.taskTags;
   const taskRank = new Map(taskHits.map((unit, index) => [unit.id, index]));
   if (taskTags.size > 0) addRanking('tags', taskHits.filter((unit) => library.page(unit.pageId)!.meta.tags.some((tag) => taskTags.has(tag))));
   if (request.liftedFolders.size > 0) {
@@ -161,18 +163,26 @@ function questionRanking(request: SearchRequest, touch: (unit: SearchUnit) => Ca
   return dedupe(scored.map((entry) => entry.unit));
 }
 
-/** Tags from the visible pages' vocabulary that the task mentions. */
-function tagsInTask(request: SearchRequest): Set<string> {
-  const vocabulary = new Set(request.visiblePages.flatMap((page) => page.meta.tags));
-  const task = request.queries[0] ?? '';
-  return new Set([...vocabulary].filter((tag) => containsPhrase(task, tag) || containsPhrase(task, tag.replace(/[-_]+/g, ' '))));
+/**
+ * The tags of the visible pages' vocabulary that the task mentions, as whole words (a tag
+ * `deal-desk` matches "deal desk"). Looked up in the task's own word runs rather than
+ * searched for one by one: a large library has thousands of tags.
+ */
+export function findTaskTags(task: string, pages: readonly Page[]): string[] {
+  const words = task.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0);
+  const runs = new Set<string>();
+  for (let start = 0; start < words.length; start++) {
+    for (let length = 1; length <= MAX_TAG_WORDS && start + length <= words.length; length++) runs.add(words.slice(start, start + length).join(' '));
+  }
+  const found = new Set<string>();
+  for (const page of pages) {
+    for (const tag of page.meta.tags) if (!found.has(tag) && runs.has(tag.split(/[^\p{L}\p{N}]+/u).filter((word) => word.length > 0).join(' '))) found.add(tag);
+  }
+  return [...found].sort();
 }
 
-/** The tags of the vocabulary found in a task, for the bundle's comment. */
-export function findTaskTags(task: string, pages: readonly Page[]): string[] {
-  const vocabulary = new Set(pages.flatMap((page) => page.meta.tags));
-  return [...vocabulary].filter((tag) => containsPhrase(task, tag) || containsPhrase(task, tag.replace(/[-_]+/g, ' '))).sort();
-}
+/** Tags longer than this many words are never found in a task. */
+const MAX_TAG_WORDS = 4;
 
 async function meaningRankings(request: SearchRequest, touch: (unit: SearchUnit) => Candidate, addRanking: (name: string, units: readonly SearchUnit[]) => void): Promise<void> {
   const { library, embedder } = request;

@@ -198,7 +198,7 @@ export async function bench(): Promise<BenchReport> {
     perLanguage[language.id] = result.megabytesPerSecond;
     lines.push(`parse + outline ${language.id}: ${result.megabytesPerSecond.toFixed(2)} MB/s over ${(result.bytes / 1e6).toFixed(2)} MB`);
   }
-  if (Object.keys(perLanguage).length === 0) lines.push('throughput: no sources cached (run test/setup/fetchSources.sh)');
+  if (throughputBytes > 0 && Object.keys(perLanguage).length === 0) lines.push('throughput: no sources cached (run test/setup/fetchSources.sh)');
 
   const limit = Number(process.env.HERALD_BENCH_TRAJECTORIES ?? Infinity);
   const names = trajectoryNames().slice(0, limit);

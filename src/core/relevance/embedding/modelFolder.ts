@@ -23,9 +23,6 @@ const manifestSchema = z.object({
   dimension: z.number().int().positive().optional(),
   maxTokens: z.number().int().min(8).max(8192).optional(),
   pooling: z.enum(['mean', 'cls']).optional(),
-  /** Prefix a model expects before queries and documents (e5: "query: "). */
-  queryPrefix: z.string().optional(),
-  documentPrefix: z.string().optional(),
   files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
 });
 

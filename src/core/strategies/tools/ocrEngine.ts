@@ -42,6 +42,10 @@ export interface OcrEngine {
 export interface TesseractEngineOptions {
   /** Folder holding `eng.traineddata.gz`; the `@tesseract.js-data/eng` package's folder when not given. */
   readonly langPath?: string;
+  /** tesseract.js's node worker script, for a bundled host that copies it out of node_modules. */
+  readonly workerPath?: string;
+  /** Folder holding the `tesseract-core*.js` / `.wasm` files, likewise. */
+  readonly corePath?: string;
   /** Stop the worker after this long without a request (ms). Default 10000. */
   readonly idleMs?: number;
 }
@@ -108,6 +112,9 @@ export class TesseractOcrEngine implements OcrEngine {
     const langPath = this.options.langPath ?? model.langPath ?? model.default?.langPath;
     if (!langPath) throw new Error('Herald: the English OCR model (@tesseract.js-data/eng) was not found');
     // cacheMethod "none": read the model from the package every start, never write or fetch a copy.
-    return createWorker('eng', 1, { langPath, gzip: true, cacheMethod: 'none' });
+    const paths: Record<string, string> = {};
+    if (this.options.workerPath) paths.workerPath = this.options.workerPath;
+    if (this.options.corePath) paths.corePath = this.options.corePath;
+    return createWorker('eng', 1, { langPath, gzip: true, cacheMethod: 'none', ...paths });
   }
 }

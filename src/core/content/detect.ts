@@ -79,6 +79,8 @@ function fromShape(text: string, sample: string): ContentFormat {
   if (nonBlank.length >= 5 && share((line) => /^[-dl][-rwxsStT]{9}[@+.]?\s+\d+\s/.test(line) || /^total \d+$/.test(line)) >= 0.7) return 'file-listing';
   if (nonBlank.length >= 5 && share((line) => /^(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+\/?$|^[\w./-]+:$/.test(line)) >= 0.8) return 'file-listing';
   if (nonBlank.length >= 5 && share(looksLikeLogLine) >= 0.6) return 'log';
+  // Structured logging: one JSON object per line with a level, message or time field.
+  if (nonBlank.length >= 5 && share((line) => /^\{.*\}$/.test(line.trim()) && /"(?:level|lvl|severity|msg|message|time|ts|timestamp|@timestamp)"\s*:/.test(line)) >= 0.8) return 'log';
   if (nonBlank.length >= 10 && share((line) => /\d/.test(line)) >= 0.5 && repetitionShare(nonBlank) >= 0.5) return 'log';
   return 'text';
 }

@@ -82,6 +82,14 @@ describe('cleanLog', () => {
     assert.equal(cleanLog(text).text, ['09:00:01 ERROR disk full on /var [×2]', '09:00:03 INFO retrying', '09:00:04 ERROR disk full on /var'].join('\n'));
   });
 
+  it('folds structured JSON-lines logs that differ only in bookkeeping', () => {
+    const lines = Array.from({ length: 12 }, (_, index) => `{"level":"info","ts":"2026-03-01T10:00:${String(index).padStart(2, '0')}.120Z","msg":"cache refreshed","took":"${10 + index}ms","request_id":"9f${index}ab3c1"}`);
+    lines.push('{"level":"error","ts":"2026-03-01T10:01:00.000Z","msg":"cache refresh failed","path":"/var/cache/app"}');
+    const text = lines.join('\n');
+    assert.equal(detectContentFormat(text), 'log');
+    assert.equal(cleanLog(text).text, `${lines[0]} [×12]\n${lines[12]}`);
+  });
+
   it('keeps continuation lines with their entry', () => {
     const entry = (time: string): string[] => [`${time} WARN worker crashed`, '\tat app.Worker.run(Worker.java:42)', '\tat java.lang.Thread.run(Thread.java:829)'];
     const result = cleanLog([...entry('10:00:01'), ...entry('10:00:01'), '10:00:03 INFO restarted'].join('\n'));

@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', '**/*.mjs', '**/*.js'] },
+  { ignores: ['dist/**', 'node_modules/**', '.vscode-test/**', 'test/fixtures/**', 'test/.cache/**', 'test/e2e/artifacts/**', 'bench-results/**', '**/*.mjs', '**/*.js'] },
   ...tseslint.configs.recommended,
   {
     rules: {

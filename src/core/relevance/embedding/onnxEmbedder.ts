@@ -39,8 +39,13 @@ export const RUNTIME_FILES = ['ort-wasm-simd-threaded.mjs', ONNX_RUNTIME_WASM_FI
 let runtime: Promise<OnnxRuntime> | undefined;
 
 async function loadRuntime(assets: AssetLocator | undefined): Promise<OnnxRuntime> {
-  runtime ??= import('onnxruntime-web').then((module) => {
-    const ort = ((module as { default?: OnnxRuntime }).default ?? module) as OnnxRuntime;
+  runtime ??= Promise.resolve().then(() => {
+    // require, not import(): bundled as CommonJS (the extension, the CLI), the package's
+    // "require" entry finds its runtime files from __filename, while its ES module entry
+    // needs an import.meta.url that a CommonJS bundle does not have. Lazy, so the CLI does
+    // not pay for the runtime unless a model is configured.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const ort = require('onnxruntime-web') as OnnxRuntime;
     // One thread: worker threads are not available in every host, and results stay deterministic.
     ort.env.wasm.numThreads = 1;
     ort.env.logLevel = 'error';

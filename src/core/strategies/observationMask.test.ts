@@ -23,7 +23,7 @@ function conversation(): unknown[] {
     { role: 'tool', tool_call_id: 'c1', content: LISTING },
     call('c2', 'cat src/checkout.ts'),
     { role: 'tool', tool_call_id: 'c2', content: SOURCE },
-    { role: 'assistant', content: 'checkout_17 computes the rounding; line 17 passes 112 to computeThing. Running the tests next.', tool_calls: [{ id: 'c3', type: 'function', function: { name: 'bash', arguments: '{"command":"pytest"}' } }] },
+    { role: 'assistant', content: 'checkout_17 and checkout_18 compute the rounding; line 17 passes 112 and line 18 passes 119. Running the tests next.', tool_calls: [{ id: 'c3', type: 'function', function: { name: 'bash', arguments: '{"command":"pytest"}' } }] },
     { role: 'tool', tool_call_id: 'c3', content: FAILING },
     call('c4', 'find . -name "*.py"'),
     { role: 'tool', tool_call_id: 'c4', content: LISTING.replace('module_0', 'module_zero') },
@@ -31,18 +31,32 @@ function conversation(): unknown[] {
 }
 
 describe('observation_mask', () => {
-  it('masks a large result the next reply did not build on; keeps one it built on, failures and the fresh input', async () => {
+  it('masks a result the next reply did not build on, trims one it used in part; keeps failures and the fresh input', async () => {
     const rig = createRig([createObservationMask()]);
     const result = await runTurns(rig, turnBodies(conversation()));
     const texts = partTexts(result.request);
     assert.match(texts[3]!, /^\[herald: observation masked: 40 lines · retrieve hr_[a-z2-7]{16}\]$/);
     assert.equal(await rig.stash.expandText(texts[3]!), LISTING);
-    assert.equal(texts[5], SOURCE, 'the reply quoted checkout_17 and 112 from it');
+    // The reply quoted checkout_17, checkout_18, 112 and 119 from lines 17-18: those and two on each side stay.
+    const lines = SOURCE.split('\n');
+    assert.match(texts[5]!, /^\[herald: observation trimmed to the 6 of 30 lines the reply used · retrieve hr_[a-z2-7]{16}\]\n/);
+    assert.equal(texts[5]!.split('\n').slice(1).join('\n'), ['… 14 lines …', ...lines.slice(14, 20), '… 10 lines …'].join('\n'));
+    assert.equal(await rig.stash.expandText(texts[5]!), SOURCE);
     assert.equal(texts[7], FAILING, 'failing test output is never masked');
     assert.equal(texts[9], LISTING.replace('module_0', 'module_zero'), 'fresh input is never masked');
     assertNoPromptText(result.decisions, [LISTING, SOURCE, FAILING]);
     const decision = result.decisions.find((entry) => entry.strategy === 'observation_mask')!;
     assert.equal(decision.status, 'unchanged', 'the last decision replays the masked prefix and decides only the new turn');
+  });
+
+  it('keeps a result the reply used whole when trimming is off, or when the reply used most of it', async () => {
+    const whole = await runTurns(createRig([createObservationMask()], { observation_mask: { trimInUse: false } }), turnBodies(conversation()));
+    assert.equal(partTexts(whole.request)[5], SOURCE);
+    const busy = conversation().map((message, index) =>
+      index === 6 ? { ...(message as object), content: `Every line matters: ${Array.from({ length: 30 }, (_, line) => `checkout_${line + 1}`).join(', ')}.` } : message,
+    );
+    const result = await runTurns(createRig([createObservationMask()]), turnBodies(busy));
+    assert.equal(partTexts(result.request)[5], SOURCE);
   });
 
   it('keeps Anthropic is_error results and defers to provider-side clearing', async () => {

@@ -6,8 +6,11 @@
  * becomes history, when the model has read it in full as fresh input and answered it. It is
  * masked when that answer (and whatever follows it in the request) shows the conversation
  * moved past it: nothing the output introduced (an identifier, path or number that appeared
- * nowhere before it) is taken up again. Failures (`is_error`, a non-zero exit, a failure
- * line), anything already behind a marker and the current turn stay. On a cold start the
+ * nowhere before it) is taken up again, or only a sliver of it is. A result the reply did
+ * work through, but only in part, is trimmed to the lines that carry what the reply took up
+ * (with a little context); the rest is masked behind the same kind of marker. Failures
+ * (`is_error`, a non-zero exit, a failure line), anything already behind a marker and the
+ * current turn stay whole. On a cold start the
  * last `keepRecentTurns` turns stay too (see `shared/turns.ts`). When the request carries
  * Anthropic's own clearing of old tool results (provider_context_trim), this strategy defers.
  */
@@ -17,7 +20,7 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { countLines } from '../stash/marker';
 import type { StrategyEnvironment } from './environment';
 import { isFailureOutput } from './shared/failure';
-import { numberOption } from './shared/options';
+import { booleanOption, numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments } from './shared/segmentSelection';
 import { recentTurnGuard } from './shared/turns';
@@ -36,13 +39,24 @@ export interface ObservationMaskOptions {
    * what it needed; one that works through the output has not.
    */
   readonly maxReusedShare: number;
+  /** Trim a result the reply used only in part to the lines it used (false: keep it whole). */
+  readonly trimInUse: boolean;
+  /** Lines of context kept around each used line when trimming. */
+  readonly contextLines: number;
 }
 
 export const OBSERVATION_MASK_DEFAULTS: ObservationMaskOptions = {
   keepRecentTurns: 3,
   minChars: 600,
   maxReusedShare: 0.05,
+  trimInUse: true,
+  contextLines: 2,
 };
+
+/** A trim must remove at least this share of a result: a history rewrite pays one cache write. */
+const TRIM_MIN_SAVED_RATIO = 0.5;
+/** Results shorter than this many lines are masked whole or kept whole, never trimmed. */
+const TRIM_MIN_LINES = 20;
 
 export function createObservationMask(_environment: StrategyEnvironment = {}): Strategy {
   return {
@@ -59,6 +73,8 @@ function readOptions(options: Readonly<Record<string, unknown>>): ObservationMas
     keepRecentTurns: numberOption(options, 'keepRecentTurns'),
     minChars: numberOption(options, 'minChars'),
     maxReusedShare: numberOption(options, 'maxReusedShare'),
+    trimInUse: booleanOption(options, 'trimInUse'),
+    contextLines: numberOption(options, 'contextLines'),
   };
 }
 
@@ -77,33 +93,77 @@ function mask(request: ChatRequest, context: StrategyContext, options: Observati
   // What the conversation did next is what the assistant (and the user, in their own words) said, not later tool output.
   const replies = request.messages.map((message, index) => (message.role === 'assistant' || (message.role !== 'tool' && !withOutput.has(index)) ? texts[index]! : ''));
   const edits = new SegmentEdits('observation_mask', context);
+  let masked = 0;
+  let trimmed = 0;
   let kept = 0;
   for (const segment of candidates) {
-    if (!movedPast(segment, texts, replies, options)) {
-      kept++;
+    const usage = usageOf(segment, texts, replies);
+    if (usage.reused.size <= options.maxReusedShare * usage.introduced) {
+      edits.elide({ segment, summary: `observation masked: ${countLines(segment.text)} lines` });
+      masked++;
       continue;
     }
-    const summary = `observation masked: ${countLines(segment.text)} lines`;
-    edits.elide({ segment, summary });
+    const trim = options.trimInUse ? trimToUsed(segment.text, usage.reused, options.contextLines) : undefined;
+    const summary = trim ? `observation trimmed to the ${trim.keptLines} of ${trim.totalLines} lines the reply used` : '';
+    if (trim && edits.elide({ segment, summary, render: (marker) => `${marker}\n${trim.text}` }, 1, TRIM_MIN_SAVED_RATIO)) {
+      trimmed++;
+      continue;
+    }
+    kept++;
   }
   return edits.result(
     request,
-    { action: 'observation-masked', reason: `${edits.count} tool results the conversation moved past were masked; ${kept} still in use were kept` },
+    { action: 'observation-masked', reason: `${masked} tool results the conversation moved past were masked, ${trimmed} used in part were trimmed to the lines used, ${kept} were kept` },
     idle,
-    { keptInUse: kept },
+    { masked, trimmed, keptInUse: kept },
   );
 }
 
+interface Usage {
+  /** How many terms the output introduced (not seen in any earlier message). */
+  readonly introduced: number;
+  /** The introduced terms that reappear in the replies after it. */
+  readonly reused: ReadonlySet<string>;
+}
+
 /**
- * True when the conversation moved past the output: of its new terms (not seen in any earlier
- * message), at most `maxReusedShare` reappear in the replies that follow it.
+ * What the conversation took up from the output: of its new terms (not seen in any earlier
+ * message), those that reappear in the replies that follow it. The conversation moved past
+ * the output when at most `maxReusedShare` of them do.
  */
-function movedPast(segment: ToolOutputSegment, texts: readonly string[], replies: readonly string[], options: ObservationMaskOptions): boolean {
+function usageOf(segment: ToolOutputSegment, texts: readonly string[], replies: readonly string[]): Usage {
   const before = texts.slice(0, segment.messageIndex).map((text) => termsIn(text));
   const introduced = [...termsIn(segment.text)].filter((term) => !before.some((terms) => terms.has(term)));
-  if (introduced.length === 0) return true;
   const after = replies.slice(segment.messageIndex + 1).map((text) => termsIn(text));
-  let reused = 0;
-  for (const term of introduced) if (after.some((terms) => terms.has(term))) reused++;
-  return reused <= options.maxReusedShare * introduced.length;
+  const reused = new Set(introduced.filter((term) => after.some((terms) => terms.has(term))));
+  return { introduced: introduced.length, reused };
+}
+
+/**
+ * The output cut to the lines carrying a used term, with `contextLines` around each, the
+ * gaps shown as `… N lines …`; undefined when that keeps most of it anyway.
+ */
+function trimToUsed(text: string, used: ReadonlySet<string>, contextLines: number): { text: string; keptLines: number; totalLines: number } | undefined {
+  const lines = text.split('\n');
+  if (lines.length < TRIM_MIN_LINES) return undefined;
+  const keep = new Array<boolean>(lines.length).fill(false);
+  lines.forEach((line, index) => {
+    if (![...termsIn(line)].some((term) => used.has(term))) return;
+    for (let near = Math.max(0, index - contextLines); near <= Math.min(lines.length - 1, index + contextLines); near++) keep[near] = true;
+  });
+  const keptLines = keep.filter(Boolean).length;
+  if (keptLines === 0 || keptLines > lines.length / 2) return undefined;
+  const out: string[] = [];
+  let gap = 0;
+  lines.forEach((line, index) => {
+    if (!keep[index]) {
+      gap++;
+      return;
+    }
+    if (gap > 0) out.push(`… ${gap} lines …`);
+    gap = 0;
+    out.push(line);
+  });
+  if (gap > 0) out.push(`… ${gap} lines …`);
+  return { text: out.join('\n'), keptLines, totalLines: lines.length };
 }

@@ -33,6 +33,7 @@ export interface CommandDigestOptions {
   readonly minSavedRatio: number;
 }
 
+/** The defaults of every command_digest option, in one place. */
 export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = {
   minChars: 400,
   minSavedTokens: 24,
@@ -44,6 +45,7 @@ const DIGESTED: ReadonlySet<ContentFormat> = new Set(['test-output', 'grep', 'lo
 
 const LABELS: Readonly<Partial<Record<ContentFormat, string>>> = { 'test-output': 'test run digest', grep: 'grep digest', log: 'log digest' };
 
+/** Builds the command_digest strategy; it needs nothing from the host. */
 export function createCommandDigest(_environment: StrategyEnvironment = {}): Strategy {
   return {
     id: 'command_digest',

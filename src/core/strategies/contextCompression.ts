@@ -32,12 +32,14 @@ export interface ContextCompressionOptions {
   readonly minSavedRatio: number;
 }
 
+/** The defaults of every context_compression option, in one place. */
 export const CONTEXT_COMPRESSION_DEFAULTS: ContextCompressionOptions = {
   minChars: 800,
   minSavedTokens: 32,
   minSavedRatio: 0.5,
 };
 
+/** Builds the context_compression strategy; it needs nothing from the host. */
 export function createContextCompression(_environment: StrategyEnvironment = {}): Strategy {
   return {
     id: 'context_compression',

@@ -37,6 +37,7 @@ export interface ContextDedupeOptions {
   readonly minSavedTokens: number;
 }
 
+/** The defaults of every context_dedupe option, in one place. */
 export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = {
   keepRecentTurns: 2,
   nearDupe: true,
@@ -47,6 +48,7 @@ export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = {
   minSavedTokens: 16,
 };
 
+/** Builds the context_dedupe strategy; it needs nothing from the host. */
 export function createContextDedupe(_environment: StrategyEnvironment = {}): Strategy {
   return {
     id: 'context_dedupe',

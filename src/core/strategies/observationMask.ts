@@ -45,6 +45,7 @@ export interface ObservationMaskOptions {
   readonly contextLines: number;
 }
 
+/** The defaults of every observation_mask option, in one place. */
 export const OBSERVATION_MASK_DEFAULTS: ObservationMaskOptions = {
   keepRecentTurns: 3,
   minChars: 600,
@@ -58,6 +59,7 @@ const TRIM_MIN_SAVED_RATIO = 0.5;
 /** Results shorter than this many lines are masked whole or kept whole, never trimmed. */
 const TRIM_MIN_LINES = 20;
 
+/** Builds the observation_mask strategy; it needs nothing from the host. */
 export function createObservationMask(_environment: StrategyEnvironment = {}): Strategy {
   return {
     id: 'observation_mask',

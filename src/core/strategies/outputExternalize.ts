@@ -32,6 +32,7 @@ export interface OutputExternalizeOptions {
   readonly maxFailureLines: number;
 }
 
+/** The defaults of every output_externalize option, in one place. */
 export const OUTPUT_EXTERNALIZE_DEFAULTS: OutputExternalizeOptions = {
   maxChars: 50_000,
   headLines: 20,
@@ -43,6 +44,7 @@ export const OUTPUT_EXTERNALIZE_DEFAULTS: OutputExternalizeOptions = {
 /** A preview line longer than this is cut: one minified line must not bring the bulk back. */
 const MAX_PREVIEW_LINE = 300;
 
+/** Builds the output_externalize strategy; it needs nothing from the host. */
 export function createOutputExternalize(_environment: StrategyEnvironment = {}): Strategy {
   return {
     id: 'output_externalize',

@@ -26,11 +26,13 @@ export interface PromptCompressionOptions {
   readonly minSavedTokens: number;
 }
 
+/** The defaults of every prompt_compression option, in one place. */
 export const PROMPT_COMPRESSION_DEFAULTS: PromptCompressionOptions = {
   minChars: 400,
   minSavedTokens: 16,
 };
 
+/** Builds the prompt_compression strategy; it needs nothing from the host. */
 export function createPromptCompression(_environment: StrategyEnvironment = {}): Strategy {
   return {
     id: 'prompt_compression',

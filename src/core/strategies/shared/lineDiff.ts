@@ -4,12 +4,14 @@
  * output changed next to a pointer at the first copy.
  */
 
+/** One step of an edit script between two line arrays. */
 export interface LineEdit {
   /** 'equal' runs are kept only to place hunks; they are not rendered. */
   readonly kind: 'equal' | 'delete' | 'insert';
   readonly line: string;
 }
 
+/** A diff's size and its rendering. */
 export interface LineDiff {
   /** Removed plus added lines. */
   readonly changedLines: number;

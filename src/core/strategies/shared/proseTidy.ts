@@ -5,9 +5,13 @@
  * blocks, indented blocks and inline code spans pass through byte for byte.
  */
 
+/** The tidied text and what was dropped. */
 export interface TidyResult {
+  /** The tidied text. */
   readonly text: string;
+  /** Sentences dropped because the same sentence came earlier. */
   readonly duplicateSentences: number;
+  /** Paragraphs dropped because the same paragraph came earlier. */
   readonly duplicateParagraphs: number;
 }
 
@@ -22,9 +26,12 @@ const STRUCTURAL = /^\s*(?:\||#|<|---|\*\*\*|===)/;
 export class ProseTidier {
   private readonly sentences = new Set<string>();
   private readonly paragraphs = new Set<string>();
+  /** Sentences dropped so far. */
   duplicateSentences = 0;
+  /** Paragraphs dropped so far. */
   duplicateParagraphs = 0;
 
+  /** Tidies one stretch of prose, remembering its sentences for the stretches after it. */
   tidy(text: string): string {
     const lines = text.split('\n');
     const out: string[] = [];

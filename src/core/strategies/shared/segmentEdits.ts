@@ -8,6 +8,7 @@ import type { ChatRequest } from '../../chat/types';
 import type { StrategyContext, StrategyResult } from '../../pipeline/types';
 import { formatMarker } from '../../stash/marker';
 
+/** One segment to elide and how its replacement reads. */
 export interface SegmentElision {
   readonly segment: ToolOutputSegment;
   /** Marker summary: what was removed and how much, no more than one line. */
@@ -16,6 +17,7 @@ export interface SegmentElision {
   readonly render?: (marker: string) => string;
 }
 
+/** One strategy run's elisions over tool-output segments. */
 export class SegmentEdits {
   private readonly replacements = new Map<string, string>();
   private readonly handles: string[] = [];

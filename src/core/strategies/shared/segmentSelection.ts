@@ -11,6 +11,7 @@ import { findMarkers, HANDLE_PATTERN } from '../../stash/marker';
 /** Tool names whose results hand back an elided original (the host's retrieve tool). */
 const RETRIEVE_TOOL = /(^|_)retrieve$/i;
 
+/** Which part of the request to offer. */
 export interface SelectionOptions {
   /** Also offer the current turn's fresh input (only for strategies with `touchesFresh`). */
   readonly includeFresh?: boolean;
@@ -28,6 +29,7 @@ export function editableSegments(
   );
 }
 
+/** True when the text already carries a Herald marker. */
 export function hasMarker(text: string): boolean {
   return findMarkers(text).length > 0;
 }

@@ -5,6 +5,7 @@
 
 const MAX_KEYS = 12;
 
+/** `JSON {query, rows: array(5000) of {id, ts}}` or `text of 2000 lines`. */
 export function describeShape(text: string): string {
   const trimmed = text.trim();
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {

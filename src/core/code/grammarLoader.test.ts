@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GrammarError, GrammarLoader, nodeModulesAssetLocator, RUNTIME_FILE } from './grammarLoader';
+import { defaultAssetLocator, GrammarError, GrammarLoader, nodeModulesAssetLocator, RUNTIME_FILE } from './grammarLoader';
 import { LANGUAGES, grammarFiles, languageById } from './languages';
 
 describe('GrammarLoader', () => {
@@ -42,6 +42,15 @@ describe('GrammarLoader', () => {
     fs.writeFileSync(path.join(directory, 'tree-sitter-rust.wasm'), 'this is not wasm');
     const loader = new GrammarLoader({ wasmPath: (file) => (file === RUNTIME_FILE ? locator.wasmPath(file) : path.join(directory, file)) });
     await assert.rejects(loader.load(languageById('rust')), /Herald: grammar tree-sitter-rust\.wasm at .* could not be loaded/);
+  });
+
+  it('finds assets beside the bundle first, else in node_modules', () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-dist-'));
+    fs.writeFileSync(path.join(directory, 'tree-sitter-python.wasm'), '');
+    const locator = defaultAssetLocator(directory);
+    assert.equal(locator.wasmPath('tree-sitter-python.wasm'), path.join(directory, 'tree-sitter-python.wasm'));
+    assert.equal(locator.wasmPath('tree-sitter-go.wasm'), nodeModulesAssetLocator().wasmPath('tree-sitter-go.wasm'));
+    assert.match(locator.wasmPath(RUNTIME_FILE), /node_modules[\\/]web-tree-sitter[\\/]tree-sitter\.wasm$/);
   });
 
   it('lists the grammar files a build must ship, all present in @vscode/tree-sitter-wasm', () => {

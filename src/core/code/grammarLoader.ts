@@ -108,8 +108,7 @@ async function readAsset(filePath: string, what: string): Promise<Uint8Array> {
  * Finds the files next to the running bundle (the extension's and the CLI's `dist/`, where the
  * build copies them flat), else in node_modules (tests, benchmarks, running from source).
  */
-export function defaultAssetLocator(): AssetLocator {
-  const here = typeof __dirname === 'string' ? __dirname : process.cwd();
+export function defaultAssetLocator(here: string = typeof __dirname === 'string' ? __dirname : process.cwd()): AssetLocator {
   return {
     wasmPath(fileName: string): string {
       const beside = path.join(here, fileName);

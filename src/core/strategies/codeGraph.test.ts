@@ -134,6 +134,31 @@ describe('code_graph strategy', () => {
     assert.ok(decision.tokensAfter < decision.tokensBefore);
   });
 
+  it('outlines an Anthropic editor read (Read tool, arrow-numbered lines) and keeps its numbers', async () => {
+    const numbered = CART_TS.split('\n').map((line, index) => `${String(index + 1).padStart(6)}→${line}`).join('\n');
+    const request = parseRequest({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 1000,
+      system: 'You are a coding agent.',
+      messages: [
+        { role: 'user', content: 'parseCart() rejects good carts' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'r1', name: 'Read', input: { file_path: '/w/src/cart.ts' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'r1', content: numbered }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'Looking at the JSON handling.' }, { type: 'tool_use', id: 'r2', name: 'Read', input: { file_path: '/w/src/math.ts' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'r2', content: UTIL_TS }] },
+      ],
+    });
+    const { pipeline, stash } = setup();
+    const result = await pipeline.run(request);
+    const index = request.messages.findIndex((message) => message.parts.some((part) => part.type === 'tool_result'));
+    const outlined = toolText(result.request, index);
+    const lines = numbered.split('\n');
+    const parseCart = lines.findIndex((line) => line.includes('export function parseCart'));
+    assert.ok(outlined.includes(lines.slice(parseCart, parseCart + 7).join('\n')), 'the targeted function keeps its numbered lines');
+    assert.ok(!outlined.includes('rows.push("thank you")'));
+    assert.equal(await stash.expandText(outlined), numbered);
+  });
+
   it('follows calls only as deep as calleeDepth says', async () => {
     const { pipeline } = setup({ calleeDepth: 0 });
     const result = await pipeline.run(conversation('totalPrice() is wrong', [{ id: 'a', path: 'src/cart.ts', text: CART_TS }, { id: 'b', path: 'src/math.ts', text: UTIL_TS }]));

@@ -68,6 +68,12 @@ describe('cleanHtml', () => {
     assert.equal(result.text, 'Fish & chips <3 €5 …\n\na < b and c > d\n\nunclosed text');
   });
 
+  it('drops a short label repeated in a row, never a repeated paragraph', () => {
+    const paragraph = 'Lorem ipsum dolor sit amet, consectetur adipisicing elit, sed do eiusmod tempor.';
+    const result = cleanHtml(`<div>US &amp; Canada</div><div>US &amp; Canada</div><p>${paragraph}</p><p>${paragraph}</p>`);
+    assert.equal(result.text, `US & Canada\n\n${paragraph}\n\n${paragraph}`);
+  });
+
   it('keeps preformatted text as it is', () => {
     const result = cleanHtml('<p>Run:</p><pre>npm  install\n  --save  x</pre><p>done</p>');
     assert.equal(result.text, 'Run:\n\nnpm  install\n  --save  x\n\ndone');

@@ -152,7 +152,10 @@ class TextBuilder {
 
   breakLine(): void {
     const line = this.current.replace(/\s+$/, '');
-    if (line.trim() !== '' && !/^(#+|-|\|)\s*$/.test(line.trim())) this.lines.push(line);
+    // The same short line twice in a row is duplicated chrome (desktop and mobile menus);
+    // a repeated paragraph is the author's and stays.
+    const repeatedLabel = line.length <= 40 && line === this.lines[this.lines.length - 1];
+    if (line.trim() !== '' && !/^(#+|-|\|)\s*$/.test(line.trim()) && !repeatedLabel) this.lines.push(line);
     this.current = '';
     this.pendingSpace = false;
   }

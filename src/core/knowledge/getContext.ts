@@ -12,7 +12,7 @@ import { judge, type JudgeCandidate, type JudgedVerdict, type JudgeMemory, type 
 import type { Library } from './library';
 import { containsPhrase, pageKind } from './names';
 import { resolveOptions, type KnowledgeOptions, type KnowledgeOptionsInput } from './options';
-import { phraseCoverage } from './phrases';
+import { phraseCoverage, phraseMeanings } from './phrases';
 import { makePlan, type Plan } from './plan';
 import { REFERENCE_HEADING, RULES_HEADING, renderExcerpts, renderFullPage, renderHeader, renderNothingFound } from './render';
 import { byFused, findTaskTags, matchFolders, searchSections, type Candidate } from './search';
@@ -157,7 +157,15 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
   });
 
   // Packs: the named one alone, or those whose phrasings the task comes close to.
-  const packCoverage = new Map(library.packs.map((pack) => [pack.name, Math.max(0, ...pack.goodFor.map((phrase) => phraseCoverage(taskTerms, phrase)))]));
+  const goodForPhrases = [...library.packs.flatMap((pack) => pack.goodFor), ...visible.flatMap((page) => page.meta.good_for)];
+  const meaning = dependencies.embedder ? await phraseMeanings(dependencies.embedder, input.task, goodForPhrases, dependencies.signal) : undefined;
+  // By words, or by meaning when an embedder is given and the phrasing is close enough.
+  const phraseScore = (phrase: string): number => {
+    const lexical = phraseCoverage(taskTerms, phrase);
+    const similarity = meaning?.get(phrase) ?? 0;
+    return similarity >= options.meaningMatch ? Math.max(lexical, similarity) : lexical;
+  };
+  const packCoverage = new Map(library.packs.map((pack) => [pack.name, Math.max(0, ...pack.goodFor.map(phraseScore))]));
   let packCandidates: Pack[];
   if (input.pack !== undefined) {
     const named = library.packs.find((pack) => pack.name.toLowerCase() === input.pack!.toLowerCase());
@@ -203,7 +211,7 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
   }
   const usePages = visible
     .filter((page) => page.meta.type !== 'rule' && !differentNamedThing.page(page))
-    .map((page) => ({ page, coverage: Math.max(0, ...page.meta.good_for.map((phrase) => phraseCoverage(taskTerms, phrase))) }))
+    .map((page) => ({ page, coverage: Math.max(0, ...page.meta.good_for.map(phraseScore)) }))
     .filter((entry) => entry.coverage >= options.useMatch)
     .sort((a, b) => b.coverage - a.coverage || a.page.id.localeCompare(b.page.id))
     .slice(0, options.usePages);

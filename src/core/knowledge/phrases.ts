@@ -2,6 +2,7 @@
  * Comparing a task with short phrasings of work ("writing a cold email to a finance buyer"):
  * how much of a phrasing the task covers, by words, and by meaning when an embedder is given.
  */
+import type { Embedder } from '../relevance/types';
 import { searchTermSet } from './searchTokens';
 
 /** The share of a phrasing's words the task holds; 0 when fewer than two match a longer phrasing. */
@@ -35,4 +36,21 @@ export function cosine(left: Float32Array, right: Float32Array): number {
   const length = Math.min(left.length, right.length);
   for (let index = 0; index < length; index++) sum += left[index]! * right[index]!;
   return sum;
+}
+
+/** Phrasing vectors per embedder: a library's phrasings are embedded once. */
+const PHRASE_VECTORS = new WeakMap<Embedder, Map<string, Float32Array>>();
+
+/** Cosine of the task with each phrasing, by meaning. */
+export async function phraseMeanings(embedder: Embedder, task: string, phrases: readonly string[], signal?: AbortSignal): Promise<Map<string, number>> {
+  let cache = PHRASE_VECTORS.get(embedder);
+  if (!cache) {
+    cache = new Map();
+    PHRASE_VECTORS.set(embedder, cache);
+  }
+  const missing = [...new Set(phrases)].filter((phrase) => !cache.has(phrase));
+  const vectors = await embedder.embed([task, ...missing], signal);
+  missing.forEach((phrase, index) => cache.set(phrase, vectors[index + 1]!));
+  const taskVector = vectors[0]!;
+  return new Map(phrases.map((phrase) => [phrase, cosine(taskVector, cache.get(phrase)!)]));
 }

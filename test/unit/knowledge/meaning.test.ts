@@ -38,8 +38,8 @@ describe('knowledge: meaning and folder rankings', () => {
     assert.ok(!withoutMeaning.pages.some((page) => page.sections.some((section) => section.ranks['meaning:0'] !== undefined)));
     const batchesBefore = embedder.batches.length;
     await getContext(library, { task: 'charged twice for the same filing' }, { embedder, now });
-    // Sections are embedded once per library; later calls embed only the queries.
-    assert.deepEqual(embedder.batches.slice(batchesBefore), [1]);
+    // Sections and phrasings are embedded once; later calls embed only the task (for phrasings) and the queries.
+    assert.deepEqual(embedder.batches.slice(batchesBefore), [1, 1]);
   });
 
   it('a task matching a folder\'s phrasings lifts the pages in it', async () => {
@@ -51,5 +51,24 @@ describe('knowledge: meaning and folder rankings', () => {
     assert.ok(lifted.every((section) => /^(objections|pricing)\//.test(section.id)), JSON.stringify(lifted.map((section) => section.id)));
     const unrelated = await getContext(library, { task: 'what is the refund window?' }, { now });
     assert.ok(!unrelated.pages.some((page) => page.sections.some((section) => section.ranks.folder !== undefined)));
+  });
+});
+
+describe('knowledge: phrasings by meaning', () => {
+  it('with an embedder, a page whose good_for means the task comes as a use page even without shared words', async () => {
+    const { loadLibrary } = await import('../../../src/core/knowledge/library');
+    const { writeLibrary } = await import('./support');
+    const directory = writeLibrary({
+      'billing/duplicates.md': '---\ntitle: Billing corrections\ngood_for: [sorting out a duplicate invoice]\n---\n## Steps\nOpen a ticket with billing and attach both invoices.\n\n## Owners\nThe billing desk owns corrections.\n',
+      'billing/other.md': '---\ntitle: Invoices\n---\n## Format\nInvoices are PDF files.\n',
+    });
+    const library = loadLibrary(directory);
+    const task = 'customer was double-billed last month';
+    const withoutMeaning = await getContext(library, { task }, { now });
+    assert.ok(!withoutMeaning.pages.some((page) => page.reason === 'use'));
+    const withMeaning = await getContext(library, { task }, { now, embedder: new ConceptEmbedder() });
+    const page = withMeaning.pages.find((entry) => entry.page_id === 'billing/duplicates');
+    assert.equal(page?.reason, 'use');
+    assert.equal(page?.sections.length, 2, 'its best two sections');
   });
 });

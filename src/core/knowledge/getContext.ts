@@ -11,10 +11,12 @@ import { countTokens } from '../tokens';
 import { judge, type JudgeCandidate, type JudgedVerdict, type JudgeMemory, type JudgeMode } from './judge';
 import type { Library } from './library';
 import { containsPhrase, pageKind } from './names';
-import { resolveOptions, type KnowledgeOptions, type KnowledgeOptionsInput } from './options';
+import { resolveOptions, type KnowledgeOptionsInput } from './options';
 import { phraseCoverage, phraseMeanings } from './phrases';
+import { Assembly } from './assembly';
 import { makePlan, type Plan } from './plan';
-import { REFERENCE_HEADING, RULES_HEADING, renderExcerpts, renderFullPage, renderHeader, renderNothingFound } from './render';
+import { renderHeader, renderNothingFound } from './render';
+import type { ContextResult, InclusionReason } from './result';
 import { byFused, findTaskTags, matchFolders, searchSections, type Candidate } from './search';
 import { searchTermSet } from './searchTokens';
 import type { SearchUnit } from './sectionIndex';
@@ -62,62 +64,8 @@ export interface GetContextDependencies {
   readonly signal?: AbortSignal;
 }
 
-/** Why a page is in the bundle. */
-export type InclusionReason = 'rule' | 'pinned' | 'recipe' | 'use' | 'link' | 'folder' | 'search';
-
-/** One searched section or row in the JSON result. */
-export interface ContextSection {
-  readonly id: string;
-  readonly kind: 'section' | 'row';
-  readonly heading: string;
-  readonly reason: InclusionReason;
-  /** Reciprocal-rank-fused score. */
-  readonly score: number;
-  /** Closeness to the best match, 0..1. */
-  readonly closeness: number;
-  /** Rank in each ranking it appeared in. */
-  readonly ranks: Readonly<Record<string, number>>;
-  readonly judge?: { readonly use: number; readonly different: number; readonly source: 'model' | 'memory' };
-}
-
-/** One page in the JSON result. */
-export interface ContextPage {
-  readonly page_id: string;
-  readonly title: string;
-  readonly type: string;
-  readonly reason: InclusionReason;
-  readonly extent: 'full' | 'excerpts';
-  /** Tokens of the page's block in the bundle. */
-  readonly tokens: number;
-  readonly sections: readonly ContextSection[];
-}
-
-/** What get_context returns. */
-export interface ContextResult {
-  readonly markdown: string;
-  /** Tokens of `markdown` (o200k). */
-  readonly tokens: number;
-  readonly maxTokens: number;
-  readonly plan: Plan;
-  readonly packs: readonly string[];
-  /** Tags of the library's vocabulary found in the task. */
-  readonly tags: readonly string[];
-  readonly pages: readonly ContextPage[];
-  /** Nothing came close enough: the agent is told to check with the user. */
-  readonly nothingFound: boolean;
-  /** The nearest pages when nothing was found. */
-  readonly nearest: readonly { readonly page_id: string; readonly title: string }[];
-  /** Rules alone came to more than the budget; they were all sent anyway. */
-  readonly rulesOverBudget: boolean;
-  /** What the judge did on this request. */
-  readonly judge: { readonly mode: JudgeMode; readonly asked: number; readonly failed?: string; readonly wouldDrop: readonly string[] };
-}
-
 /** Below this many tokens of room, no section or row is worth trying. */
 const MIN_USEFUL_TOKENS = 12;
-
-/** Tokens between blocks (blank lines). */
-const JOIN_COST = 1;
 
 /** Builds the bundle for one task. Throws an Error naming the problem when the input is invalid. */
 export async function getContext(library: Library, rawInput: GetContextInput, dependencies: GetContextDependencies = {}): Promise<ContextResult> {
@@ -344,125 +292,4 @@ function nearestPages(library: Library, candidates: ReadonlyMap<string, Candidat
   return pages;
 }
 
-interface ExcerptEntry {
-  readonly page: Page;
-  readonly candidates: Candidate[];
-  readonly reasons: InclusionReason[];
-  readonly verdicts: (JudgedVerdict | undefined)[];
-  block: string;
-  tokens: number;
-}
-
-/** Keeps the bundle's blocks and their token counts, so every addition is checked against the budget. */
-class Assembly {
-  private header = '';
-  private readonly rules: { page: Page; block: string; tokens: number }[] = [];
-  private readonly whole: { page: Page; reason: InclusionReason; block: string; tokens: number }[] = [];
-  private readonly excerpts = new Map<string, ExcerptEntry>();
-  private wholeTokens = 0;
-  rulesOverBudget = false;
-
-  constructor(private readonly budget: number, private readonly options: KnowledgeOptions, private readonly viewer: string | undefined) {}
-
-  setHeader(header: string): void {
-    this.header = header;
-  }
-
-  private used(): number {
-    const headings = countTokens(RULES_HEADING) + countTokens(REFERENCE_HEADING) + 4 * JOIN_COST;
-    let total = countTokens(this.header) + headings;
-    for (const entry of this.rules) total += entry.tokens + JOIN_COST;
-    total += this.wholeTokens;
-    for (const entry of this.excerpts.values()) total += entry.tokens + JOIN_COST;
-    return total;
-  }
-
-  /** Tokens left in the budget. */
-  room(): number {
-    return this.budget - this.used();
-  }
-
-  addRule(page: Page): void {
-    const block = renderFullPage(page, this.viewer);
-    this.rules.push({ page, block, tokens: countTokens(block) });
-    if (this.used() > this.budget) this.rulesOverBudget = true;
-  }
-
-  hasWhole(pageId: string): boolean {
-    return this.whole.some((entry) => entry.page.id === pageId) || this.rules.some((entry) => entry.page.id === pageId);
-  }
-
-  /** Adds a page in full if it fits; `capped` pages also stay within the whole-page share. */
-  addWhole(page: Page, reason: InclusionReason, capped = true): boolean {
-    if (this.hasWhole(page.id)) return true;
-    const block = renderFullPage(page, this.viewer);
-    const tokens = countTokens(block) + JOIN_COST;
-    if (capped && this.wholeTokens + tokens > Math.floor(this.budget * this.options.wholePageShare)) return false;
-    if (this.used() + tokens > this.budget) return false;
-    this.whole.push({ page, reason, block, tokens });
-    this.wholeTokens += tokens;
-    return true;
-  }
-
-  /** Adds one section or row to its page's excerpts if the budget allows. */
-  addExcerpt(page: Page, candidate: Candidate, reason: InclusionReason, verdict: JudgedVerdict | undefined): boolean {
-    const existing = this.excerpts.get(page.id);
-    // A row whose whole section is already in adds nothing.
-    if (existing && candidate.unit.kind === 'row' && existing.candidates.some((other) => other.unit.kind === 'section' && other.unit.sectionId === candidate.unit.sectionId)) return true;
-    const units = [...(existing?.candidates ?? []), candidate].map((entry) => entry.unit);
-    const block = renderExcerpts(page, units, this.viewer);
-    const tokens = countTokens(block);
-    const growth = tokens - (existing?.tokens ?? -JOIN_COST);
-    if (this.used() + growth > this.budget) return false;
-    if (existing) {
-      existing.candidates.push(candidate);
-      existing.reasons.push(reason);
-      existing.verdicts.push(verdict);
-      existing.block = block;
-      existing.tokens = tokens;
-    } else {
-      this.excerpts.set(page.id, { page, candidates: [candidate], reasons: [reason], verdicts: [verdict], block, tokens });
-    }
-    return true;
-  }
-
-  render(nothingFound: string | undefined): string {
-    const parts = [this.header];
-    if (this.rules.length > 0) parts.push(RULES_HEADING, ...this.rules.map((entry) => entry.block));
-    const reference = [...this.whole.map((entry) => entry.block), ...[...this.excerpts.values()].map((entry) => entry.block)];
-    if (reference.length > 0 || nothingFound) parts.push(REFERENCE_HEADING);
-    if (nothingFound) parts.push(nothingFound);
-    parts.push(...reference);
-    return `${parts.join('\n\n')}\n`;
-  }
-
-  pages(): ContextPage[] {
-    const pages: ContextPage[] = [];
-    for (const entry of this.rules) pages.push({ page_id: entry.page.id, title: entry.page.meta.title, type: entry.page.meta.type, reason: 'rule', extent: 'full', tokens: entry.tokens, sections: [] });
-    for (const entry of this.whole) pages.push({ page_id: entry.page.id, title: entry.page.meta.title, type: entry.page.meta.type, reason: entry.reason, extent: 'full', tokens: entry.tokens, sections: [] });
-    for (const entry of this.excerpts.values()) {
-      pages.push({
-        page_id: entry.page.id,
-        title: entry.page.meta.title,
-        type: entry.page.meta.type,
-        reason: entry.reasons[0]!,
-        extent: 'excerpts',
-        tokens: entry.tokens,
-        sections: entry.candidates.map((candidate, index) => {
-          const verdict = entry.verdicts[index];
-          return {
-            id: candidate.unit.id,
-            kind: candidate.unit.kind,
-            heading: candidate.unit.heading,
-            reason: entry.reasons[index]!,
-            score: Number(candidate.fused.toFixed(5)),
-            closeness: Number(candidate.closeness.toFixed(3)),
-            ranks: candidate.ranks,
-            judge: verdict ? { use: verdict.use, different: verdict.different, source: verdict.source } : undefined,
-          };
-        }),
-      });
-    }
-    return pages;
-  }
-}
+export type { ContextPage, ContextResult, ContextSection, InclusionReason } from './result';

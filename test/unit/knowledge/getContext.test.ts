@@ -128,10 +128,14 @@ describe('knowledge: get_context steps and the result', () => {
     assert.match(result.markdown, /^<!-- herald get_context · packs: none · tags in the task: none -->/);
   });
 
-  it('names the packs and the tags found in the task', async () => {
+  it('names the packs and the tags found in the task, and tagged sections rank higher', async () => {
     const result = await run('answer a pricing question about discounts');
     assert.deepEqual(result.tags, ['discounts', 'pricing']);
     assert.match(result.markdown, /tags in the task: discounts, pricing/);
+    const library = await testLibrary();
+    const tagged = result.pages.flatMap((page) => page.sections.filter((section) => section.ranks.tags !== undefined).map(() => page.page_id));
+    assert.ok(tagged.length > 0);
+    for (const id of tagged) assert.ok(library.page(id)!.meta.tags.some((tag) => tag === 'pricing' || tag === 'discounts'), id);
   });
 
   it('the pack argument applies that pack alone, and an unknown pack is an error naming the packs', async () => {

@@ -107,6 +107,8 @@ async function main(): Promise<number> {
     await timed('decisions-view', () => checkDecisions(page));
     await timed('retrieve', () => checkRetrieve(page, fake.askedHandle(), original));
     await timed('library-view', () => checkLibrary(page));
+    await timed('tools', () => checkTools(page, workspace));
+    await timed('commands', () => checkCommands(page, workspace));
     await timed('new-user-tour', () => tour(page));
   } finally {
     await browser?.close().catch(() => undefined);
@@ -296,6 +298,82 @@ async function checkWelcome(page: Page): Promise<void> {
   await page.screenshot({ path: path.join(ARTIFACTS, '00-manage-models.png') });
   await page.keyboard.press('Escape');
   await runCommand(page, 'View: Close All Editors');
+}
+
+/** Herald's four tools, invoked through vscode.lm.invokeTool as an agent host does. */
+async function checkTools(page: Page, workspace: string): Promise<void> {
+  const output = path.join(workspace, '.e2e', 'tools.json');
+  await runCommand(page, 'Herald E2E: Invoke Herald Tools');
+  const deadline = Date.now() + 60_000;
+  while (!fs.existsSync(output) && Date.now() < deadline) await page.waitForTimeout(500);
+  if (!fs.existsSync(output)) throw new Error('the driver wrote no tool results within 60 s');
+  const results = JSON.parse(fs.readFileSync(output, 'utf8')) as Record<string, string> & { listed: string[] };
+  check('the four tools are registered', ['herald_get_context', 'herald_read_page', 'herald_retrieve', 'herald_filter_context'].every((name) => results.listed.includes(name)), results.listed.join(', '));
+  check('herald_get_context returns the library bundle for a task', results.getContext!.includes('Refund') && !results.getContext!.startsWith('THREW'), results.getContext!.slice(0, 120).replace(/\n/g, ' '));
+  check('herald_read_page returns a page in full', results.readPage!.includes('INV-') , results.readPage!.slice(0, 80).replace(/\n/g, ' '));
+  check('herald_retrieve answers a bad handle with an actionable message', /handle/.test(results.retrieveBad!) && !results.retrieveBad!.startsWith('THREW'), results.retrieveBad!);
+  const filtered = results.filter!.startsWith('THREW') ? undefined : (JSON.parse(results.filter!) as { kept: { id: string }[] });
+  check('herald_filter_context keeps the relevant candidate and drops the unrelated one', filtered !== undefined && filtered.kept.some((item) => item.id === 'a') && !filtered.kept.some((item) => item.id === 'b'), results.filter!.slice(0, 160).replace(/\n/g, ' '));
+}
+
+/** The commands a new user runs from the palette, each checked for its effect. */
+async function checkCommands(page: Page, workspace: string): Promise<void> {
+  const heraldStatus = async (): Promise<string> => (await page.locator('.statusbar-item').allInnerTexts()).filter((text) => /herald|saved/i.test(text)).join(' | ');
+  const waitForStatus = async (pattern: RegExp): Promise<string> => {
+    const deadline = Date.now() + 10_000;
+    let text = await heraldStatus();
+    while (!pattern.test(text) && Date.now() < deadline) {
+      await page.waitForTimeout(300);
+      text = await heraldStatus();
+    }
+    return text;
+  };
+  await runCommand(page, 'Herald: Toggle Optimizer');
+  const off = await waitForStatus(/Herald off/);
+  await runCommand(page, 'Herald: Toggle Optimizer');
+  const onAgain = await waitForStatus(/saved/);
+  check('Toggle Optimizer turns the optimizer off and on (status bar follows)', /Herald off/.test(off) && /saved/.test(onAgain), `off: "${off}", on again: "${onAgain}"`);
+
+  await runCommand(page, 'Herald: Reindex Library');
+  const reindexed = await page.locator('.notification-toast', { hasText: 'library reindexed: 4 pages' }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
+  check('Reindex Library reports the pages it found', reindexed, '');
+
+  await runCommand(page, 'Herald: Manage Endpoints');
+  await page.locator('.quick-input-list .monaco-list-row').first().waitFor({ timeout: 10_000 });
+  const choices = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+  check('Manage Endpoints offers to add an endpoint and to set the key of the configured one', choices.some((choice) => choice.includes('Add an endpoint')) && choices.some((choice) => choice.includes('e2e-fake')), choices.map((choice) => choice.split('\n')[0]).join(' | '));
+  await page.screenshot({ path: path.join(ARTIFACTS, '08-manage-endpoints.png') });
+  await page.keyboard.press('Escape');
+
+  await runCommand(page, 'Herald: New Library Page');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ timeout: 10_000 });
+  await page.waitForTimeout(300);
+  await input.fill('Deployment checklist');
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'process' }).first().waitFor({ timeout: 10_000 });
+  await input.fill('process');
+  await page.keyboard.press('Enter');
+  const created = path.join(workspace, '.herald', 'deployment-checklist.md');
+  const deadline = Date.now() + 10_000;
+  while (!fs.existsSync(created) && Date.now() < deadline) await page.waitForTimeout(300);
+  check('New Library Page creates a page with front matter and opens it', fs.existsSync(created) && fs.readFileSync(created, 'utf8').includes('type: process'), path.relative(workspace, created));
+
+  const report = path.join(workspace, 'herald-savings.json');
+  // code-server's save dialog is a quick input holding a path; it is slow to open the first time, so ask twice.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await runCommand(page, 'Herald: Export Savings Report');
+    if (await input.waitFor({ timeout: 15_000 }).then(() => true, () => false)) break;
+    await page.screenshot({ path: path.join(ARTIFACTS, `export-attempt-${attempt}.png`) });
+  }
+  await page.waitForTimeout(500);
+  await input.fill(report);
+  await page.keyboard.press('Enter');
+  const saveDeadline = Date.now() + 10_000;
+  while (!fs.existsSync(report) && Date.now() < saveDeadline) await page.waitForTimeout(300);
+  const saved = fs.existsSync(report) ? (JSON.parse(fs.readFileSync(report, 'utf8')) as { schema: number; requests: unknown[] }) : undefined;
+  check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 1 && saved.requests.length >= 2, saved ? `${saved.requests.length} requests` : 'no file');
+  await page.keyboard.press('Escape');
 }
 
 /** What a new user sees: every Herald command in the palette, and every setting. */

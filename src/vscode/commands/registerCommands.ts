@@ -16,8 +16,10 @@ export function registerCommands(host: HeraldHost, endpoints: EndpointManager): 
     'herald.reindexLibrary': () => reindexLibrary(host),
     'herald.exportSavingsReport': (target) => exportSavingsReport(host, target instanceof vscode.Uri ? target : undefined),
     'herald.toggleOptimizer': async () => {
-      const enabled = !host.settings().enabled;
+      // Read the stored value, not the cached one: a change event may still be on its way.
+      const enabled = vscode.workspace.getConfiguration('herald').get<boolean>('enabled') === false;
       await vscode.workspace.getConfiguration('herald').update('enabled', enabled, vscode.ConfigurationTarget.Global);
+      host.reloadSettings();
       void vscode.window.showInformationMessage(enabled ? 'Herald: the optimizer is on.' : 'Herald: the optimizer is off; Herald models forward requests untouched.');
     },
     'herald.manageEndpoints': () => endpoints.manage(),

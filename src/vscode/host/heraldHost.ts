@@ -80,7 +80,8 @@ export class HeraldHost implements vscode.Disposable {
     return new vscode.Disposable(() => this.settingsListeners.delete(listener));
   }
 
-  private reloadSettings(): void {
+  /** Re-reads the settings now (after Herald itself changed one) instead of waiting for the change event. */
+  reloadSettings(): void {
     this.currentSettings = loadSettings(this.logger);
     try {
       this.optimizer.configure(this.currentSettings);

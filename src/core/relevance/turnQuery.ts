@@ -4,7 +4,7 @@
  * as user messages), the query falls back to the task (the first user message) and the
  * latest assistant text, which says what the agent is looking for.
  */
-import { findToolOutputs } from '../chat/toolOutput';
+import { findToolOutputs, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import { tokenizeForSearch } from './searchTokenizer';
 
@@ -33,19 +33,46 @@ function latestUserOwnWords(request: ChatRequest): string {
   const segments = findToolOutputs(request);
   for (let index = request.messages.length - 1; index >= 0; index--) {
     const message = request.messages[index]!;
-    if (message.role !== 'user') continue;
-    const pieces: string[] = [];
-    message.parts.forEach((part, partIndex) => {
-      if (part.type !== 'text') return;
-      let text = part.text;
-      const pasted = segments.filter((segment) => segment.messageIndex === index && segment.partIndex === partIndex && segment.contentIndex === -1);
-      for (const segment of [...pasted].sort((a, b) => b.start - a.start)) text = text.slice(0, segment.start) + text.slice(segment.end);
-      pieces.push(text.replace(WRAPPER_TAGS, ' '));
-    });
-    const own = pieces.join('\n').trim();
-    if (own.length > 0 || message.parts.some((part) => part.type === 'text')) return own;
+    if (message.role !== 'user' || !message.parts.some((part) => part.type === 'text')) continue;
+    return isAgentObservation(request, index) ? '' : ownWordsOf(request, index, segments);
   }
   return '';
+}
+
+/**
+ * The words the user wrote in one message: its text parts with pasted output and the
+ * wrapper tags agents put around it cut out.
+ */
+export function ownWordsOf(request: ChatRequest, messageIndex: number, segments: readonly ToolOutputSegment[] = findToolOutputs(request)): string {
+  const message = request.messages[messageIndex];
+  if (!message) return '';
+  const pieces: string[] = [];
+  message.parts.forEach((part, partIndex) => {
+    if (part.type !== 'text') return;
+    let text = part.text;
+    const pasted = segments.filter((segment) => segment.messageIndex === messageIndex && segment.partIndex === partIndex && segment.contentIndex === -1);
+    for (const segment of [...pasted].sort((a, b) => b.start - a.start)) text = text.slice(0, segment.start) + text.slice(segment.end);
+    pieces.push(text.replace(WRAPPER_TAGS, ' '));
+  });
+  return pieces.join('\n').trim();
+}
+
+/**
+ * The query for output pasted into a user message: the words it was pasted under, when they
+ * make a question (so the decision depends on that message alone and repeats on every turn);
+ * otherwise the turn's query.
+ */
+export function queryForPasted(request: ChatRequest, segment: ToolOutputSegment, turn: TurnQuery, segments?: readonly ToolOutputSegment[]): TurnQuery {
+  if (segment.source !== 'pasted' || isAgentObservation(request, segment.messageIndex)) return turn;
+  const own = ownWordsOf(request, segment.messageIndex, segments);
+  return tokenizeForSearch(own).length >= MIN_USER_TERMS ? { text: own, source: 'user' } : turn;
+}
+
+/** Markup of an agent's observation message (mini-swe-agent and the like): its other words are the framework's, not a question. */
+const OBSERVATION_MARKUP = /<returncode>|<(?:output|output_head|output_tail|stdout|stderr)>/;
+
+function isAgentObservation(request: ChatRequest, messageIndex: number): boolean {
+  return request.messages[messageIndex]?.parts.some((part) => part.type === 'text' && OBSERVATION_MARKUP.test(part.text)) ?? false;
 }
 
 function firstUserText(request: ChatRequest): string {

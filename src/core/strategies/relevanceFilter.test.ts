@@ -12,6 +12,7 @@ import { TokenCounter } from '../tokens';
 import { isErrorLine } from '../relevance/diagnosticLines';
 import { hasSharedData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
+import { queryForLatestTurn } from '../relevance/turnQuery';
 import { createRelevanceFilter } from './relevanceFilter';
 
 const tokens = new TokenCounter();
@@ -61,6 +62,24 @@ withData('relevance_filter', () => {
     assert.deepEqual(errors.filter((line) => !keptLines.has(line)), [], 'every error line is kept');
     assert.ok(findMarkers(after).length > 0);
     assert.equal(await stash.expandText(after), content);
+  });
+
+  it('ranks pasted bulk against the words it was pasted under, so its form repeats when it becomes history', async () => {
+    const log = logLines('Linux').slice(0, 600).join('\n');
+    const pasted = `Which sshd authentication failures came from which rhost?\n\n\`\`\`\n${log}\n\`\`\``;
+    const turn = [
+      { role: 'system', content: 'You help with logs.' },
+      { role: 'user', content: 'I will paste a log from a server.' },
+      { role: 'assistant', content: 'Go ahead.' },
+      { role: 'user', content: pasted },
+    ];
+    const { pipeline, stash } = setup();
+    const first = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: turn }));
+    assert.equal(first.decisions[0]!.status, 'applied', first.decisions[0]!.reason);
+    const next = [...turn, { role: 'assistant', content: 'Most failures come from one address.' }, { role: 'user', content: 'Thanks. Now summarize the cron sessions for root.' }];
+    const second = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: next }));
+    assert.equal(textOf(second.request, 3), textOf(first.request, 3), 'the filtered paste is byte-identical on the next turn');
+    assert.equal(await stash.expandText(textOf(second.request, 3)), pasted);
   });
 
   it('leaves a fresh tool result alone and filters it once it is history', async () => {
@@ -114,6 +133,9 @@ withData('relevance_filter', () => {
       if (typeof source === 'string') sources = new Set([...sources, source]);
     }
     assert.ok(!sources.has('user'), `observations were taken for questions: ${[...sources].join(', ')}`);
+    // Every turn after the task itself, including observations that carry the agent framework's own warnings.
+    assert.equal(queryForLatestTurn(parseRequest(bodies[0])).source, 'user');
+    for (const body of bodies.slice(1)) assert.equal(queryForLatestTurn(parseRequest(body)).source, 'task-and-assistant');
   });
 
   it('keeps every replayed request prefix-stable and lossless on real trajectories', async () => {

@@ -19,7 +19,7 @@ import { asksAboutFailures } from '../relevance/diagnosticLines';
 import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
 import { scoreLexically } from '../relevance/lexicalScorer';
 import { LEXICAL_ONLY_NOTE, loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
-import { queryForLatestTurn } from '../relevance/turnQuery';
+import { queryForLatestTurn, queryForPasted } from '../relevance/turnQuery';
 import type { StrategyEnvironment } from './environment';
 
 /** Options of relevance_filter. */
@@ -91,9 +91,8 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
     return { request, action: 'nothing-to-do', reason: `no undecided tool output of ${options.minLines} lines or more${scorers.configured ? '' : LEXICAL_ONLY_NOTE}` };
   }
   const { scorer, note } = await scorers.get(context.logger);
-  const query = queryForLatestTurn(request);
-  if (query.source === 'none') return { request, action: 'no-query', reason: `the request has no user or assistant words to rank lines against${note}` };
-  const failureQuestion = asksAboutFailures(query.text);
+  const turnQuery = queryForLatestTurn(request);
+  const segments = findToolOutputs(request);
 
   const replacements = new Map<string, string>();
   const handles: string[] = [];
@@ -101,8 +100,13 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
   let linesKept = 0;
   let errorLines = 0;
   let fellBack = false;
+  const sources = new Set<string>();
   for (const segment of candidates) {
     context.signal.throwIfAborted();
+    // Pasted bulk is ranked against the words it was pasted under, when there are some.
+    const query = queryForPasted(request, segment, turnQuery, segments);
+    if (query.source === 'none') continue;
+    const failureQuestion = asksAboutFailures(query.text);
     const lines = segment.text.split('\n');
     let scores: number[];
     try {
@@ -136,20 +140,24 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
     }
     pieces.push(...lines.slice(cursor));
     replacements.set(segment.key, pieces.join('\n'));
+    sources.add(query.source);
     handles.push(...segmentHandles);
     linesBefore += lines.length;
     linesKept += selection.kept.filter(Boolean).length;
     errorLines += selection.errors;
   }
   const mode = fellBack ? 'lexical' : scorer.mode;
-  const details = { mode, querySource: query.source, outputs: replacements.size, linesBefore, linesKept, errorLinesKept: errorLines, failureQuestion };
+  const querySource = [...sources].sort().join('+') || turnQuery.source;
+  const details = { mode, querySource, outputs: replacements.size, linesBefore, linesKept, errorLinesKept: errorLines };
   if (replacements.size === 0) {
-    return { request, action: 'nothing-to-do', reason: `no output had enough off-topic lines to be worth eliding (${mode} ranking${note})`, details };
+    const why = turnQuery.source === 'none' && !sources.size ? 'no user or assistant words to rank lines against' : 'no output had enough off-topic lines to be worth eliding';
+    return { request, action: 'nothing-to-do', reason: `${why} (${mode} ranking${note})`, details };
   }
+  const against = sources.has('user') ? 'the question each was pasted under or the latest question' : 'the task and latest assistant message';
   return {
     request: replaceSegments(request, replacements),
     action: 'tool-output-filtered',
-    reason: `kept ${linesKept} of ${linesBefore} lines in ${replacements.size} output(s) by ${fellBack ? 'lexical (the embedding model failed)' : scorer.mode} relevance to the ${query.source === 'user' ? 'latest question' : 'task and latest assistant message'}${note}`,
+    reason: `kept ${linesKept} of ${linesBefore} lines in ${replacements.size} output(s) by ${fellBack ? 'lexical (the embedding model failed)' : scorer.mode} relevance to ${against}${note}`,
     handles,
     details,
   };
@@ -174,12 +182,11 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
  */
 function freshPastedUnderQuestion(request: ChatRequest, context: StrategyContext): Set<string> {
   const keys = new Set<string>();
-  const query = queryForLatestTurn(request);
-  if (query.source !== 'user') return keys;
-  for (const segment of findToolOutputs(request)) {
+  const segments = findToolOutputs(request);
+  for (const segment of segments) {
     if (segment.messageIndex < context.freshStart || segment.source !== 'pasted' || segment.command !== undefined) continue;
     if (request.messages[segment.messageIndex]?.role !== 'user') continue;
-    keys.add(segment.key);
+    if (queryForPasted(request, segment, { text: '', source: 'none' }, segments).source === 'user') keys.add(segment.key);
   }
   return keys;
 }

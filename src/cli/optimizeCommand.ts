@@ -19,10 +19,23 @@ export const optimizeCommand: CliCommand = async (args, io) => {
   const request = parseRequestOrFail(body, format);
 
   const logger = new RecordingLogger();
-  const directory = openStashDirectory(String(options.stash ?? defaultStashDirectory()), logger);
+  const directoryName = String(options.stash ?? defaultStashDirectory());
+  let directory;
+  try {
+    directory = openStashDirectory(directoryName, logger);
+  } catch (error) {
+    // Fail-open: without a stash nothing can be elided safely, so the request goes out as it came.
+    io.stderr(`herald: stash-unavailable: the stash folder ${directoryName} cannot be used (${describe(error)}); the request is printed unchanged\n`);
+    io.stdout(JSON.stringify(serializeRequest(request)) + '\n');
+    return 0;
+  }
   const pipeline = new Pipeline(createStrategies(), { enabled }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request, { windowTokens });
-  directory.save();
+  try {
+    directory.save();
+  } catch (error) {
+    logger.warn('stash-memo-not-saved', `Herald: the memo in ${directoryName} could not be saved (${describe(error)}); the next turn is decided afresh`);
+  }
 
   const report = {
     tokensBefore: result.tokensBefore,
@@ -33,9 +46,15 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     problems: logger.lines,
   };
   if (typeof options.decisions === 'string') writeAtomic(options.decisions, JSON.stringify(report, null, 2) + '\n');
+  // Problems are one line each on stderr, so a script sees a fault without asking for decisions.
+  for (const line of logger.lines) if (line.level !== 'info') io.stderr(`herald: ${line.code}: ${line.message.replace(/^Herald: /, '').split('\n')[0]}\n`);
   io.stdout(JSON.stringify(serializeRequest(result.request)) + '\n');
   return 0;
 };
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
 
 export function formatOption(value: string | true | undefined): RequestFormat | undefined {
   if (value === undefined) return undefined;

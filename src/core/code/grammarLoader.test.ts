@@ -13,7 +13,7 @@ describe('GrammarLoader', () => {
     for (const language of LANGUAGES) {
       const grammar = await loader.load(language);
       assert.equal(grammar.language.id, language.id);
-      const names = new Set(grammar.query.captureNames);
+      const names = new Set(grammar.captureNames);
       assert.ok([...names].some((name) => name.startsWith('definition.')), `${language.id} query defines nothing`);
       assert.ok(names.has('reference.call'), `${language.id} query has no references`);
       assert.ok(names.has('name') && names.has('body'), `${language.id} query lacks name/body`);

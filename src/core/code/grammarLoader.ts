@@ -13,11 +13,16 @@ import type { LanguageId, LanguageSpec } from './languages';
 /** The runtime file: `web-tree-sitter`'s own build (not the one `@vscode/tree-sitter-wasm` ships). */
 export const RUNTIME_FILE = 'tree-sitter.wasm';
 
-/** A grammar ready to parse with, and its compiled definitions/references query. */
+/** A grammar ready to parse with, and its compiled queries. */
 export interface LoadedGrammar {
   readonly language: LanguageSpec;
   readonly parser: Parser;
-  readonly query: Query;
+  /** The definition patterns of the language's query (read as whole matches). */
+  readonly definitions: Query;
+  /** The reference patterns (read as single captures, which is much cheaper). */
+  readonly references: Query;
+  /** Every capture name the language's query uses. */
+  readonly captureNames: readonly string[];
 }
 
 /** Why a grammar could not be used; the message is meant for the decision as it is. */
@@ -73,15 +78,20 @@ export class GrammarLoader {
       compiled.catch(() => compiledGrammars.delete(grammarPath));
     }
     const language = await compiled;
-    let query: Query;
-    try {
-      query = new Query(language, spec.query);
-    } catch (error) {
-      throw new GrammarError(`Herald: the ${spec.id} definitions query does not compile against ${spec.grammarFile} (${describe(error)})`);
-    }
+    // Each pattern sits on a line of its own, so the two halves split by line.
+    const patterns = spec.query.split('\n');
+    const compile = (lines: readonly string[]): Query => {
+      try {
+        return new Query(language, lines.join('\n'));
+      } catch (error) {
+        throw new GrammarError(`Herald: the ${spec.id} query does not compile against ${spec.grammarFile} (${describe(error)})`);
+      }
+    };
+    const definitions = compile(patterns.filter((line) => !line.includes('@reference.')));
+    const references = compile(patterns.filter((line) => line.includes('@reference.')));
     const parser = new Parser();
     parser.setLanguage(language);
-    return { language: spec, parser, query };
+    return { language: spec, parser, definitions, references, captureNames: [...definitions.captureNames, ...references.captureNames] };
   }
 }
 

@@ -69,7 +69,7 @@ function readTree(grammar: LoadedGrammar, tree: Tree, code: string): SourceSymbo
   const lines = code.split('\n');
   const raw: RawUnit[] = [];
   const calls: { name: string; row: number }[] = [];
-  for (const match of grammar.query.matches(root)) {
+  for (const match of grammar.definitions.matches(root)) {
     let definition: Node | undefined;
     let kind: UnitKind | undefined;
     let name: Node | undefined;
@@ -80,10 +80,10 @@ function readTree(grammar: LoadedGrammar, tree: Tree, code: string): SourceSymbo
         kind = capture.name.slice('definition.'.length) as UnitKind;
       } else if (capture.name === 'name') name = capture.node;
       else if (capture.name === 'body') body = capture.node;
-      else if (capture.name === 'reference.call') calls.push({ name: capture.node.text, row: capture.node.startPosition.row });
     }
     if (definition && kind && name && body) raw.push({ name: simpleName(name.text), kind, node: definition, body });
   }
+  for (const capture of grammar.references.captures(root)) calls.push({ name: capture.node.text, row: capture.node.startPosition.row });
   // Outer before inner: by start, then longest first.
   raw.sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
   const units: { unit: Omit<CodeUnit, 'calls'>; calls: Set<string> }[] = [];

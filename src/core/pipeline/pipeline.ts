@@ -58,6 +58,11 @@ export interface PipelineResult {
    * earlier turns for the messages replayed from the memo (a history decision keeps saving).
    */
   readonly savedByStrategy: Readonly<Record<string, number>>;
+  /**
+   * Set when the optimized request was abandoned and the request goes out as it arrived
+   * (an elided original could not be saved): what happened, as `code: explanation`.
+   */
+  readonly restored?: string;
 }
 
 const DEFAULT_TIME_LIMIT_MS = 5000;
@@ -138,10 +143,18 @@ export class Pipeline {
       }
     }
 
-    if (!holdout && response === undefined) {
+    await this.dependencies.stash.flush();
+    // Never lose data: a marker whose original could not be saved would point at nothing, so
+    // the request goes out as it arrived (fail-open) and nothing of this run is memoized.
+    const restored = this.lostHandles(request);
+    if (restored.length > 0) {
+      this.logger.error('stash-write-failed-request-restored', `Herald: ${restored.length} elided original(s) could not be saved (${restored.slice(0, 3).join(', ')}); the request was sent as it arrived`);
+      request = input;
+    }
+    // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
+    if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
       for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!, messageSavings.get(index));
     }
-    await this.dependencies.stash.flush();
     return {
       request,
       decisions,
@@ -152,8 +165,17 @@ export class Pipeline {
       sessionId,
       response,
       holdout,
-      savedByStrategy,
+      savedByStrategy: restored.length > 0 ? {} : savedByStrategy,
+      ...(restored.length > 0 ? { restored: `stash-write-failed: ${restored.length} elided original(s) could not be saved` } : {}),
     };
+  }
+
+  /** Handles in `request` whose stash entries could not be written. */
+  private lostHandles(request: ChatRequest): string[] {
+    const unwritten = this.dependencies.stash.unwrittenHandles();
+    if (unwritten.size === 0) return [];
+    const text = JSON.stringify(request.messages);
+    return [...unwritten].filter((handle) => text.includes(handle));
   }
 
   /** Records, per history message, the tokens a strategy removed from it (for replayed turns). */
@@ -217,8 +239,16 @@ export class Pipeline {
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), limit);
       });
-      const outcome = await Promise.race([Promise.resolve().then(() => strategy.apply(request, context)), timeout]);
+      // A cancelled request stops waiting at once, even for a strategy that never settles.
+      const cancelled = new Promise<'cancelled'>((resolve) => {
+        if (controller.signal.aborted) resolve('cancelled');
+        controller.signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
+      });
+      const outcome = await Promise.race([Promise.resolve().then(() => strategy.apply(request, context)), timeout, cancelled]);
       const durationMs = performance.now() - started;
+      if (outcome === 'cancelled') {
+        return { decision: { ...base, status: 'skipped', action: 'request-cancelled', reason: 'the caller cancelled the request while this strategy ran; request left as it was', tokensAfter: before, durationMs } };
+      }
       // A synchronous strategy cannot be interrupted; one that overran is discarded all the same.
       if (outcome === 'timeout' || durationMs > limit) {
         controller.abort();

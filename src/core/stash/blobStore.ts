@@ -52,7 +52,11 @@ export class FileBlobStore implements BlobStore {
   constructor(readonly directory: string) {}
 
   private ensure(): Promise<void> {
-    this.ready ??= fs.mkdir(this.directory, { recursive: true, mode: 0o700 }).then(() => undefined);
+    // A failed mkdir is not remembered: a folder that becomes writable later is used again.
+    this.ready ??= fs.mkdir(this.directory, { recursive: true, mode: 0o700 }).then(() => undefined, (error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
     return this.ready;
   }
   private file(key: string): string {

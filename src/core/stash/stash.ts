@@ -62,6 +62,8 @@ export class Stash {
   private readonly cache = new Map<string, StashEntry>();
   private readonly now: () => number;
   private writing: Promise<void> = Promise.resolve();
+  /** Handles whose last write failed: a request that still carries one of them must not go out. */
+  private readonly unwritten = new Set<string>();
 
   constructor(private readonly options: StashOptions) {
     this.key = options.key ?? randomBytes(32);
@@ -101,23 +103,40 @@ export class Stash {
     return { handle, marker, replacement };
   }
 
-  /** Writes queued entries; then evicts by age and size. Failures are reported, never thrown. */
-  async flush(): Promise<void> {
+  /**
+   * Writes queued entries; then evicts by age and size. Failures are reported, never thrown;
+   * the handles whose entries could not be written are returned, so a caller can take back a
+   * request whose markers would otherwise point at nothing.
+   */
+  async flush(): Promise<readonly string[]> {
     const batch = [...this.pending.values()];
     this.pending.clear();
     const previous = this.writing;
+    const failed: string[] = [];
     this.writing = (async () => {
       await previous;
       for (const entry of batch) {
         try {
           await this.options.store.put(entry.handle, JSON.stringify(entry));
+          this.unwritten.delete(entry.handle);
         } catch (error) {
+          failed.push(entry.handle);
+          this.unwritten.add(entry.handle);
           this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${entry.handle}: ${describe(error)}`);
         }
       }
       await this.sweep();
     })();
     await this.writing;
+    return failed;
+  }
+
+  /**
+   * Handles whose entries could not be written (by any caller's flush, so two pipelines
+   * sharing this stash both see a failure); cleared when a later write succeeds.
+   */
+  unwrittenHandles(): ReadonlySet<string> {
+    return this.unwritten;
   }
 
   /** The original behind a handle, byte for byte, or undefined when unknown, expired or corrupted. */

@@ -26,6 +26,7 @@ export const requestViewSchema = z.object({
   optimizeMs: z.number(),
   totalMs: z.number(),
   retrievals: z.number(),
+  replayedMessages: z.number(),
   contextQuality: z.string().optional(),
   error: z.string().optional(),
   decisions: z.array(decisionViewSchema),

@@ -237,7 +237,12 @@ async function checkDecisions(page: Page): Promise<void> {
   const handles = await frame.locator('button.handle').count();
   check("the Decisions view lists every strategy's decision and its handles", rows > 0 && handles > 0, `${rows} decisions, ${handles} handles`);
   await page.screenshot({ path: path.join(ARTIFACTS, '02-decisions.png') });
+  // The README's picture: the Decisions view alone, with the Library folded.
+  const libraryHeader = page.locator('.pane-header', { hasText: 'Library' }).first();
+  await libraryHeader.click();
+  await page.waitForTimeout(500);
   await page.locator('.part.sidebar').screenshot({ path: path.join(ARTIFACTS, 'sidebar.png') });
+  await libraryHeader.click();
 }
 
 async function checkRetrieve(page: Page, handle: string | undefined, original: string): Promise<void> {

@@ -44,6 +44,8 @@ export interface RequestRecord {
   readonly handles: readonly string[];
   /** How many `herald_retrieve` calls Herald answered inside the turn. */
   readonly retrievals: number;
+  /** Leading messages replayed exactly as earlier turns decided them (their savings carry over). */
+  readonly replayedMessages: number;
   /** The `context_quality` signal's verdict, when that strategy ran. */
   readonly contextQuality?: string;
   /** The pipeline's or the target's error message. */
@@ -102,6 +104,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     decisions: result?.decisions ?? [],
     handles: [...new Set((result?.decisions ?? []).flatMap((decision) => decision.handles))],
     retrievals,
+    replayedMessages: result?.replayedMessages ?? 0,
     contextQuality: qualityOf(result?.decisions ?? []),
     error,
   });

@@ -66,6 +66,7 @@ function decisionsMessage(host: HeraldHost): HostMessage {
     optimizeMs: record.optimizeMs,
     totalMs: record.totalMs,
     retrievals: record.retrievals,
+    replayedMessages: record.replayedMessages,
     contextQuality: record.contextQuality,
     error: record.error,
     decisions: record.decisions.map((decision) => ({

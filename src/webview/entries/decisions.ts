@@ -63,6 +63,7 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
     `${formatTime(request.startedAt)} · optimized in ${Math.round(request.optimizeMs)} ms · answered in ${formatNumber(request.totalMs)} ms`,
     request.contextQuality !== undefined ? ` · context quality ${request.contextQuality}` : '',
     request.retrievals > 0 ? ` · ${request.retrievals} retrieved in the turn` : '',
+    request.replayedMessages > 0 ? ` · ${request.replayedMessages} messages kept as decided on earlier turns` : '',
   );
   const status = request.status === 'optimized' ? undefined : element('div', { class: 'warning' }, statusLine(request));
   // What changed the request (or failed, or signalled) first; the strategies that left it alone fold away.

@@ -17,7 +17,7 @@ function decision(strategy: string, handles: string[] = [], tokensBefore = 100, 
 }
 
 function record(id: string, tokensBefore: number, tokensAfter: number, decisions: Decision[] = [], extra: Partial<RequestRecord> = {}): RequestRecord {
-  return { id, startedAt: Date.UTC(2026, 0, 1), model: 'Fake', status: 'optimized', tokensBefore, tokensAfter, optimizeMs: 3, totalMs: 40, decisions, handles: decisions.flatMap((entry) => entry.handles), retrievals: 1, ...extra };
+  return { id, startedAt: Date.UTC(2026, 0, 1), model: 'Fake', status: 'optimized', tokensBefore, tokensAfter, optimizeMs: 3, totalMs: 40, decisions, handles: decisions.flatMap((entry) => entry.handles), retrievals: 1, replayedMessages: 0, ...extra };
 }
 
 describe('decision log', () => {

@@ -44,7 +44,7 @@ describe('settings', () => {
 });
 
 describe('webview protocol', () => {
-  const request = { id: 'r1', startedAt: 1, model: 'm', status: 'optimized', tokensBefore: 10, tokensAfter: 5, savedPercent: 50, optimizeMs: 1, totalMs: 2, retrievals: 0, decisions: [] };
+  const request = { id: 'r1', startedAt: 1, model: 'm', status: 'optimized', tokensBefore: 10, tokensAfter: 5, savedPercent: 50, optimizeMs: 1, totalMs: 2, retrievals: 0, replayedMessages: 0, decisions: [] };
   const totals = { requests: 1, tokensBefore: 10, tokensAfter: 5, tokensSaved: 5, savedPercent: 50, retrievals: 0, failures: 0 };
 
   it('accepts the messages each side sends', () => {

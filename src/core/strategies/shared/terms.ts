@@ -14,13 +14,16 @@ const COMMON = new Set([
 
 /** Recently seen texts' terms: every request repeats the whole conversation, so most texts come back. */
 const MEMO = new Map<string, ReadonlySet<string>>();
-const MEMO_ENTRIES = 4000;
+const MEMO_ENTRIES = 2_000;
+/** Longer texts are not remembered: a few giant outputs must not pin their bytes in memory. */
+const MEMO_MAX_CHARS = 100_000;
 
 /** Every term of a text, lower-cased (memoized; do not mutate the result). */
 export function termsIn(text: string): ReadonlySet<string> {
   const known = MEMO.get(text);
   if (known) return known;
   const terms = collectTerms(text);
+  if (text.length > MEMO_MAX_CHARS) return terms;
   MEMO.set(text, terms);
   if (MEMO.size > MEMO_ENTRIES) MEMO.delete(MEMO.keys().next().value as string);
   return terms;

@@ -15,13 +15,18 @@ export interface OutlineOptions {
   readonly kind: string;
 }
 
+/** One body the outline replaced with a marker. */
 export interface ElidedBody {
+  /** The stash handle that gives the body back. */
   readonly handle: string;
+  /** Qualified name of the definition whose body it was. */
   readonly name: string;
+  /** How many lines the marker stands for. */
   readonly lines: number;
 }
 
 export interface Outline {
+  /** The source's text with elided bodies replaced by marker lines (the whole text when nothing was elided). */
   readonly text: string;
   readonly elided: readonly ElidedBody[];
   /** Definitions kept in full because the working set holds them (or something inside them). */

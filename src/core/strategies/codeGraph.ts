@@ -104,6 +104,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
 
   const candidates: Candidate[] = [];
   for (const segment of findToolOutputs(request)) {
+    if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the sources were read');
     if (segment.messageIndex < context.frozenCount || segment.messageIndex >= context.freshStart || segment.isError) continue;
     if (lineCount(segment.text) < options.minLines || segment.text.includes('[herald: ')) continue;
     candidates.push({ segment, analysis: await analyzeSegment(segment) });

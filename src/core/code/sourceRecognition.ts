@@ -66,7 +66,8 @@ function codeRegion(lines: readonly string[]): { start: number; end: number } {
   const open = lines.findIndex((line) => /^(```|~~~)[\w+#.-]*\s*$/.test(line));
   if (open >= 0 && open <= 3) {
     const fence = lines[open]!.slice(0, 3);
-    for (let close = lines.length - 1; close > open; close--) {
+    // The fence must wrap the whole result (a fence inside a file's docstring does not count).
+    for (let close = lines.length - 1; close > open && close >= lines.length - 4; close--) {
       if (lines[close]!.trimEnd() === fence) return { start: open + 1, end: close };
     }
   }

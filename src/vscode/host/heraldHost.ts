@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import { FileBlobStore } from '../../core/stash/blobStore';
 import { Stash } from '../../core/stash/stash';
-import { createStrategies } from '../../core/strategies/index';
+import { createStrategies, STRATEGY_ORDER } from '../../core/strategies/index';
 import { DecisionLog } from '../decisions/decisionLog';
 import { LibraryService } from '../library/libraryService';
 import { Optimizer } from '../optimizer/optimizer';
@@ -99,9 +99,27 @@ export class HeraldHost implements vscode.Disposable {
 
 function loadSettings(logger: Logger): HeraldSettings {
   const configuration = vscode.workspace.getConfiguration('herald');
-  const { settings, problems } = readSettings((key) => configuration.get(key));
+  const { settings, problems } = readSettings((key) => (key === 'strategy' ? userStrategySettings(configuration) : configuration.get(key)));
   for (const problem of problems) logger.warn('setting-invalid', `Herald: ${problem}`);
   return settings;
+}
+
+/**
+ * Only what the user set for each strategy. The defaults in package.json document the
+ * strategies' own defaults; passing them on as overrides would pin a stale copy of them.
+ */
+function userStrategySettings(configuration: vscode.WorkspaceConfiguration): Record<string, { enabled?: boolean; options?: unknown }> {
+  const strategies: Record<string, { enabled?: boolean; options?: unknown }> = {};
+  for (const id of STRATEGY_ORDER) {
+    const enabled = userValue(configuration.inspect<boolean>(`strategy.${id}.enabled`));
+    const options = userValue(configuration.inspect<unknown>(`strategy.${id}.options`));
+    if (enabled !== undefined || options !== undefined) strategies[id] = { ...(enabled !== undefined ? { enabled } : {}), ...(options !== undefined ? { options } : {}) };
+  }
+  return strategies;
+}
+
+function userValue<T>(inspected: { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined): T | undefined {
+  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
 }
 
 function workspaceRoot(): string | undefined {

@@ -98,6 +98,37 @@ describe('command_digest', () => {
     assert.equal(await rig.stash.expandText(digest), report);
   });
 
+  (hasSharedData() ? it : it.skip)('folds a pasted real log by shape and buckets grep hits by file, keeping every error line and path', async () => {
+    const log = fs.readFileSync(sharedPath('logs', 'Apache', 'Apache_2k.log'), 'utf8').split('\n').slice(0, 300).join('\n');
+    const hits = Array.from({ length: 60 }, (_, index) => `src/billing/module_${index % 4}.py:${index + 10}:    total = refund(amount)`).join('\n');
+    const messages = [
+      { role: 'system', content: 'You are an operations assistant.' },
+      { role: 'user', content: 'Why do the workers fail?' },
+      { role: 'assistant', content: 'Show me the log.' },
+      // A person pastes the log under a question: only the pasted block is tool output.
+      { role: 'user', content: `Here it is:\n\n\`\`\`\n${log}\n\`\`\`\n\nWhat is error state 6?` },
+      bash('c1', 'grep -rn "refund" src'),
+      { role: 'tool', tool_call_id: 'c1', content: hits },
+      { role: 'assistant', content: 'Looking.' },
+      { role: 'user', content: 'Well?' },
+    ];
+    const rig = createRig([createCommandDigest()]);
+    const result = await runTurns(rig, turnBodies(messages));
+    const pasted = partTexts(result.request)[3]!;
+    assert.ok(pasted.startsWith('Here it is:\n\n```\n') && pasted.endsWith('\n```\n\nWhat is error state 6?'), 'the person\'s own words stay');
+    assert.ok(pasted.length < log.length / 3);
+    assert.match(pasted, /\[×\d+\]/);
+    for (const line of log.split('\n').filter((entry) => entry.includes('[error]'))) {
+      const message = line.replace(/^\[[^\]]+\] /, '').trim();
+      assert.ok(pasted.includes(message), `error line kept: ${message}`);
+    }
+    const grep = partTexts(result.request)[5]!;
+    for (let module = 0; module < 4; module++) assert.ok(grep.includes(`src/billing/module_${module}.py`));
+    assert.match(findMarkers(grep)[0]!.summary, /^grep digest of 60 lines/);
+    assert.equal(await rig.stash.expandText(pasted), messages[3]!.content);
+    assert.equal(await rig.stash.expandText(grep), hits);
+  });
+
   (hasSharedData() ? it : it.skip)('on a real trajectory: digests test runs keeping their count line, prefix-stable and lossless', async () => {
     const rig = createRig([createCommandDigest()]);
     const summary = await replay(rig.pipeline, rig.stash, turnRequests(loadTrajectory('astropy__astropy-13236')), rig.tokens);

@@ -29,6 +29,8 @@ export const requestViewSchema = z.object({
   replayedMessages: z.number(),
   contextQuality: z.string().optional(),
   error: z.string().optional(),
+  /** Only with content mode on. */
+  promptPreview: z.string().optional(),
   decisions: z.array(decisionViewSchema),
 });
 

@@ -118,6 +118,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         retrieveRounds: settings.retrieveRounds,
         logger: this.services.logger,
         countTokens: (input) => optimizer.tokens.countRequest(input),
+        contentMode: settings.contentMode,
       });
       this.services.log.add(record);
       this.services.logger.info('request-done', `Herald: ${record.model}: ${record.tokensBefore} → ${record.tokensAfter} tokens, ${record.retrievals} retrievals, ${Math.round(record.totalMs)} ms`);

@@ -10,9 +10,11 @@ import type { Decision } from '../../core/pipeline/types';
 import { findMarkers, isHandle } from '../../core/stash/marker';
 import type { Logger } from '../../core/ports';
 import { partText } from '../../core/chat/types';
+import { latestUserText } from '../../core/pipeline/freshInput';
 import type { ForwardTarget, ResponseChunk } from './forwardTarget';
 
 export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
+const PREVIEW_CHARS = 200;
 
 /** The tool a model is offered when its request carries markers. */
 export const RETRIEVE_TOOL: ToolDefinition = {
@@ -50,6 +52,8 @@ export interface RequestRecord {
   readonly contextQuality?: string;
   /** The pipeline's or the target's error message. */
   readonly error?: string;
+  /** The start of the user's latest words; only recorded when content mode is on. */
+  readonly promptPreview?: string;
 }
 
 export interface RequestFlowInput {
@@ -68,6 +72,8 @@ export interface RequestFlowInput {
   readonly logger: Logger;
   /** Counts tokens when the optimizer is off (so the record still has sizes). */
   readonly countTokens: (request: ChatRequest) => number;
+  /** Content mode: record the start of the user's latest words with the decisions. */
+  readonly contentMode?: boolean;
   readonly now?: () => number;
 }
 
@@ -107,6 +113,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     replayedMessages: result?.replayedMessages ?? 0,
     contextQuality: qualityOf(result?.decisions ?? []),
     error,
+    ...(input.contentMode ? { promptPreview: latestUserText(input.request).slice(0, PREVIEW_CHARS) } : {}),
   });
 
   const offerRetrieve = input.retrieveRounds > 0 && input.target.information.toolCalling !== false && hasMarkers(request) && !request.tools.some((tool) => tool.name === RETRIEVE_TOOL_NAME);

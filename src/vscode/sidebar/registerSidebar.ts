@@ -69,6 +69,7 @@ function decisionsMessage(host: HeraldHost): HostMessage {
     replayedMessages: record.replayedMessages,
     contextQuality: record.contextQuality,
     error: record.error,
+    promptPreview: record.promptPreview,
     decisions: record.decisions.map((decision) => ({
       strategy: decision.strategy,
       status: decision.status,

@@ -65,6 +65,7 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
     request.retrievals > 0 ? ` · ${request.retrievals} retrieved in the turn` : '',
     request.replayedMessages > 0 ? ` · ${request.replayedMessages} messages kept as decided on earlier turns` : '',
   );
+  const preview = request.promptPreview !== undefined && element('blockquote', { class: 'prompt', title: 'Recorded because herald.contentMode is on' }, request.promptPreview);
   const status = request.status === 'optimized' ? undefined : element('div', { class: 'warning' }, statusLine(request));
   // What changed the request (or failed, or signalled) first; the strategies that left it alone fold away.
   const changed = request.decisions.filter((decision) => decision.status !== 'unchanged' && decision.status !== 'disabled' && decision.status !== 'skipped' && decision.status !== 'signal');
@@ -72,7 +73,7 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
   const quiet = request.decisions.filter((decision) => !notable.includes(decision));
   const list = element('ul', { class: 'decisions' }, ...notable.map(decisionEntry));
   const rest = quiet.length > 0 && element('details', { class: 'quiet' }, element('summary', { class: 'muted' }, `${quiet.length} more left it as it was`), element('ul', { class: 'decisions' }, ...quiet.map(decisionEntry)));
-  const details = element('details', { class: 'request', 'data-request-id': request.id }, summary, facts, status, request.decisions.length > 0 ? list : element('p', { class: 'muted' }, 'No strategy ran on this request.'), rest);
+  const details = element('details', { class: 'request', 'data-request-id': request.id }, summary, facts, preview, status, request.decisions.length > 0 ? list : element('p', { class: 'muted' }, 'No strategy ran on this request.'), rest);
   if (open) details.open = true;
   return details;
 }

@@ -107,6 +107,14 @@ describe('request flow', () => {
     assert.equal(record.retrievals, 1);
   });
 
+  it('records the start of the user\'s words only in content mode', async () => {
+    const quiet = await runRequestFlow(setup([[{ type: 'text', text: 'ok' }]]).input);
+    assert.equal(quiet.promptPreview, undefined);
+    assert.ok(!JSON.stringify(quiet).includes('Which line mentions 42?'), 'no prompt text in a record by default');
+    const recorded = await runRequestFlow(setup([[{ type: 'text', text: 'ok' }]], undefined, { contentMode: true }).input);
+    assert.equal(recorded.promptPreview, 'Which line mentions 42?');
+  });
+
   it('tells the model when a handle is unknown or malformed instead of failing', async () => {
     const { target, input } = setup([[{ type: 'tool_call', id: 'x1', name: RETRIEVE_TOOL_NAME, input: { handle: 'hr_aaaaaaaaaaaaaaaa' } }, { type: 'tool_call', id: 'x2', name: RETRIEVE_TOOL_NAME, input: { path: 'nope' } }], [{ type: 'text', text: 'ok' }]]);
     await runRequestFlow(input);

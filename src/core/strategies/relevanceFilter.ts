@@ -59,7 +59,8 @@ export function createRelevanceFilter(environment: StrategyEnvironment = {}): St
     id: 'relevance_filter',
     // Off by default, by measurement: on the agent trajectories it takes outputs that
     // observation_mask would retire whole, so the default pipeline saves less with it
-    // (HERALD_BENCH_TRAJECTORIES=20: 36.7% → 34.0% tokens, 27.5% → 23.7% cached cost).
+    // (HERALD_BENCH_TRAJECTORIES=20, default pipeline off → on: tokens saved 35.5% → 34.5%,
+    // cached cost saved 24.5% → 23.1%; prefix stability and losslessness 100% either way).
     defaultEnabled: false,
     kind: 'transform',
     touchesFresh: true,

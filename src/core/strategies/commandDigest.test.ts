@@ -101,12 +101,13 @@ describe('command_digest', () => {
   (hasSharedData() ? it : it.skip)('folds a pasted real log by shape and buckets grep hits by file, keeping every error line and path', async () => {
     const log = fs.readFileSync(sharedPath('logs', 'Apache', 'Apache_2k.log'), 'utf8').split('\n').slice(0, 300).join('\n');
     const hits = Array.from({ length: 60 }, (_, index) => `src/billing/module_${index % 4}.py:${index + 10}:    total = refund(amount)`).join('\n');
+    // A person pastes the log under a question: only the pasted block is tool output.
+    const question = `Here it is:\n\n\`\`\`\n${log}\n\`\`\`\n\nWhat is error state 6?`;
     const messages = [
       { role: 'system', content: 'You are an operations assistant.' },
       { role: 'user', content: 'Why do the workers fail?' },
       { role: 'assistant', content: 'Show me the log.' },
-      // A person pastes the log under a question: only the pasted block is tool output.
-      { role: 'user', content: `Here it is:\n\n\`\`\`\n${log}\n\`\`\`\n\nWhat is error state 6?` },
+      { role: 'user', content: question },
       bash('c1', 'grep -rn "refund" src'),
       { role: 'tool', tool_call_id: 'c1', content: hits },
       { role: 'assistant', content: 'Looking.' },
@@ -125,7 +126,7 @@ describe('command_digest', () => {
     const grep = partTexts(result.request)[5]!;
     for (let module = 0; module < 4; module++) assert.ok(grep.includes(`src/billing/module_${module}.py`));
     assert.match(findMarkers(grep)[0]!.summary, /^grep digest of 60 lines/);
-    assert.equal(await rig.stash.expandText(pasted), messages[3]!.content);
+    assert.equal(await rig.stash.expandText(pasted), question);
     assert.equal(await rig.stash.expandText(grep), hits);
   });
 

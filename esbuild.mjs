@@ -1,38 +1,81 @@
-// Builds Herald: the extension host bundle, the `herald` CLI, the sidebar's browser code,
-// and copies the .wasm files the code loads into dist/.
+// Builds Herald: the extension host bundle, the `herald` CLI, the OCR worker, the sidebar's
+// browser code, and copies the binary files the code loads at run time into dist/.
+// The VSIX ships dist/ alone (no node_modules), so everything a bundle reads from disk must be
+// there; test/unit/dist/ runs the built CLI from a copy of dist/ to prove it.
 //   node esbuild.mjs               development build (source maps)
 //   node esbuild.mjs --production  minified, what the VSIX ships
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const root = dirname(new URL(import.meta.url).pathname);
 
-/** Binary assets loaded at run time, copied flat into dist/ (see AssetLocator in src/core/ports.ts). */
-const WASM_ASSETS = [
-  // tree-sitter's runtime and the grammars VS Code itself ships.
-  { from: 'node_modules/web-tree-sitter', match: (name) => name === 'tree-sitter.wasm' },
-  { from: 'node_modules/@vscode/tree-sitter-wasm/wasm', match: (name) => /^tree-sitter-.+\.wasm$/.test(name) },
-  // onnxruntime-web's plain wasm backend (SIMD, threads optional) and its loader.
-  { from: 'node_modules/onnxruntime-web/dist', match: (name) => /^ort-wasm-simd-threaded\.(wasm|mjs)$/.test(name) },
+/**
+ * The grammars the code outliner has a language for (src/core/code/languages.ts); the other
+ * grammars @vscode/tree-sitter-wasm ships (css, ini, regex, powershell) are never loaded.
+ */
+function usedGrammars() {
+  const languages = readFileSync(join(root, 'src/core/code/languages.ts'), 'utf8');
+  const names = new Set([...languages.matchAll(/grammarFile: '(tree-sitter-[\w-]+\.wasm)'/g)].map((match) => match[1]));
+  if (names.size === 0) throw new Error('Herald build: no grammarFile found in src/core/code/languages.ts');
+  return names;
+}
+
+/**
+ * Binary files loaded at run time, copied flat into dist/ (see AssetLocator in
+ * src/core/ports.ts and src/core/strategies/tools/ocrAssets.ts, whose file lists these match).
+ */
+const ASSETS = [
+  // tree-sitter's runtime and the grammars Herald outlines with.
+  { from: 'node_modules/web-tree-sitter', names: new Set(['tree-sitter.wasm']) },
+  { from: 'node_modules/@vscode/tree-sitter-wasm/wasm', names: usedGrammars() },
+  // onnxruntime-web's plain wasm backend (SIMD, threads optional) and its loader; not the jsep/jspi variants.
+  { from: 'node_modules/onnxruntime-web/dist', names: new Set(['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) },
+  // The Tesseract cores tesseract.js's node worker picks (relaxed SIMD, else SIMD; in Node it
+  // always takes the full cores, never the -lstm ones) and the English "best" LSTM model.
+  { from: 'node_modules/tesseract.js-core', names: new Set(['tesseract-core-relaxedsimd.wasm', 'tesseract-core-simd.wasm']) },
+  { from: 'node_modules/@tesseract.js-data/eng/4.0.0_best_int', names: new Set(['eng.traineddata.gz']) },
 ];
+
+/** Kinds of file only copyAssets puts in dist/: one of these not copied by this build is stale. */
+const ASSET_FILE = /\.(wasm|mjs|gz)$/;
 
 function copyAssets() {
   mkdirSync(join(root, 'dist'), { recursive: true });
-  let copied = 0;
-  for (const asset of WASM_ASSETS) {
+  const copied = new Set();
+  for (const asset of ASSETS) {
     const folder = join(root, asset.from);
-    if (!existsSync(folder)) throw new Error(`Herald build: ${asset.from} is missing; run npm ci`);
-    for (const name of readdirSync(folder).filter(asset.match)) {
+    for (const name of asset.names) {
+      if (!existsSync(join(folder, name))) throw new Error(`Herald build: ${asset.from}/${name} is missing; run npm ci`);
       copyFileSync(join(folder, name), join(root, 'dist', name));
-      copied++;
+      copied.add(name);
     }
   }
-  return copied;
+  // A file an earlier build copied and this one does not need would still ship in the VSIX.
+  for (const name of readdirSync(join(root, 'dist'))) {
+    if (ASSET_FILE.test(name) && !copied.has(name)) rmSync(join(root, 'dist', name));
+  }
+  return copied.size;
 }
+
+/**
+ * tesseract.js falls back to node-fetch when there is no global fetch; every Node Herald runs
+ * on (20+, VS Code's Electron) has one, so the bundles get the global instead of node-fetch and
+ * its URL parser (about 400 KB).
+ */
+const globalFetch = {
+  name: 'global-fetch',
+  setup(build) {
+    build.onResolve({ filter: /^node-fetch$/ }, () => ({ path: 'node-fetch', namespace: 'global-fetch' }));
+    build.onLoad({ filter: /.*/, namespace: 'global-fetch' }, () => ({
+      contents: 'module.exports = (...args) => globalThis.fetch(...args);',
+      loader: 'js',
+    }));
+  },
+};
 
 function webviewEntries() {
   const folder = join(root, 'src/webview/entries');
@@ -42,6 +85,7 @@ function webviewEntries() {
 
 const common = {
   bundle: true,
+  plugins: [globalFetch],
   minify: production,
   sourcemap: production ? false : 'linked',
   logLevel: 'warning',
@@ -53,6 +97,22 @@ const common = {
 const importMetaShim = {
   define: { 'import.meta.url': '__heraldImportMetaUrl' },
   banner: { js: "const __heraldImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
+/** The Tesseract cores dist/ ships (see ASSETS); the worker's references to the others become a clear error. */
+const SHIPPED_CORES = new Set(['tesseract-core-relaxedsimd', 'tesseract-core-simd']);
+const shippedCoresOnly = {
+  name: 'shipped-tesseract-cores',
+  setup(build) {
+    build.onResolve({ filter: /^tesseract\.js-core\/tesseract-core[\w-]*$/ }, (args) => {
+      const core = args.path.slice('tesseract.js-core/'.length);
+      return SHIPPED_CORES.has(core) ? undefined : { path: core, namespace: 'unshipped-core' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'unshipped-core' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`Herald: the Tesseract core ${args.path} is not shipped (OCR needs WebAssembly SIMD)`)});`,
+      loader: 'js',
+    }));
+  },
 };
 
 const builds = [
@@ -76,6 +136,18 @@ const builds = [
     define: importMetaShim.define,
     banner: { js: `#!/usr/bin/env node\n${importMetaShim.banner.js}` },
   },
+  {
+    // tesseract.js starts its node worker from a script path, which inside node_modules does
+    // not exist in the VSIX: bundle it (with the core's JavaScript, which loads its .wasm from
+    // the script's own folder) beside the other bundles. See ocrAssets.ts.
+    ...common,
+    plugins: [...common.plugins, shippedCoresOnly],
+    entryPoints: { 'ocr-worker': join(root, 'node_modules/tesseract.js/src/worker-script/node/index.js') },
+    outdir: join(root, 'dist'),
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+  },
 ];
 const webviews = webviewEntries();
 if (webviews.length > 0) {
@@ -93,8 +165,11 @@ if (watch) {
   copyAssets();
   console.log('Herald build: watching for changes…');
 } else {
+  // A production build is what the VSIX ships: start from an empty dist/ so no source map or
+  // file of an earlier build goes along.
+  if (production) rmSync(join(root, 'dist'), { recursive: true, force: true });
   await Promise.all(present.map((build) => esbuild.build(build)));
   const copied = copyAssets();
   if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);
-  console.log(`Herald build: ${present.length} bundles${production ? ' (production)' : ''}, ${copied} wasm files copied to dist/`);
+  console.log(`Herald build: ${present.length} bundles${production ? ' (production)' : ''}, ${copied} asset files copied to dist/`);
 }

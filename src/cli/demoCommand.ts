@@ -14,6 +14,7 @@ import { parseOptions, type CliCommand } from './io';
 import { sampleRequest } from './sample';
 import { openStashDirectory } from './stashDirectory';
 import { expandRequest } from './expandCommand';
+import { cliStrategyEnvironment } from './optimizeCommand';
 
 export const demoCommand: CliCommand = async (args, io) => {
   const { options } = parseOptions(args, { stash: true, json: false, print: false });
@@ -21,7 +22,7 @@ export const demoCommand: CliCommand = async (args, io) => {
   const logger = new RecordingLogger();
   const directory = openStashDirectory(directoryName, logger);
   const request = parseRequest(sampleRequest());
-  const pipeline = new Pipeline(createStrategies(), {}, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
+  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment()), {}, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request);
   directory.save();
   // Lossless means every message's content comes back; tool order and descriptions are not content.

@@ -2,12 +2,26 @@
 import { parseRequest, serializeRequest, type RequestFormat } from '../core/chat';
 import { Pipeline } from '../core/pipeline';
 import { RecordingLogger } from '../core/ports';
-import { createStrategies, implementedStrategyIds, STRATEGY_ORDER } from '../core/strategies';
+import { createStrategies, implementedStrategyIds, STRATEGY_ORDER, type StrategyEnvironment } from '../core/strategies';
+import { bundledEnvironment } from '../core/strategies/environment';
 import { CliError, parseOptions, type CliCommand } from './io';
 import { readJsonInput } from './readJson';
 import { defaultStashDirectory, openStashDirectory, writeAtomic } from './stashDirectory';
 
-const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true };
+const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true };
+
+/** A command-line run is one request: the OCR worker may stop as soon as the last image is read, so the process can exit. */
+const CLI_OCR_IDLE_MS = 250;
+
+/**
+ * What the strategies get from the command line: the files a build put beside `dist/cli.js`,
+ * found the way the extension host finds them in its `dist/` (none when run from source: the
+ * defaults read node_modules), and the embedding model folder given with `--embedding-model`.
+ */
+export function cliStrategyEnvironment(embeddingModelDir?: string): StrategyEnvironment {
+  const bundled = bundledEnvironment(__dirname);
+  return { ...bundled, ocr: { ...bundled.ocr, idleMs: CLI_OCR_IDLE_MS }, ...(embeddingModelDir ? { embeddingModelDir } : {}) };
+}
 
 export const optimizeCommand: CliCommand = async (args, io) => {
   const { options, positional } = parseOptions(args, SPEC);
@@ -15,6 +29,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
   const format = formatOption(options.format);
   const enabled = strategySwitches(options.enable, options.disable);
   const windowTokens = options['window-tokens'] === undefined ? undefined : positiveInteger(options['window-tokens'], '--window-tokens');
+  const embeddingModel = typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined;
   const body = await readJsonInput(io);
   const request = parseRequestOrFail(body, format);
 
@@ -29,7 +44,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     io.stdout(JSON.stringify(serializeRequest(request)) + '\n');
     return 0;
   }
-  const pipeline = new Pipeline(createStrategies(), { enabled }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
+  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request, { windowTokens });
   try {
     directory.save();

@@ -1,4 +1,9 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { RUNTIME_FILE } from '../code/grammarLoader';
 import type { AssetLocator, Logger } from '../ports';
+import { bundledOcrFiles } from './tools/ocrAssets';
+import type { TesseractEngineOptions } from './tools/ocrEngine';
 
 /** What strategy factories may need from the host beyond the per-request context. */
 export interface StrategyEnvironment {
@@ -7,4 +12,21 @@ export interface StrategyEnvironment {
   readonly logger?: Logger;
   /** A local embedding model folder, when the user configured one. */
   readonly embeddingModelDir?: string;
+  /**
+   * Where vision_ocr's engine finds its worker, core and model, and how long the worker idles
+   * before it stops. Files not given come from beside the running bundle, else node_modules.
+   */
+  readonly ocr?: TesseractEngineOptions;
+}
+
+/**
+ * The part of the environment a build's folder provides (`dist/`, where `esbuild.mjs` puts the
+ * wasm files, the OCR worker and the OCR model beside the bundles): what the extension host
+ * and the CLI pass for their own `dist/`. Empty when the folder holds no build (running from
+ * source), so the defaults (node_modules) apply.
+ */
+export function bundledEnvironment(folder: string): Pick<StrategyEnvironment, 'assets' | 'ocr'> {
+  const assets: AssetLocator | undefined = fs.existsSync(path.join(folder, RUNTIME_FILE)) ? { wasmPath: (fileName) => path.join(folder, fileName) } : undefined;
+  const ocr = bundledOcrFiles(folder);
+  return { ...(assets ? { assets } : {}), ...(ocr ? { ocr } : {}) };
 }

@@ -50,7 +50,7 @@ interface ImageVerdict {
 
 const MAX_REMEMBERED = 256;
 
-export function createVisionOcr(_environment: StrategyEnvironment = {}, engine: OcrEngine = new TesseractOcrEngine()): Strategy {
+export function createVisionOcr(environment: StrategyEnvironment = {}, engine: OcrEngine = new TesseractOcrEngine(environment.ocr)): Strategy {
   const remembered = new Map<string, ImageVerdict>();
   const reading = new Map<string, Promise<ImageVerdict>>();
   /** The verdict for one image: remembered, being read, or read now. Never throws. */

@@ -240,6 +240,9 @@ async function checkDecisions(page: Page): Promise<void> {
   // The README's picture: the Decisions view alone, with the Library folded.
   const libraryHeader = page.locator('.pane-header', { hasText: 'Library' }).first();
   await libraryHeader.click();
+  const decisionsFrame = await findFrame(page, 'details.request', 5_000);
+  await decisionsFrame.locator('details.request:not([open]) > summary').first().click().catch(() => undefined);
+  await decisionsFrame.locator('details.request[open] > summary').first().click().catch(() => undefined);
   await page.waitForTimeout(500);
   await page.locator('.part.sidebar').screenshot({ path: path.join(ARTIFACTS, 'sidebar.png') });
   await libraryHeader.click();

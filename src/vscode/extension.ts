@@ -15,7 +15,7 @@ import { registerParticipant } from './knowledge/registerParticipant';
 import { registerTools } from './knowledge/registerTools';
 import { registerSidebar } from './sidebar/registerSidebar';
 
-/** What the extension exports to other extensions (the end-to-end tests read it). */
+/** What the extension exports to other extensions: the session's request records, metadata only. */
 export interface HeraldApi {
   /** The session's request records, newest last. */
   requests(): readonly unknown[];

@@ -13,15 +13,17 @@ import { Pipeline } from '../../../src/core/pipeline';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { createStrategies } from '../../../src/core/strategies';
 import { TokenCounter } from '../../../src/core/tokens';
-import { anthropicRequest, openAiRequest } from './generators';
+import { anthropicRequest, deepAnthropicRequest, longOpenAiSession, openAiRequest } from './generators';
 import { partShape } from './requestShape';
 
 const RUNS = Number(process.env.HERALD_FUZZ_RUNS ?? 60);
+// One counter for every case: its memo is what keeps a 3,000-message session from being recounted per strategy.
+const tokens = new TokenCounter(50_000);
 
 
 async function checkPipeline(body: unknown): Promise<void> {
   const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
-  const pipeline = new Pipeline(createStrategies(), {}, { stash, tokens: new TokenCounter(1000) });
+  const pipeline = new Pipeline(createStrategies(), {}, { stash, tokens });
   const request = parseRequest(JSON.parse(JSON.stringify(body)));
   const result = await pipeline.run(request);
   const failures = result.decisions.filter((decision) => decision.status === 'failed' || decision.status === 'rejected');
@@ -58,6 +60,22 @@ describe('hardening: generated hostile requests', function () {
 
   it(`the default pipeline never throws, keeps every part in place and expands back (Anthropic, ${RUNS} cases)`, async () => {
     await fc.assert(fc.asyncProperty(anthropicRequest, checkPipeline), { numRuns: RUNS, seed: 45 });
+  });
+
+  it(`long sessions (1,000-3,000 messages, mismatched ids, nesting up to 3,000 deep) round-trip and survive the pipeline (${Math.max(1, Math.floor(RUNS / 60))} cases)`, async () => {
+    await fc.assert(fc.asyncProperty(longOpenAiSession, async (body) => {
+      const copy = JSON.parse(JSON.stringify(body)) as unknown;
+      assert.deepEqual(toOpenAI(fromOpenAI(copy)), copy);
+      await checkPipeline(body);
+    }), { numRuns: Math.max(1, Math.floor(RUNS / 60)), seed: 46 });
+  });
+
+  it(`Anthropic requests nested up to 3,000 deep with unpaired tool ids round-trip and survive the pipeline (${Math.ceil(RUNS / 6)} cases)`, async () => {
+    await fc.assert(fc.asyncProperty(deepAnthropicRequest, async (body) => {
+      const copy = JSON.parse(JSON.stringify(body)) as unknown;
+      assert.deepEqual(toAnthropic(fromAnthropic(copy)), copy);
+      await checkPipeline(body);
+    }), { numRuns: Math.ceil(RUNS / 6), seed: 47 });
   });
 
   it('survives a 2,000-message session and a 10 MB tool output', async () => {

@@ -63,3 +63,67 @@ export const anthropicRequest = fc.record({
   system: fc.oneof(hostileText, fc.array(hostileText.map((text) => ({ type: 'text', text })), { maxLength: 2 })),
   messages: fc.array(fc.record({ role: fc.constantFrom('user', 'assistant'), content: fc.oneof(hostileText, fc.array(anthropicBlock, { maxLength: 4 })) }), { minLength: 1, maxLength: 12 }),
 }, { requiredKeys: ['model', 'max_tokens', 'messages'] });
+
+/** A JSON value nested `depth` levels deep, alternating arrays and objects (recursion in hashing and converters). */
+export function deepValue(depth: number): unknown {
+  let value: unknown = 'leaf';
+  for (let level = 0; level < depth; level++) value = level % 2 === 0 ? [value] : { nested: value };
+  return value;
+}
+
+/** Tool ids that do not pair up: duplicated, never called, empty, huge, or full of odd characters. */
+const oddCallId = fc.constantFrom('c1', 'c1', 'never_called', '', ' ', 'x'.repeat(2000), 'id with spaces', 'call_\u0000\ud800', '../../etc/passwd', '[herald: 1 line elided · retrieve hr_aaaaaaaaaaaaaaaa]');
+
+/**
+ * Long OpenAI sessions (1,000 to 3,000 messages) built from a handful of generated texts, with
+ * mismatched tool ids, results before their calls, and deeply nested tool arguments.
+ */
+export const longOpenAiSession = fc.record({
+  length: fc.integer({ min: 1000, max: 3000 }),
+  texts: fc.array(hostileText, { minLength: 3, maxLength: 8 }),
+  ids: fc.array(oddCallId, { minLength: 3, maxLength: 6 }),
+  depth: fc.integer({ min: 50, max: 3000 }),
+}).map(({ length, texts: generated, ids, depth }) => {
+  // Each text repeats hundreds of times: megabyte lines here would make every case a gigabyte.
+  const texts = generated.map((text) => text.slice(0, 4000));
+  const messages: unknown[] = [{ role: 'system', content: texts[0] }, { role: 'user', content: texts[1] }];
+  for (let index = 0; messages.length < length; index++) {
+    const id = ids[index % ids.length]!;
+    const text = texts[index % texts.length]!;
+    switch (index % 5) {
+      case 0:
+        messages.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: index % 50 === 0 ? JSON.stringify(deepValue(depth)) : JSON.stringify({ command: `cat f${index % 40}` }) } }] });
+        break;
+      case 1:
+        messages.push({ role: 'tool', tool_call_id: ids[(index + 1) % ids.length], content: text });
+        break;
+      case 2:
+        messages.push({ role: 'tool', tool_call_id: id, content: [{ type: 'text', text }, { type: 'mystery_block', payload: index % 50 === 2 ? deepValue(depth) : index }] });
+        break;
+      case 3:
+        messages.push({ role: 'assistant', content: text });
+        break;
+      default:
+        messages.push({ role: 'user', content: `<returncode>${index % 3}</returncode>\n<output>\n${text}\n</output>` });
+    }
+  }
+  return { model: 'gpt-4o', messages };
+});
+
+/** Anthropic requests whose blocks nest JSON deeply (tool input, unknown blocks) and whose tool ids do not pair up. */
+export const deepAnthropicRequest = fc.record({
+  depth: fc.integer({ min: 100, max: 3000 }),
+  texts: fc.array(hostileText, { minLength: 2, maxLength: 5 }),
+  ids: fc.array(oddCallId, { minLength: 2, maxLength: 4 }),
+}).map(({ depth, texts, ids }) => ({
+  model: 'claude-sonnet-4-5',
+  max_tokens: 1024,
+  system: texts[0],
+  messages: [
+    { role: 'user', content: texts[1] },
+    { role: 'assistant', content: [{ type: 'text', text: texts[0] }, { type: 'tool_use', id: ids[0], name: 'edit', input: { tree: deepValue(depth) } }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: ids[1], content: [{ type: 'text', text: texts[texts.length - 1] }] }, { type: 'mystery_block', payload: deepValue(depth) }] },
+    { role: 'assistant', content: [{ type: 'tool_use', id: ids[0], name: 'bash', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: ids[0], content: texts[1], is_error: true }, { type: 'text', text: texts[0] }] },
+  ],
+}));

@@ -139,10 +139,10 @@ const builds = [
   {
     // tesseract.js starts its node worker from a script path, which inside node_modules does
     // not exist in the VSIX: bundle it (with the core's JavaScript, which loads its .wasm from
-    // the script's own folder) beside the other bundles. See ocrAssets.ts.
+    // the script's own folder) beside the other bundles. See ocrAssets.ts and ocrWorkerEntry.ts.
     ...common,
     plugins: [...common.plugins, shippedCoresOnly],
-    entryPoints: { 'ocr-worker': join(root, 'node_modules/tesseract.js/src/worker-script/node/index.js') },
+    entryPoints: { 'ocr-worker': join(root, 'src/core/strategies/tools/ocrWorkerEntry.ts') },
     outdir: join(root, 'dist'),
     platform: 'node',
     format: 'cjs',

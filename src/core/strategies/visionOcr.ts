@@ -46,6 +46,8 @@ export const VISION_OCR_DEFAULTS: VisionOcrOptions = { minConfidence: 80, minWor
 interface ImageVerdict {
   readonly text?: string;
   readonly reason: string;
+  /** The engine could not read it (not started, crashed): kept, and said in the decision. */
+  readonly failed?: boolean;
 }
 
 const MAX_REMEMBERED = 256;
@@ -63,7 +65,7 @@ export function createVisionOcr(environment: StrategyEnvironment = {}, engine: O
         remembered.set(key, verdict);
         while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
         return verdict;
-      }, (error: unknown) => ({ reason: `OCR failed: ${error instanceof Error ? error.message : String(error)}` }));
+      }, (error: unknown) => ({ reason: `OCR failed: ${error instanceof Error ? error.message : String(error)}`, failed: true }));
       pending = pending.finally(() => reading.delete(key));
       reading.set(key, pending);
     }
@@ -84,7 +86,8 @@ export function createVisionOcr(environment: StrategyEnvironment = {}, engine: O
       };
       const maxImages = numberOption(context.options, VISION_OCR_ID, 'maxImages', 0);
       const end = booleanOption(context.options, VISION_OCR_ID, 'includeFresh') ? request.messages.length : context.freshStart;
-      const counts = { images: 0, swapped: 0, kept: 0, unread: 0, prefetched: 0 };
+      const counts = { images: 0, swapped: 0, kept: 0, unread: 0, prefetched: 0, failed: 0 };
+      let failure: string | undefined;
       const handles: string[] = [];
       const keyOf = (part: DataPart): string => sha256(`${JSON.stringify(thresholds)}\u0000${part.data}`);
 
@@ -106,6 +109,10 @@ export function createVisionOcr(environment: StrategyEnvironment = {}, engine: O
           return undefined;
         }
         const verdict = await verdictFor(keyOf(part), image, thresholds);
+        if (verdict.failed) {
+          counts.failed++;
+          failure ??= verdict.reason;
+        }
         if (verdict.text === undefined) {
           counts.kept++;
           return undefined;
@@ -150,11 +157,16 @@ export function createVisionOcr(environment: StrategyEnvironment = {}, engine: O
         messages ??= [...request.messages];
         messages[index] = { ...message, parts };
       }
-      const details = { ...counts };
+      // `failed` only when there was a failure, so a healthy decision reads as before.
+      const { failed: failedCount, ...healthy } = counts;
+      const details = failedCount > 0 ? { ...counts } : healthy;
+      // An engine that cannot run is a problem for the host to see, not just an image kept.
+      if (failure) context.logger.warn('ocr-failed', `Herald: vision_ocr could not read ${counts.failed} image(s): ${failure}`);
+      const failed = failure ? `; ${failure}` : '';
       if (!messages) {
-        return { request, action: 'images-kept', reason: counts.images === 0 ? 'no images in history' : `${counts.images} images kept (not text only, not PNG, or over the limit)`, details };
+        return { request, action: 'images-kept', reason: counts.images === 0 ? 'no images in history' : `${counts.images} images kept (not text only, not PNG, or over the limit)${failed}`, details };
       }
-      return { request: { ...request, messages }, action: 'screenshots-read-as-text', reason: `${counts.swapped} of ${counts.images} images were text only and were swapped for their text`, handles, details };
+      return { request: { ...request, messages }, action: 'screenshots-read-as-text', reason: `${counts.swapped} of ${counts.images} images were text only and were swapped for their text${failed}`, handles, details };
     },
   };
 }

@@ -34,9 +34,9 @@ const ASSETS = [
   { from: 'node_modules/@vscode/tree-sitter-wasm/wasm', names: usedGrammars() },
   // onnxruntime-web's plain wasm backend (SIMD, threads optional) and its loader; not the jsep/jspi variants.
   { from: 'node_modules/onnxruntime-web/dist', names: new Set(['ort-wasm-simd-threaded.wasm', 'ort-wasm-simd-threaded.mjs']) },
-  // The Tesseract cores tesseract.js's node worker picks (relaxed SIMD, else SIMD; in Node it
-  // always takes the full cores, never the -lstm ones) and the English "best" LSTM model.
-  { from: 'node_modules/tesseract.js-core', names: new Set(['tesseract-core-relaxedsimd.wasm', 'tesseract-core-simd.wasm']) },
+  // The Tesseract core the OCR worker loads (SIMD; in Node tesseract.js always takes a full
+  // core, never an -lstm one; see shippedCoreOnly) and the English "best" LSTM model.
+  { from: 'node_modules/tesseract.js-core', names: new Set(['tesseract-core-simd.wasm']) },
   { from: 'node_modules/@tesseract.js-data/eng/4.0.0_best_int', names: new Set(['eng.traineddata.gz']) },
 ];
 
@@ -99,14 +99,23 @@ const importMetaShim = {
   banner: { js: "const __heraldImportMetaUrl = require('url').pathToFileURL(__filename).href;" },
 };
 
-/** The Tesseract cores dist/ ships (see ASSETS); the worker's references to the others become a clear error. */
-const SHIPPED_CORES = new Set(['tesseract-core-relaxedsimd', 'tesseract-core-simd']);
-const shippedCoresOnly = {
-  name: 'shipped-tesseract-cores',
+/**
+ * The one Tesseract core dist/ ships (see ASSETS). tesseract.js's node worker would take the
+ * relaxed-SIMD core where WebAssembly offers it (VS Code's Electron) and the SIMD core elsewhere
+ * (Node 20): relaxed SIMD's results may differ from one processor to another, so the same
+ * screenshot could read differently in the extension and the CLI. Every host gets the SIMD
+ * core instead (deterministic, and 1.3 MB less in the VSIX); the cores without SIMD become a
+ * clear error.
+ */
+const SHIPPED_CORE = 'tesseract-core-simd';
+const shippedCoreOnly = {
+  name: 'shipped-tesseract-core',
   setup(build) {
     build.onResolve({ filter: /^tesseract\.js-core\/tesseract-core[\w-]*$/ }, (args) => {
       const core = args.path.slice('tesseract.js-core/'.length);
-      return SHIPPED_CORES.has(core) ? undefined : { path: core, namespace: 'unshipped-core' };
+      if (core === SHIPPED_CORE) return undefined;
+      if (core === 'tesseract-core-relaxedsimd') return build.resolve(`tesseract.js-core/${SHIPPED_CORE}`, { kind: args.kind, resolveDir: args.resolveDir });
+      return { path: core, namespace: 'unshipped-core' };
     });
     build.onLoad({ filter: /.*/, namespace: 'unshipped-core' }, (args) => ({
       contents: `throw new Error(${JSON.stringify(`Herald: the Tesseract core ${args.path} is not shipped (OCR needs WebAssembly SIMD)`)});`,
@@ -141,7 +150,7 @@ const builds = [
     // not exist in the VSIX: bundle it (with the core's JavaScript, which loads its .wasm from
     // the script's own folder) beside the other bundles. See ocrAssets.ts and ocrWorkerEntry.ts.
     ...common,
-    plugins: [...common.plugins, shippedCoresOnly],
+    plugins: [...common.plugins, shippedCoreOnly],
     entryPoints: { 'ocr-worker': join(root, 'src/core/strategies/tools/ocrWorkerEntry.ts') },
     outdir: join(root, 'dist'),
     platform: 'node',

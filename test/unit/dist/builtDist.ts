@@ -63,11 +63,11 @@ export interface BundleRun {
 }
 
 /**
- * Runs `node <dist>/cli.js ...args` from the copy's folder with `stdin`, in a child process
- * whose environment has no NODE_PATH and no loader options.
+ * Runs `node [...nodeFlags] <dist>/cli.js ...args` from the copy's folder with `stdin`, in a
+ * child process whose environment has no NODE_PATH and no loader options.
  */
-export function runBundledCli(dist: string, args: readonly string[], stdin = ''): Promise<BundleRun> {
-  return runNode(dist, [path.join(dist, 'cli.js'), ...args], stdin);
+export function runBundledCli(dist: string, args: readonly string[], stdin = '', nodeFlags: readonly string[] = []): Promise<BundleRun> {
+  return runNode(dist, [...nodeFlags, path.join(dist, 'cli.js'), ...args], stdin);
 }
 
 /** Runs `node ...args` from the copy's folder, like {@link runBundledCli}. */

@@ -13,12 +13,12 @@ export const OCR_WORKER_FILE = 'ocr-worker.js';
 export const OCR_MODEL_FILE = 'eng.traineddata.gz';
 
 /**
- * The Tesseract cores tesseract.js's node worker may load: relaxed SIMD where WebAssembly offers
- * it (VS Code's Electron, Node 22+), else plain SIMD (Node 20). In Node it takes the full cores
- * (legacy and LSTM engines) whatever engine mode is asked for. The core without SIMD is left
- * out: every Node Herald supports has SIMD.
+ * The Tesseract core the bundled worker loads: the SIMD build with both engines (in Node
+ * tesseract.js always takes a full core, whatever engine mode is asked for). The build points
+ * the worker's relaxed-SIMD choice at it too, whose results may differ between processors;
+ * see `esbuild.mjs`.
  */
-export const OCR_CORE_FILES = ['tesseract-core-relaxedsimd.wasm', 'tesseract-core-simd.wasm'] as const;
+export const OCR_CORE_FILES = ['tesseract-core-simd.wasm'] as const;
 
 /** Where the OCR engine finds its files; each one defaults to the installed npm packages. */
 export interface OcrFiles {

@@ -368,17 +368,34 @@ async function checkCommands(page: Page, workspace: string): Promise<void> {
   check('New Library Page creates a page with front matter and opens it', fs.existsSync(created) && fs.readFileSync(created, 'utf8').includes('type: process'), path.relative(workspace, created));
 
   const report = path.join(workspace, 'herald-savings.json');
-  // code-server's save dialog is a quick input holding a path; it is slow to open the first time, so ask twice.
+  // code-server's save dialog is a quick input prefilled with a path (the palette uses the same widget, so wait for the path).
+  const dialogOpen = async (): Promise<boolean> =>
+    page
+      .waitForFunction(() => {
+        const field = document.querySelector<HTMLInputElement>('.quick-input-widget input');
+        return field !== null && field.offsetParent !== null && field.value.startsWith('/');
+      }, undefined, { timeout: 15_000 })
+      .then(() => true, () => false);
   for (let attempt = 0; attempt < 2; attempt++) {
     await runCommand(page, 'Herald: Export Savings Report');
-    if (await input.waitFor({ timeout: 15_000 }).then(() => true, () => false)) break;
+    if (await dialogOpen()) break;
     await page.screenshot({ path: path.join(ARTIFACTS, `export-attempt-${attempt}.png`) });
   }
-  await page.waitForTimeout(500);
+  await page.waitForTimeout(800);
   await input.fill(report);
+  await page.waitForTimeout(500);
   await page.keyboard.press('Enter');
   const saveDeadline = Date.now() + 10_000;
-  while (!fs.existsSync(report) && Date.now() < saveDeadline) await page.waitForTimeout(300);
+  let confirmed = false;
+  while (!fs.existsSync(report) && Date.now() < saveDeadline) {
+    await page.waitForTimeout(300);
+    // The dialog may first complete the path; a second Enter saves.
+    if (!confirmed && Date.now() > saveDeadline - 7_000) {
+      confirmed = true;
+      await page.screenshot({ path: path.join(ARTIFACTS, 'export-dialog.png') });
+      await page.keyboard.press('Enter');
+    }
+  }
   const saved = fs.existsSync(report) ? (JSON.parse(fs.readFileSync(report, 'utf8')) as { schema: number; requests: unknown[] }) : undefined;
   check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 1 && saved.requests.length >= 2, saved ? `${saved.requests.length} requests` : 'no file');
   await page.keyboard.press('Escape');
@@ -407,10 +424,14 @@ async function tour(page: Page): Promise<void> {
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Escape');
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ timeout: 10_000 });
+  // A dialog or a webview may hold the keyboard: escape it, and try the palette's other key if F1 does not open it.
+  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
+    await page.keyboard.press('Escape');
+    await page.keyboard.press(key);
+    if (await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false)) break;
+    await page.locator('.part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+  }
   await input.fill(`>${title}`);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import { FileBlobStore } from '../../core/stash/blobStore';
 import { Stash } from '../../core/stash/stash';
+import { bundledEnvironment } from '../../core/strategies/environment';
 import { createStrategies, STRATEGY_ORDER } from '../../core/strategies/index';
 import { DecisionLog } from '../decisions/decisionLog';
 import { LibraryService } from '../library/libraryService';
@@ -61,9 +62,10 @@ export class HeraldHost implements vscode.Disposable {
       maxBytes: settings.stashMaxMegabytes * 1024 * 1024,
       onProblem: (code, message) => logger.warn(code, message),
     });
+    // The build's dist/ holds the wasm files, the OCR worker and its model beside extension.js.
     const strategies = createStrategies({
       logger,
-      assets: { wasmPath: (file) => path.join(context.extensionPath, 'dist', file) },
+      ...bundledEnvironment(path.join(context.extensionPath, 'dist')),
       embeddingModelDir: settings.embeddingModelFolder || undefined,
     });
     logger.info('strategies-loaded', `Herald: ${strategies.length} strategies available: ${strategies.map((strategy) => strategy.id).join(', ') || 'none'}`);

@@ -125,7 +125,11 @@ export class Stash {
           this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${entry.handle}: ${describe(error)}`);
         }
       }
-      await this.sweep();
+      for (const handle of await this.sweep(new Set(batch.map((entry) => entry.handle)))) {
+        // Evicted the moment it was written: as good as never written.
+        failed.push(handle);
+        this.unwritten.add(handle);
+      }
     })();
     await this.writing;
     return failed;
@@ -193,22 +197,34 @@ export class Stash {
     return current;
   }
 
-  private async sweep(): Promise<void> {
+  /**
+   * Evicts expired entries, then the least recently used until the total fits the cap. Entries
+   * of the batch just written go last; the ones that had to go anyway (the batch alone is over
+   * the cap) are returned, so the caller knows their markers would point at nothing.
+   */
+  private async sweep(justWritten: ReadonlySet<string>): Promise<string[]> {
     const ttl = this.options.ttlMs ?? DEFAULT_TTL_MS;
     const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
+    const evictedFresh: string[] = [];
     try {
-      const infos = (await this.options.store.list()).sort((a, b) => a.touched - b.touched);
+      const infos = (await this.options.store.list()).sort((a, b) => Number(justWritten.has(a.key)) - Number(justWritten.has(b.key)) || a.touched - b.touched);
       let total = infos.reduce((sum, info) => sum + info.size, 0);
       const cutoff = this.now() - ttl;
       for (const info of infos) {
-        if (info.touched >= cutoff && total <= maxBytes) continue;
+        const fresh = justWritten.has(info.key);
+        if ((fresh || info.touched >= cutoff) && total <= maxBytes) continue;
         await this.options.store.delete(info.key);
         this.cache.delete(info.key);
         total -= info.size;
+        if (fresh) {
+          evictedFresh.push(info.key);
+          this.options.onProblem?.('stash-full', `Herald: stash entry ${info.key} (${info.size} bytes) does not fit the stash's ${maxBytes}-byte cap; it was not kept`);
+        }
       }
     } catch (error) {
       this.options.onProblem?.('stash-sweep-failed', `Herald: could not sweep the stash: ${describe(error)}`);
     }
+    return evictedFresh;
   }
 }
 

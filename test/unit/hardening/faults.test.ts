@@ -149,6 +149,19 @@ describe('hardening: faults in a pipeline run', function () {
     assert.equal(memo.size, 0, 'no history decision was frozen');
   });
 
+  it('a stash whose cap is smaller than what was elided keeps nothing it cannot hold, and the request goes out as it arrived', async () => {
+    const problems: string[] = [];
+    const store = new MemoryBlobStore();
+    const stash = new Stash({ store, key: new Uint8Array(32), maxBytes: 2_000, onProblem: (code) => void problems.push(code) });
+    const request = realRequest();
+    const result = await new Pipeline(createStrategies(), {}, { stash, tokens }).run(request);
+    assert.ok(problems.includes('stash-full'));
+    assert.match(result.restored ?? '', /^stash-write-failed/);
+    assert.equal(result.request, request);
+    const kept = await store.list();
+    assert.ok(kept.reduce((sum, info) => sum + info.size, 0) <= 2_000, 'the cap holds');
+  });
+
   it('cancellation before the run, and before each strategy, ends in a usable request and memoizes nothing', async () => {
     const request = realRequest(1);
     const ids = createStrategies().filter((strategy) => strategy.defaultEnabled).map((strategy) => strategy.id);

@@ -8,7 +8,7 @@ import { CliError, parseOptions, type CliCommand } from './io';
 import { readJsonInput } from './readJson';
 import { defaultStashDirectory, openStashDirectory, writeAtomic } from './stashDirectory';
 
-const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true };
+const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true, 'time-limit': true };
 
 /** A command-line run is one request: the OCR worker may stop as soon as the last image is read, so the process can exit. */
 const CLI_OCR_IDLE_MS = 250;
@@ -30,6 +30,8 @@ export const optimizeCommand: CliCommand = async (args, io) => {
   const enabled = strategySwitches(options.enable, options.disable);
   const windowTokens = options['window-tokens'] === undefined ? undefined : positiveInteger(options['window-tokens'], '--window-tokens');
   const embeddingModel = typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined;
+  // Each strategy's time limit (ms): a first run that starts the OCR engine or an embedding model may need more than the default.
+  const timeLimitMs = options['time-limit'] === undefined ? undefined : positiveInteger(options['time-limit'], '--time-limit');
   const body = await readJsonInput(io);
   const request = parseRequestOrFail(body, format);
 
@@ -44,7 +46,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     io.stdout(JSON.stringify(serializeRequest(request)) + '\n');
     return 0;
   }
-  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
+  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled, ...(timeLimitMs ? { timeLimitMs } : {}) }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request, { windowTokens });
   try {
     directory.save();

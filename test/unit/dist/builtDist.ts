@@ -45,14 +45,16 @@ export function copyDistAlone(): string {
   return copy;
 }
 
-/** The node_modules folders Node's resolution would search from `folder` (none, for a clean copy). */
+/**
+ * The node_modules folders Node's resolution would search from `folder` (none, for a clean
+ * copy). NODE_PATH does not count: the bundles run without it.
+ */
 export function reachableNodeModules(folder: string): string[] {
   const found: string[] = [];
   for (let current = path.resolve(folder); ; current = path.dirname(current)) {
     if (fs.existsSync(path.join(current, 'node_modules'))) found.push(path.join(current, 'node_modules'));
     if (path.dirname(current) === current) break;
   }
-  for (const extra of (process.env.NODE_PATH ?? '').split(path.delimiter).filter(Boolean)) found.push(extra);
   return found;
 }
 

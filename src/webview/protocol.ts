@@ -19,7 +19,7 @@ export const requestViewSchema = z.object({
   id: z.string(),
   startedAt: z.number(),
   model: z.string(),
-  status: z.enum(['optimized', 'forwarded-original', 'optimizer-off', 'failed']),
+  status: z.enum(['optimized', 'served-from-cache', 'forwarded-original', 'optimizer-off', 'failed']),
   tokensBefore: z.number(),
   tokensAfter: z.number(),
   savedPercent: z.number(),

@@ -119,6 +119,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         logger: this.services.logger,
         countTokens: (input) => optimizer.tokens.countRequest(input),
         contentMode: settings.contentMode,
+        afterResponse: (input, answer, sessionId) => optimizer.afterResponse(input, answer, sessionId),
       });
       this.services.log.add(record);
       this.services.logger.info('request-done', `Herald: ${record.model}: ${record.tokensBefore} → ${record.tokensAfter} tokens, ${record.retrievals} retrievals, ${Math.round(record.totalMs)} ms`);

@@ -34,8 +34,8 @@ export interface RequestRecord {
   readonly startedAt: number;
   /** The Herald model's display name. */
   readonly model: string;
-  /** `optimized`, `forwarded-original` (the pipeline failed), `optimizer-off`, or `failed` (the target failed). */
-  readonly status: 'optimized' | 'forwarded-original' | 'optimizer-off' | 'failed';
+  /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, or `failed` (the target failed). */
+  readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed';
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** Time the pipeline took, in ms. */
@@ -74,7 +74,33 @@ export interface RequestFlowInput {
   readonly countTokens: (request: ChatRequest) => number;
   /** Content mode: record the start of the user's latest words with the decisions. */
   readonly contentMode?: boolean;
+  /**
+   * Hands a complete live answer back to the pipeline (semantic_cache stores it), with the
+   * request as it arrived and the session the pipeline ran it under. Never called for a
+   * cached, cancelled or failed answer.
+   */
+  readonly afterResponse?: (request: ChatRequest, answer: CachedAnswer, sessionId: string) => Promise<void>;
   readonly now?: () => number;
+}
+
+/** What Herald stores as the answer to a request: the text and tool calls the caller saw, in order. */
+export interface CachedAnswer {
+  readonly herald: 'answer';
+  readonly chunks: readonly (Extract<ResponseChunk, { type: 'text' }> | Extract<ResponseChunk, { type: 'tool_call' }>)[];
+}
+
+/** The stored answer, when a cache hit carries one in Herald's shape; anything else is not served. */
+export function cachedAnswerOf(response: unknown): CachedAnswer | undefined {
+  if (typeof response !== 'object' || response === null) return undefined;
+  const candidate = response as { herald?: unknown; chunks?: unknown };
+  if (candidate.herald !== 'answer' || !Array.isArray(candidate.chunks)) return undefined;
+  const valid = candidate.chunks.every((chunk: unknown) => {
+    if (typeof chunk !== 'object' || chunk === null) return false;
+    const part = chunk as Record<string, unknown>;
+    if (part.type === 'text') return typeof part.text === 'string';
+    return part.type === 'tool_call' && typeof part.id === 'string' && typeof part.name === 'string' && typeof part.input === 'object' && part.input !== null;
+  });
+  return valid && candidate.chunks.length > 0 ? (response as CachedAnswer) : undefined;
 }
 
 /** Runs one request to the end; rethrows the target's error after recording it. */
@@ -116,9 +142,24 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     ...(input.contentMode ? { promptPreview: latestUserText(input.request).slice(0, PREVIEW_CHARS) } : {}),
   });
 
+  const cached = result?.response !== undefined ? cachedAnswerOf(result.response) : undefined;
+  if (cached) {
+    // semantic_cache answered: the stored answer streams back and the target is never called.
+    status = 'served-from-cache';
+    for (const chunk of cached.chunks) {
+      if (input.signal.aborted) break;
+      input.report(chunk);
+    }
+    return record();
+  }
+  // A hit in a shape Herald does not know (another host stored it) is ignored: the request goes to the target.
+
   const offerRetrieve = input.retrieveRounds > 0 && input.target.information.toolCalling !== false && hasMarkers(request) && !request.tools.some((tool) => tool.name === RETRIEVE_TOOL_NAME);
   if (offerRetrieve) request = { ...request, tools: [...request.tools, RETRIEVE_TOOL] };
 
+  // What the caller saw, kept for semantic_cache; an answer with parts Herald cannot store is not kept.
+  const seen: CachedAnswer['chunks'][number][] = [];
+  let storable = true;
   try {
     for (let round = 0; ; round++) {
       if (input.signal.aborted) break;
@@ -138,10 +179,15 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
           continue;
         }
         if (chunk.type === 'text') text.push(chunk.text);
+        if (chunk.type === 'other') storable = false;
+        else seen.push(chunk);
         input.report(chunk);
       }
       // The caller's own tools win: it answers them and the model can ask Herald again next turn.
-      for (const call of foreignCalls) input.report(call);
+      for (const call of foreignCalls) {
+        seen.push(call);
+        input.report(call);
+      }
       if (ownCalls.length === 0 || foreignCalls.length > 0) break;
       const answers: Part[] = [];
       for (const call of ownCalls) {
@@ -160,6 +206,13 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     error = describe(failure);
     const failed = record();
     throw Object.assign(failure instanceof Error ? failure : new Error(error), { heraldRecord: failed });
+  }
+  if (input.afterResponse && result && !input.signal.aborted && storable && seen.length > 0) {
+    try {
+      await input.afterResponse(input.request, { herald: 'answer', chunks: seen }, result.sessionId);
+    } catch (failure) {
+      input.logger.warn('after-response-failed', `Herald: the answer could not be handed back to the optimizer: ${describe(failure)}`);
+    }
   }
   return record();
 }

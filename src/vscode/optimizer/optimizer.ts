@@ -73,6 +73,11 @@ export class Optimizer {
     return this.pipeline.run(request, { windowTokens, signal, model });
   }
 
+  /** Hands a live answer back to the strategies that learn from answers (semantic_cache stores it). */
+  afterResponse(request: ChatRequest, response: unknown, sessionId: string): Promise<void> {
+    return this.pipeline.afterResponse(request, response, sessionId);
+  }
+
   private build(settings: HeraldSettings): Pipeline {
     const { config, problems } = pipelineConfigOf(settings, this.strategies);
     for (const problem of problems) this.logger.warn('setting-ignored', `Herald: ${problem}`);

@@ -102,6 +102,8 @@ function statusLine(request: RequestView): string {
       return `The optimizer failed (${request.error ?? 'unknown error'}); the original request was sent.`;
     case 'optimizer-off':
       return 'The optimizer was off; the request was sent as it was.';
+    case 'served-from-cache':
+      return 'An exact repeat of an answered request: semantic_cache answered it and the model was not called.';
     case 'failed':
       return `The model failed: ${request.error ?? 'unknown error'}`;
     default:

@@ -321,7 +321,7 @@ function parseDartJson(events: readonly JsonObject[]): TestReport {
       // Flutter prints the caught exception (expected/actual) before the error event.
       const test = tests.get(Number(event['testID']));
       const message = text(event['message']);
-      if (test !== undefined && message !== undefined) test.messages.push(message.replace(/^[═╡╞ ]*[A-Z ]{6,}[═╡╞ ]*$/gm, '').trim());
+      if (test !== undefined && message !== undefined) test.messages.push(withoutBanners(message).trim());
     } else if (type === 'error') {
       const test = tests.get(Number(event['testID']));
       if (test !== undefined) test.messages.push([text(event['error']), text(event['stackTrace'])].filter((part) => part !== undefined).join('\n'));
@@ -359,4 +359,28 @@ export function renderTestReport(report: TestReport): string {
   const total = report.results.length;
   lines.push(`${report.kind}: ${total} tests: ${passed} passed, ${failed.length} failed, ${skipped} skipped${report.time !== undefined ? ` in ${report.time}` : ''}`);
   return lines.join('\n');
+}
+
+/**
+ * Flutter's banner lines (`══╡ EXCEPTION CAUGHT BY FLUTTER TEST FRAMEWORK ╞═══`: box drawing
+ * around six or more capitals and spaces) emptied. Checked by hand, line by line: the obvious
+ * pattern `^[═╡╞ ]*[A-Z ]{6,}[═╡╞ ]*$` backtracks cubically on a long line of spaces.
+ */
+export function withoutBanners(message: string): string {
+  // The same line ends a multiline regular expression knows; the separators are kept (odd indices).
+  return message.split(/([\n\r\u2028\u2029])/).map((piece, index) => (index % 2 === 0 && isBanner(piece) ? '' : piece)).join('');
+}
+
+function isBanner(line: string): boolean {
+  if (!/^[═╡╞ A-Z]*$/.test(line)) return false;
+  const first = line.search(/[A-Z]/);
+  if (first < 0) return line.includes('      ');
+  let last = line.length - 1;
+  while (!/[A-Z]/.test(line[last]!)) last--;
+  if (/[═╡╞]/.test(line.slice(first, last + 1))) return false;
+  let start = first;
+  while (start > 0 && line[start - 1] === ' ') start--;
+  let end = last + 1;
+  while (end < line.length && line[end] === ' ') end++;
+  return end - start >= 6;
 }

@@ -4,7 +4,7 @@
  * queues the write; `flush` persists; `retrieve` returns the exact original.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import type { BlobStore } from './blobStore';
+import type { BlobInfo, BlobStore } from './blobStore';
 import { findMarkers, formatMarker } from './marker';
 
 /** Saved entries carry this; loading another version is refused loudly. */
@@ -207,7 +207,10 @@ export class Stash {
     const maxBytes = this.options.maxBytes ?? DEFAULT_MAX_BYTES;
     const evictedFresh: string[] = [];
     try {
-      const infos = (await this.options.store.list()).sort((a, b) => Number(justWritten.has(a.key)) - Number(justWritten.has(b.key)) || a.touched - b.touched);
+      // Entries that can never fit go first (so one giant does not push out everything else),
+      // then the least recently used; the batch just written goes last.
+      const rank = (info: BlobInfo): number => (info.size > maxBytes ? 0 : justWritten.has(info.key) ? 2 : 1);
+      const infos = (await this.options.store.list()).sort((a, b) => rank(a) - rank(b) || a.touched - b.touched);
       let total = infos.reduce((sum, info) => sum + info.size, 0);
       const cutoff = this.now() - ttl;
       for (const info of infos) {

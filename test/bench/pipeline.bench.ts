@@ -3,7 +3,7 @@
  * by turn: billed tokens and cached cost before and after, per strategy and in total,
  * prefix stability, losslessness, and time per request.
  */
-import { Pipeline } from '../../src/core/pipeline';
+import { Pipeline, type PipelineConfig } from '../../src/core/pipeline';
 import { MemoryBlobStore, Stash } from '../../src/core/stash';
 import { createStrategies } from '../../src/core/strategies';
 import { TokenCounter } from '../../src/core/tokens';
@@ -16,6 +16,8 @@ export async function bench(): Promise<BenchReport> {
   const limit = Number(process.env.HERALD_BENCH_TRAJECTORIES ?? Infinity);
   const names = trajectoryNames().slice(0, limit);
   const tokens = new TokenCounter(200_000);
+  // HERALD_BENCH_CONFIG: a PipelineConfig as JSON, to compare settings (e.g. {"enabled":{"code_graph":false}}).
+  const config = JSON.parse(process.env.HERALD_BENCH_CONFIG ?? '{}') as PipelineConfig;
   let tokensBefore = 0;
   let tokensAfter = 0;
   let costBefore = 0;
@@ -28,7 +30,7 @@ export async function bench(): Promise<BenchReport> {
   let strategyIds: string[] = [];
   for (const name of names) {
     const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
-    const pipeline = new Pipeline(createStrategies(), {}, { stash, tokens });
+    const pipeline = new Pipeline(createStrategies(), config, { stash, tokens });
     strategyIds = pipeline.enabledIds();
     const summary = await replay(pipeline, stash, turnRequests(loadTrajectory(name)), tokens);
     tokensBefore += summary.tokensBefore;

@@ -6,7 +6,7 @@
 //   node esbuild.mjs --production  minified, what the VSIX ships
 //   node esbuild.mjs --watch       rebuild on change
 import * as esbuild from 'esbuild';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 const production = process.argv.includes('--production');
@@ -76,6 +76,23 @@ const globalFetch = {
     }));
   },
 };
+
+/** Packages whose code or data ships inside dist/, for the third-party notices. */
+const BUNDLED_PACKAGES = ['web-tree-sitter', '@vscode/tree-sitter-wasm', 'minisearch', 'onnxruntime-web', 'zod', 'gpt-tokenizer', 'yaml', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'];
+
+/** dist/THIRD-PARTY-NOTICES.txt: each bundled package's name, version, licence and licence text. */
+function writeNotices() {
+  const parts = ['Herald bundles the following packages. Their licences follow.', ''];
+  for (const name of BUNDLED_PACKAGES) {
+    const folder = join(root, 'node_modules', name);
+    if (!existsSync(folder)) continue;
+    const manifest = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    const licenceFile = readdirSync(folder).find((file) => /^licen[cs]e(\.(md|txt))?$/i.test(file));
+    parts.push('='.repeat(78), `${name} ${manifest.version} — ${manifest.license ?? 'see package'}`, '='.repeat(78));
+    parts.push(licenceFile ? readFileSync(join(folder, licenceFile), 'utf8').trim() : `Licensed under ${manifest.license}; no licence file is published with the package.`, '');
+  }
+  writeFileSync(join(root, 'dist', 'THIRD-PARTY-NOTICES.txt'), parts.join('\n'));
+}
 
 function webviewEntries() {
   const folder = join(root, 'src/webview/entries');
@@ -179,6 +196,7 @@ if (watch) {
   if (production) rmSync(join(root, 'dist'), { recursive: true, force: true });
   await Promise.all(present.map((build) => esbuild.build(build)));
   const copied = copyAssets();
+  writeNotices();
   if (existsSync(join(root, 'dist/cli.js'))) chmodSync(join(root, 'dist/cli.js'), 0o755);
   console.log(`Herald build: ${present.length} bundles${production ? ' (production)' : ''}, ${copied} asset files copied to dist/`);
 }

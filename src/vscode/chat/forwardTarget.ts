@@ -24,6 +24,12 @@ export interface TargetInformation {
   readonly maxOutputTokens: number;
   readonly toolCalling: boolean | number;
   readonly imageInput: boolean;
+  /**
+   * The wire format the target speaks, when it is one the core knows: the request is optimized
+   * as that format (Anthropic-only strategies such as provider_context_trim then apply).
+   * Undefined for VS Code models, whose wire Herald does not see.
+   */
+  readonly wireFormat?: 'openai' | 'anthropic';
 }
 
 export interface ForwardTarget {

@@ -100,6 +100,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
       this.services.kit,
       { ...(options.modelOptions ? { modelOptions: options.modelOptions } : {}), toolMode: options.toolMode },
       model.id,
+      target.information.wireFormat,
     );
     const optimizer = this.services.optimizer();
     try {

@@ -50,9 +50,10 @@ export function fromVscode(
   kit: PartKit,
   options: Record<string, unknown> = {},
   model?: string,
+  format: ChatRequest['format'] = 'vscode',
 ): ChatRequest {
   return {
-    format: 'vscode',
+    format,
     model,
     messages: messages.map((message) => messageFromVscode(message, kit)),
     tools: (tools ?? []).map(toolFromVscode),

@@ -3,6 +3,7 @@
  * reached with `fetch`, its key read from SecretStorage at send time (never kept in settings).
  */
 import type { ChatRequest } from '../../core/chat/types';
+import { takeAnthropicBetas } from '../../core/strategies/providerContextTrim';
 import { FAMILY_FACTORS, TokenCounter } from '../../core/tokens/tokenCounter';
 import type { ForwardTarget, ResponseChunk, TargetInformation } from '../chat/forwardTarget';
 import type { EndpointSettings } from '../settings/settingsSchema';
@@ -38,6 +39,7 @@ export class EndpointTarget implements ForwardTarget {
       maxOutputTokens: endpoint.maxOutputTokens,
       toolCalling: endpoint.toolCalling,
       imageInput: endpoint.imageInput,
+      wireFormat: endpoint.kind,
     };
   }
 
@@ -55,6 +57,9 @@ export class EndpointTarget implements ForwardTarget {
       url = `${base}/messages`;
       body = toAnthropicBody(request, this.endpoint.model, this.endpoint.maxOutputTokens);
       headers['anthropic-version'] = ANTHROPIC_VERSION;
+      // provider_context_trim asks for its beta in the body; the Messages API takes betas as a header.
+      const betas = takeAnthropicBetas(body);
+      if (betas) headers['anthropic-beta'] = betas;
       if (key) headers['x-api-key'] = key;
     }
     const response = await this.fetchFunction(url, { method: 'POST', headers, body: JSON.stringify(body), signal });

@@ -32,12 +32,12 @@ export function toOpenAIBody(request: ChatRequest, model: string, maxOutputToken
   const body: Json = { model, messages, stream: true };
   if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema ?? { type: 'object', properties: {} } } }));
   if (maxOutputTokens !== undefined) body.max_tokens = maxOutputTokens;
-  return body;
+  return { ...body, ...modelOptionsFor('openai', request.options) };
 }
 
 /** An Anthropic messages body, streaming. System messages become the top-level `system`. */
 export function toAnthropicBody(request: ChatRequest, model: string, maxOutputTokens = 4096): Json {
-  const system: string[] = [];
+  const system: Json[] = [];
   const messages: Json[] = [];
   const push = (role: 'user' | 'assistant', blocks: Json[]): void => {
     if (blocks.length === 0) return;
@@ -48,23 +48,75 @@ export function toAnthropicBody(request: ChatRequest, model: string, maxOutputTo
   };
   for (const message of request.messages) {
     if (message.role === 'system') {
-      system.push(message.parts.map(textOf).join(''));
+      const hinted = message.parts.some((part) => cacheHintOf(part).cache_control !== undefined);
+      system.push({ type: 'text', text: message.parts.map(textOf).join(''), ...(hinted ? { cache_control: EPHEMERAL_HINT } : {}) });
       continue;
     }
     const results: Json[] = [];
     const others: Json[] = [];
     for (const part of message.parts) {
-      if (part.type === 'tool_result') results.push({ type: 'tool_result', tool_use_id: part.callId, content: resultText(part.content), ...(part.isError ? { is_error: true } : {}) });
-      else if (part.type === 'text' && part.text.length > 0) others.push({ type: 'text', text: part.text });
-      else if (part.type === 'tool_call') others.push({ type: 'tool_use', id: part.id, name: part.name, input: argumentsObject(part.arguments) });
-      else if (part.type === 'data' && part.encoding === 'base64' && part.mimeType.startsWith('image/')) others.push({ type: 'image', source: { type: 'base64', media_type: part.mimeType, data: part.data } });
+      // cache_optimizer marks its breakpoints in the parts' extra; they travel as the blocks' cache_control.
+      const hint = cacheHintOf(part);
+      if (part.type === 'tool_result') results.push({ type: 'tool_result', tool_use_id: part.callId, content: resultText(part.content), ...(part.isError ? { is_error: true } : {}), ...hint });
+      else if (part.type === 'text' && part.text.length > 0) others.push({ type: 'text', text: part.text, ...hint });
+      else if (part.type === 'tool_call') others.push({ type: 'tool_use', id: part.id, name: part.name, input: argumentsObject(part.arguments), ...hint });
+      else if (part.type === 'data' && part.encoding === 'base64' && part.mimeType.startsWith('image/')) others.push({ type: 'image', source: { type: 'base64', media_type: part.mimeType, data: part.data }, ...hint });
     }
     push(message.role === 'assistant' ? 'assistant' : 'user', [...results, ...others]);
   }
   const body: Json = { model, messages, max_tokens: maxOutputTokens, stream: true };
-  if (system.length > 0) body.system = system.join('\n\n');
-  if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', input_schema: tool.inputSchema ?? { type: 'object', properties: {} } }));
-  return body;
+  if (system.length > 0) {
+    // A plain string unless a block carries a cache breakpoint, which only the block form can hold.
+    body.system = system.some((block) => block.cache_control !== undefined) ? system : system.map((block) => block.text).join('\n\n');
+  }
+  if (request.tools.length > 0) body.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', input_schema: tool.inputSchema ?? { type: 'object', properties: {} }, ...(tool.extra?.cache_control !== undefined ? { cache_control: tool.extra.cache_control } : {}) }));
+  // Fields strategies add for Anthropic (provider_context_trim, reasoning_budget); `betas` leaves the body as a header.
+  for (const field of ANTHROPIC_REQUEST_FIELDS) if (request.options[field] !== undefined) body[field] = request.options[field];
+  return { ...body, ...modelOptionsFor('anthropic', request.options) };
+}
+
+/** Request-level fields the strategies set in `request.options` that an Anthropic body carries. */
+const ANTHROPIC_REQUEST_FIELDS = ['context_management', 'thinking', 'betas'] as const;
+
+/** Body fields Herald writes itself; a model option never overrides them. */
+const RESERVED_FIELDS = new Set(['model', 'messages', 'stream', 'stream_options', 'tools', 'system']);
+
+/** The usual camelCase spellings callers use in `modelOptions`, and the wire names per format. */
+const OPTION_ALIASES: Record<string, { readonly openai: string; readonly anthropic: string }> = {
+  temperature: { openai: 'temperature', anthropic: 'temperature' },
+  topP: { openai: 'top_p', anthropic: 'top_p' },
+  top_p: { openai: 'top_p', anthropic: 'top_p' },
+  topK: { openai: 'top_k', anthropic: 'top_k' },
+  maxTokens: { openai: 'max_tokens', anthropic: 'max_tokens' },
+  max_tokens: { openai: 'max_tokens', anthropic: 'max_tokens' },
+  maxOutputTokens: { openai: 'max_tokens', anthropic: 'max_tokens' },
+  stop: { openai: 'stop', anthropic: 'stop_sequences' },
+  stopSequences: { openai: 'stop', anthropic: 'stop_sequences' },
+  stop_sequences: { openai: 'stop', anthropic: 'stop_sequences' },
+  presencePenalty: { openai: 'presence_penalty', anthropic: 'presence_penalty' },
+  frequencyPenalty: { openai: 'frequency_penalty', anthropic: 'frequency_penalty' },
+  seed: { openai: 'seed', anthropic: 'seed' },
+};
+
+/**
+ * The caller's `LanguageModelChatRequestOptions.modelOptions` as body fields: known camelCase
+ * names mapped to the wire's, anything else passed as written (the caller knows its endpoint),
+ * except the fields Herald writes itself. Anthropic has no penalties or seed: those are dropped.
+ */
+export function modelOptionsFor(kind: 'openai' | 'anthropic', options: Record<string, unknown>): Json {
+  const modelOptions = options.modelOptions;
+  if (typeof modelOptions !== 'object' || modelOptions === null || Array.isArray(modelOptions)) return {};
+  const fields: Json = {};
+  for (const [name, value] of Object.entries(modelOptions as Json)) {
+    if (value === undefined) continue;
+    const alias = OPTION_ALIASES[name];
+    const field = alias ? alias[kind] : name;
+    if (RESERVED_FIELDS.has(field)) continue;
+    if (kind === 'anthropic' && ['presence_penalty', 'frequency_penalty', 'seed'].includes(field)) continue;
+    // Anthropic takes a list of stop sequences; OpenAI takes a string or a list.
+    fields[field] = kind === 'anthropic' && field === 'stop_sequences' && typeof value === 'string' ? [value] : value;
+  }
+  return fields;
 }
 
 /** Splits a server-sent-events byte stream into the `data:` payloads of its events. */
@@ -143,6 +195,13 @@ export async function* anthropicChunks(events: AsyncIterable<string>): AsyncGene
       break;
     }
   }
+}
+
+const EPHEMERAL_HINT = { type: 'ephemeral' };
+
+function cacheHintOf(part: Part): Json {
+  const hint = 'extra' in part ? part.extra?.cache_control : undefined;
+  return hint !== undefined ? { cache_control: hint } : {};
 }
 
 function textOf(part: Part): string {

@@ -151,7 +151,8 @@ class TextBuilder {
   }
 
   breakLine(): void {
-    const line = this.current.replace(/\s+$/, '');
+    // trimEnd, not /\s+$/: the pattern is quadratic on a long run of spaces inside a line.
+    const line = this.current.trimEnd();
     // The same short line twice in a row is duplicated chrome (desktop and mobile menus);
     // a repeated paragraph is the author's and stays.
     const repeatedLabel = line.length <= 40 && line === this.lines[this.lines.length - 1];

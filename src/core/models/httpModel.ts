@@ -18,7 +18,8 @@ export interface HttpModelOptions {
 
 export function createHttpModel(options: HttpModelOptions): ModelPort {
   const send = options.fetch ?? fetch;
-  const base = options.baseUrl.replace(/\/+$/, '');
+  let base = options.baseUrl;
+  while (base.endsWith('/')) base = base.slice(0, -1);
   return {
     name: `${options.kind}:${options.model}`,
     async complete(request: ModelCompletionRequest): Promise<string> {

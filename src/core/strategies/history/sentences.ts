@@ -41,9 +41,20 @@ export function splitSentences(line: string): string[] {
 }
 
 function endsWithAbbreviation(text: string): boolean {
-  const word = /([A-Za-z][A-Za-z.]*)$/.exec(text)?.[1];
+  const word = lastWord(text);
   if (!word) return false;
   const lower = word.toLowerCase();
   // A single capital letter is an initial ("J. Smith").
   return ABBREVIATIONS.has(lower) || /^[A-Z]$/.test(word);
+}
+
+/**
+ * The text's last word as /([A-Za-z][A-Za-z.]*)$/ finds it (letters and dots, starting with a
+ * letter), scanned from the end: the pattern itself is quadratic on a long run of letters.
+ */
+function lastWord(text: string): string | undefined {
+  let start = text.length;
+  while (start > 0 && /[A-Za-z.]/.test(text[start - 1]!)) start--;
+  while (start < text.length && text[start] === '.') start++;
+  return start < text.length ? text.slice(start) : undefined;
 }

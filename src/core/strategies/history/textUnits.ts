@@ -44,8 +44,8 @@ export function splitUnits(text: string): TextUnit[] {
   const units: TextUnit[] = [];
   let index = 0;
   while (index < lines.length) {
-    const inline = INLINE_ACTION_FENCE.exec(lines[index]!);
-    if (inline && lines[index]!.slice(0, inline.index).trim().length > 0 && ACTION_FENCE_LANGUAGES.has((inline[2] ?? '').toLowerCase())) {
+    const inline = inlineActionFence(lines[index]!);
+    if (inline && lines[index]!.slice(0, inline.index).trim().length > 0 && ACTION_FENCE_LANGUAGES.has(inline.language.toLowerCase())) {
       // Agents' parsers find "```bash" anywhere in a line (mini-swe-agent's does), so the prose before it is split off.
       lines.splice(index, 1, lines[index]!.slice(0, inline.index), lines[index]!.slice(inline.index));
     }
@@ -136,4 +136,19 @@ function mergeWhitespaceUnits(units: readonly TextUnit[]): TextUnit[] {
     }
   }
   return merged;
+}
+
+/**
+ * INLINE_ACTION_FENCE at the end of a line, looked for in the line's last 512 characters only
+ * (the pattern is quadratic on a long run of backticks), its start moved back to the start of
+ * the fence run, where a search of the whole line would have found it.
+ */
+function inlineActionFence(line: string): { index: number; language: string } | undefined {
+  const offset = Math.max(0, line.length - 512);
+  const match = INLINE_ACTION_FENCE.exec(offset === 0 ? line : line.slice(offset));
+  if (!match) return undefined;
+  const fenceCharacter = match[1]![0]!;
+  let index = offset + match.index;
+  while (index > 0 && line[index - 1] === fenceCharacter) index--;
+  return { index, language: match[2] ?? '' };
 }

@@ -80,7 +80,8 @@ export function renderTrim(plan: TrimPlan, marker: string): string {
     let last = index;
     while (last + 1 < plan.units.length && !plan.kept[last + 1]) last++;
     // The run's trailing whitespace keeps the layout: a dropped paragraph leaves its line break.
-    const trailing = /\s*$/.exec(plan.units[last]!.text)?.[0] ?? '';
+    const text = plan.units[last]!.text;
+    const trailing = text.slice(text.trimEnd().length);
     out += (gaps === 0 ? marker : LATER_GAP) + trailing;
     gaps++;
     index = last + 1;
@@ -96,7 +97,8 @@ const ELLIPSIS_LINE = /^(?:#|\/\/|\/\*|--)?\s*(?:\.\.\.|…)[^\n]{0,40}$/;
 function isQuoteOfEarlier(block: string, shownBefore: (snippet: string) => boolean): boolean {
   const lines = block.split('\n').slice(1);
   // The closing fence and the blank lines after it are not content.
-  while (lines.length > 0 && /^\s*(`{3,}|~{3,})?\s*$/.test(lines[lines.length - 1] ?? '')) lines.pop();
+  // Trimmed first: /^\s*(`{3,}|~{3,})?\s*$/ is quadratic on a long line of spaces.
+  while (lines.length > 0 && /^(`{3,}|~{3,})?$/.test((lines[lines.length - 1] ?? '').trim())) lines.pop();
   // An ellipsis line ("# ...") marks where the agent shortened its quote; it is not content of its own.
   const meaningful = lines.map((line) => line.trim()).filter((line) => line.length >= MIN_QUOTE_LINE && !ELLIPSIS_LINE.test(line));
   return meaningful.length > 0 && meaningful.every((line) => shownBefore(line));

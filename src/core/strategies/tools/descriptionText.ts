@@ -30,7 +30,7 @@ function tidyProse(text: string, atStart: boolean): string {
     .split('\n')
     .map((line) => {
       const indent = /^[ \t]*/.exec(line)?.[0] ?? '';
-      return indent + line.slice(indent.length).replace(/[ \t]{2,}/g, ' ').replace(/[ \t]+$/, '');
+      return indent + line.slice(indent.length).replace(/[ \t]{2,}/g, ' ').replace(/[ \t]$/, '');
     })
     .join('\n')
     .replace(/\n{3,}/g, '\n\n');

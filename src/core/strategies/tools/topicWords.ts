@@ -24,7 +24,7 @@ const GENERIC_WORDS = new Set(
 
 /** Lower-cased words of a text; identifiers are split on `_`, `-`, `.`, `/` and camelCase. */
 export function wordsOf(text: string): string[] {
-  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2');
+  const spaced = text.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/([A-Z])(?=[A-Z][a-z])/g, '$1 ');
   return spaced.toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 0);
 }
 

@@ -1,5 +1,6 @@
 /** The "Herald: …" commands of the palette. */
 import * as vscode from 'vscode';
+import { downloadEmbeddingModel } from '../embedding/downloadCommand';
 import type { EndpointManager } from '../endpoints/endpointManager';
 import type { HeraldHost } from '../host/heraldHost';
 import { DECISIONS_VIEW, LIBRARY_VIEW } from '../sidebar/registerSidebar';
@@ -24,6 +25,7 @@ export function registerCommands(host: HeraldHost, endpoints: EndpointManager): 
     },
     'herald.manageEndpoints': () => endpoints.manage(),
     'herald.showLog': () => host.channel.show(true),
+    'herald.downloadEmbeddingModel': () => downloadEmbeddingModel(host),
   };
   return Object.entries(commands).map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {

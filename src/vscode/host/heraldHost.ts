@@ -11,7 +11,9 @@ import { FileBlobStore } from '../../core/stash/blobStore';
 import { Stash } from '../../core/stash/stash';
 import { bundledEnvironment } from '../../core/strategies/environment';
 import { createStrategies, STRATEGY_ORDER } from '../../core/strategies/index';
+import type { Strategy } from '../../core/pipeline/types';
 import { DecisionLog } from '../decisions/decisionLog';
+import { usableEmbeddingFolder } from '../embedding/embeddingFolder';
 import { LibraryService } from '../library/libraryService';
 import { Optimizer } from '../optimizer/optimizer';
 import { readSettings, type HeraldSettings } from '../settings/settingsSchema';
@@ -62,13 +64,7 @@ export class HeraldHost implements vscode.Disposable {
       maxBytes: settings.stashMaxMegabytes * 1024 * 1024,
       onProblem: (code, message) => logger.warn(code, message),
     });
-    // The build's dist/ holds the wasm files, the OCR worker and its model beside extension.js.
-    const strategies = createStrategies({
-      logger,
-      ...bundledEnvironment(path.join(context.extensionPath, 'dist')),
-      embeddingModelDir: settings.embeddingModelFolder || undefined,
-    });
-    logger.info('strategies-loaded', `Herald: ${strategies.length} strategies available: ${strategies.map((strategy) => strategy.id).join(', ') || 'none'}`);
+    const strategies = buildStrategies(context, settings, logger);
     const optimizer = new Optimizer(strategies, stash, logger, settings);
     return new HeraldHost(context, channel, logger, stash, optimizer, settings);
   }
@@ -84,9 +80,12 @@ export class HeraldHost implements vscode.Disposable {
 
   /** Re-reads the settings now (after Herald itself changed one) instead of waiting for the change event. */
   reloadSettings(): void {
+    const previous = this.currentSettings;
     this.currentSettings = loadSettings(this.logger);
     try {
-      this.optimizer.configure(this.currentSettings);
+      // Strategies load the embedding model when they are built: a new folder means new strategies.
+      if (previous.embeddingModelFolder !== this.currentSettings.embeddingModelFolder) this.optimizer.replaceStrategies(buildStrategies(this.context, this.currentSettings, this.logger), this.currentSettings);
+      else this.optimizer.configure(this.currentSettings);
     } catch (error) {
       this.logger.error('settings-rejected', `Herald: the new settings could not be applied: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -97,6 +96,17 @@ export class HeraldHost implements vscode.Disposable {
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+function buildStrategies(context: vscode.ExtensionContext, settings: HeraldSettings, logger: Logger): Strategy[] {
+  // The build's dist/ holds the wasm files, the OCR worker and its model beside extension.js.
+  const strategies = createStrategies({
+    logger,
+    ...bundledEnvironment(path.join(context.extensionPath, 'dist')),
+    embeddingModelDir: usableEmbeddingFolder(settings.embeddingModelFolder, logger),
+  });
+  logger.info('strategies-loaded', `Herald: ${strategies.length} strategies available: ${strategies.map((strategy) => strategy.id).join(', ') || 'none'}`);
+  return strategies;
 }
 
 function loadSettings(logger: Logger): HeraldSettings {

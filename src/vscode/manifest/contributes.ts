@@ -20,6 +20,7 @@ export const COMMANDS: readonly { command: string; title: string; icon?: string 
   { command: 'herald.toggleOptimizer', title: 'Toggle Optimizer' },
   { command: 'herald.manageEndpoints', title: 'Manage Endpoints' },
   { command: 'herald.showLog', title: 'Show Log' },
+  { command: 'herald.downloadEmbeddingModel', title: 'Download Embedding Model' },
 ];
 
 const TOOLS: readonly Json[] = [
@@ -120,7 +121,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
     },
     'herald.library.folder': { type: 'string', default: '.herald', order: 3, markdownDescription: "The knowledge library's folder, relative to the workspace: Markdown pages with YAML front matter." },
     'herald.judge.mode': { type: 'string', enum: [...JUDGE_MODES], default: 'off', order: 4, enumDescriptions: ['Search only.', "Ask the chat's model to judge the sections, and only report what it would drop.", "Ask the chat's model and drop the sections it rejects."], description: "Whether @herald asks the chat's model to judge which library sections matter (one extra model call per question)." },
-    'herald.embedding.modelFolder': { type: 'string', default: '', order: 5, markdownDescription: 'A local ONNX embedding model folder for meaning-based relevance. Empty: lexical relevance only. Nothing is downloaded.' },
+    'herald.embedding.modelFolder': { type: 'string', default: '', order: 5, markdownDescription: 'A local ONNX embedding model folder (`model.onnx` and `tokenizer.json` or `vocab.txt`, optionally `herald-model.json` with checksums) for meaning-based relevance in the optimizer, the library and the filter. Empty: lexical relevance only. Herald downloads nothing by itself; run **Herald: Download Embedding Model** to fetch a pinned, checksum-verified all-MiniLM-L6-v2 and fill this in.' },
     'herald.contentMode': { type: 'boolean', default: false, order: 6, description: 'Record prompt text in decisions and logs. Off: decisions carry metadata only (sizes, actions, reasons).' },
     'herald.stash.ttlDays': { type: 'number', default: 7, minimum: 0.01, maximum: 365, order: 7, description: 'Days an unused elided original is kept for retrieval.' },
     'herald.stash.maxMegabytes': { type: 'number', default: 256, minimum: 1, order: 8, description: 'Megabytes of elided originals kept; the least recently used go first.' },

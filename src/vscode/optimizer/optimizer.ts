@@ -51,7 +51,7 @@ export class Optimizer {
   private pipeline: Pipeline;
 
   constructor(
-    private readonly strategies: readonly Strategy[],
+    private strategies: readonly Strategy[],
     readonly stash: Stash,
     private readonly logger: Logger,
     settings: HeraldSettings,
@@ -61,6 +61,12 @@ export class Optimizer {
 
   /** Applies new settings; the memo survives, and the configuration hash keeps old decisions apart. */
   configure(settings: HeraldSettings): void {
+    this.pipeline = this.build(settings);
+  }
+
+  /** Swaps in strategies built for a new environment (another embedding model); stash, memo and session state carry over. */
+  replaceStrategies(strategies: readonly Strategy[], settings: HeraldSettings): void {
+    this.strategies = strategies;
     this.pipeline = this.build(settings);
   }
 

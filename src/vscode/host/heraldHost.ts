@@ -3,10 +3,11 @@
  * the stash in the extension's global storage, the optimizer, the session's decision log,
  * the library and the endpoints. Contributions receive this object and register themselves.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Logger } from '../../core/ports';
+import type { Logger, ModelPort } from '../../core/ports';
+import { loadOnnxEmbedder } from '../../core/relevance/embedding/onnxEmbedder';
 import { FileBlobStore } from '../../core/stash/blobStore';
 import { Stash } from '../../core/stash/stash';
 import { bundledEnvironment } from '../../core/strategies/environment';
@@ -14,6 +15,8 @@ import { createStrategies, STRATEGY_ORDER } from '../../core/strategies/index';
 import type { Strategy } from '../../core/pipeline/types';
 import { DecisionLog } from '../decisions/decisionLog';
 import { usableEmbeddingFolder } from '../embedding/embeddingFolder';
+import { gitUserName, KnowledgeSupport } from '../knowledge/knowledgeSupport';
+import { languageModelPort } from '../knowledge/languageModelPort';
 import { LibraryService } from '../library/libraryService';
 import { Optimizer } from '../optimizer/optimizer';
 import { readSettings, type HeraldSettings } from '../settings/settingsSchema';
@@ -35,14 +38,19 @@ export class HeraldHost implements vscode.Disposable {
     readonly stash: Stash,
     readonly optimizer: Optimizer,
     settings: HeraldSettings,
+    readonly knowledge: KnowledgeSupport,
+    private usableEmbedding: string | undefined,
   ) {
     this.currentSettings = settings;
-    this.library = new LibraryService(workspaceRoot(), settings.libraryFolder, logger);
+    // The index lives in the extension's storage, one file per library root, never in the workspace.
+    const indexFolder = path.join(context.globalStorageUri.fsPath, 'library-index');
+    this.library = new LibraryService(workspaceRoot(), settings.libraryFolder, logger, Date.now, (root) => path.join(indexFolder, `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('herald')) this.reloadSettings();
       }),
       vscode.workspace.onDidChangeWorkspaceFolders(() => this.library.configure(workspaceRoot(), this.currentSettings.libraryFolder)),
+      vscode.workspace.onDidSaveTextDocument((document) => void this.checkSavedPage(document.uri)),
     );
   }
 
@@ -64,13 +72,39 @@ export class HeraldHost implements vscode.Disposable {
       maxBytes: settings.stashMaxMegabytes * 1024 * 1024,
       onProblem: (code, message) => logger.warn(code, message),
     });
-    const strategies = buildStrategies(context, settings, logger);
+    const embeddingFolder = usableEmbeddingFolder(settings.embeddingModelFolder, logger);
+    const strategies = buildStrategies(context, embeddingFolder, logger);
     const optimizer = new Optimizer(strategies, stash, logger, settings);
-    return new HeraldHost(context, channel, logger, stash, optimizer, settings);
+    const assets = bundledEnvironment(path.join(context.extensionPath, 'dist')).assets;
+    let viewer: string | undefined | null = null;
+    const knowledge = new KnowledgeSupport({
+      storageFolder: context.globalStorageUri.fsPath,
+      logger,
+      loadEmbedder: (folder) => loadOnnxEmbedder(folder, assets ? { assets } : {}),
+      // Asked once per session: private notes go to their owner only.
+      viewer: () => (viewer === null ? (viewer = gitUserName(workspaceRoot())) : viewer),
+    });
+    return new HeraldHost(context, channel, logger, stash, optimizer, settings, knowledge, embeddingFolder);
   }
 
   settings(): HeraldSettings {
     return this.currentSettings;
+  }
+
+  /** The embedding model folder in use (checked), or undefined for lexical relevance. */
+  embeddingFolder(): string | undefined {
+    return this.usableEmbedding;
+  }
+
+  /** A library page was saved: check it for conflicts and overlaps (with a chat model only when the judge setting allows model calls). */
+  private async checkSavedPage(uri: vscode.Uri): Promise<void> {
+    if (uri.scheme !== 'file') return;
+    try {
+      const model = this.currentSettings.judgeMode === 'off' ? undefined : await firstChatModel();
+      await this.library.checkSaved(uri.fsPath, model);
+    } catch (error) {
+      this.logger.warn('library-check-failed', `Herald: checking ${uri.fsPath} failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   onDidChangeSettings(listener: (settings: HeraldSettings) => void): vscode.Disposable {
@@ -84,7 +118,10 @@ export class HeraldHost implements vscode.Disposable {
     this.currentSettings = loadSettings(this.logger);
     try {
       // Strategies load the embedding model when they are built: a new folder means new strategies.
-      if (previous.embeddingModelFolder !== this.currentSettings.embeddingModelFolder) this.optimizer.replaceStrategies(buildStrategies(this.context, this.currentSettings, this.logger), this.currentSettings);
+      if (previous.embeddingModelFolder !== this.currentSettings.embeddingModelFolder) {
+        this.usableEmbedding = usableEmbeddingFolder(this.currentSettings.embeddingModelFolder, this.logger);
+        this.optimizer.replaceStrategies(buildStrategies(this.context, this.usableEmbedding, this.logger), this.currentSettings);
+      }
       else this.optimizer.configure(this.currentSettings);
     } catch (error) {
       this.logger.error('settings-rejected', `Herald: the new settings could not be applied: ${error instanceof Error ? error.message : String(error)}`);
@@ -98,12 +135,17 @@ export class HeraldHost implements vscode.Disposable {
   }
 }
 
-function buildStrategies(context: vscode.ExtensionContext, settings: HeraldSettings, logger: Logger): Strategy[] {
+async function firstChatModel(): Promise<ModelPort | undefined> {
+  const model = (await vscode.lm.selectChatModels()).find((candidate) => candidate.vendor !== 'herald');
+  return model ? languageModelPort(model) : undefined;
+}
+
+function buildStrategies(context: vscode.ExtensionContext, embeddingFolder: string | undefined, logger: Logger): Strategy[] {
   // The build's dist/ holds the wasm files, the OCR worker and its model beside extension.js.
   const strategies = createStrategies({
     logger,
     ...bundledEnvironment(path.join(context.extensionPath, 'dist')),
-    embeddingModelDir: usableEmbeddingFolder(settings.embeddingModelFolder, logger),
+    embeddingModelDir: embeddingFolder,
   });
   logger.info('strategies-loaded', `Herald: ${strategies.length} strategies available: ${strategies.map((strategy) => strategy.id).join(', ') || 'none'}`);
   return strategies;

@@ -32,13 +32,14 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
     stream.progress('Choosing what the library says about this…');
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
-    const result = await getContext(library, { task }, {
-      logger: host.logger,
-      signal: abort.signal,
-      judgeMode: settings.judgeMode,
-      judgeModel: settings.judgeMode === 'off' ? undefined : languageModelPort(request.model),
-    });
-    host.library.note(`@herald "${task.slice(0, 60)}": ${result.pages.length} pages, ${result.tokens} tokens`);
+    const dependencies = await host.knowledge.contextDependencies(
+      { judgeMode: settings.judgeMode, embeddingFolder: host.embeddingFolder(), model: languageModelPort(request.model), signal: abort.signal },
+      host.logger,
+    );
+    const result = await getContext(library, { task }, dependencies);
+    // Verdicts the judge confirmed survive a restart.
+    if (settings.judgeMode !== 'off') host.knowledge.saveJudgeMemory();
+    host.library.recordContext('@herald', task, result);
     for (const page of result.pages) {
       const file = library.page(page.page_id);
       if (file) stream.reference(vscode.Uri.file(path.join(library.root, file.path)));

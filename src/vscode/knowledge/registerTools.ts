@@ -20,8 +20,10 @@ export function registerTools(host: HeraldHost): vscode.Disposable[] {
       if (!parsed.success) return inputProblem('herald_get_context', parsed.error);
       const library = host.library.current();
       if (!library) return `Herald: no knowledge library is available: ${host.library.view().message ?? 'unknown reason'}`;
-      const result = await getContext(library, parsed.data, { logger: host.logger, signal: abortOf(token) });
-      host.library.note(`get_context "${parsed.data.task.slice(0, 60)}": ${result.pages.length} pages, ${result.tokens} tokens`);
+      // A tool call carries no chat model, so the judge (which needs one) does not run here.
+      const dependencies = await host.knowledge.contextDependencies({ judgeMode: host.settings().judgeMode, embeddingFolder: host.embeddingFolder(), signal: abortOf(token) }, host.logger);
+      const result = await getContext(library, parsed.data, dependencies);
+      host.library.recordContext('get_context', parsed.data.task, result);
       return result.markdown;
     },
     herald_read_page: async (input) => {
@@ -29,7 +31,8 @@ export function registerTools(host: HeraldHost): vscode.Disposable[] {
       if (!parsed.success) return inputProblem('herald_read_page', parsed.error);
       const library = host.library.current();
       if (!library) return `Herald: no knowledge library is available: ${host.library.view().message ?? 'unknown reason'}`;
-      const page = readPage(library, parsed.data.page_id);
+      const viewer = host.knowledge.viewer();
+      const page = readPage(library, parsed.data.page_id, viewer ? { viewer } : {});
       host.library.note(`read_page ${parsed.data.page_id}${page ? '' : ' (not found)'}`);
       return page?.markdown ?? `Herald: no page "${parsed.data.page_id}" in the library; herald_get_context lists page ids.`;
     },

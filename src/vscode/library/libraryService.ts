@@ -5,9 +5,10 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { checkLibrary, type LibraryFlag } from '../../core/knowledge/checks';
 import { loadLibrary, type Library } from '../../core/knowledge/library';
 import type { Page } from '../../core/knowledge/types';
-import type { Logger } from '../../core/ports';
+import type { Logger, ModelPort } from '../../core/ports';
 import type { LibraryView, PageView } from '../../webview/protocol';
 
 const ACTIVITY_LIMIT = 30;
@@ -25,7 +26,21 @@ export class LibraryService {
    * @param workspaceRoot the first workspace folder, or undefined without a workspace
    * @param folder the library folder, relative to the workspace (the `herald.library.folder` setting)
    */
-  constructor(private workspaceRoot: string | undefined, private folder: string, private readonly logger: Logger, private readonly now: () => number = Date.now) {}
+  /** Conflict and overlap flags of the last check of each page, by page id. */
+  private readonly checkFlags = new Map<string, LibraryFlag[]>();
+
+  /**
+   * @param workspaceRoot the first workspace folder, or undefined without a workspace
+   * @param folder the library folder, relative to the workspace (the `herald.library.folder` setting)
+   * @param indexFileFor where the parsed pages and search index of a library root are saved, so a reload parses only changed files; none: rebuilt every time
+   */
+  constructor(
+    private workspaceRoot: string | undefined,
+    private folder: string,
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+    private readonly indexFileFor?: (root: string) => string,
+  ) {}
 
   /** The library folder's absolute path, when there is a workspace. */
   root(): string | undefined {
@@ -50,7 +65,7 @@ export class LibraryService {
       this.problem = `No library yet: "${this.folder}" does not exist in this workspace. Run "Herald: New Library Page" to start one.`;
     } else {
       try {
-        this.library = loadLibrary(root, { logger: this.logger });
+        this.library = loadLibrary(root, { logger: this.logger, ...(this.indexFileFor ? { indexFile: this.indexFileFor(root) } : {}) });
         const problems = this.library.problems.length;
         this.note(`${why}: ${this.library.pages.length} pages${problems > 0 ? `, ${problems} with problems` : ''}`);
       } catch (error) {
@@ -72,6 +87,31 @@ export class LibraryService {
     this.activity.unshift({ time: this.now(), text });
     this.activity.length = Math.min(this.activity.length, ACTIVITY_LIMIT);
     this.changed();
+  }
+
+  /**
+   * After a page was saved: reloads (incrementally with an index file) and checks the saved page
+   * against its nearest neighbours, with the model when one is given, else by heuristics. The
+   * flags show on the page in the Library view until the next check of that page.
+   */
+  async checkSaved(file: string, model?: ModelPort, signal?: AbortSignal): Promise<LibraryFlag[]> {
+    const root = this.root();
+    if (!root || !isInside(root, file) || !file.endsWith('.md')) return [];
+    const library = this.reload('page saved');
+    const relative = path.relative(root, file).split(path.sep).join('/');
+    const page = library?.pages.find((candidate) => candidate.path === relative || path.resolve(root, candidate.path) === file);
+    if (!library || !page) return [];
+    const flags = await checkLibrary(library, { changed: [page.id], model, logger: this.logger, signal });
+    this.checkFlags.set(page.id, flags);
+    this.note(flags.length === 0 ? `checked ${page.meta.title}: no conflicts or overlaps` : `checked ${page.meta.title}: ${flags.map((flag) => `${flag.kind} with ${library.page(flag.otherPageId)?.meta.title ?? flag.otherPageId}`).join('; ')}`);
+    return flags;
+  }
+
+  /** Records a get_context answer in the activity, with "nothing found" and the nearest pages when it found nothing. */
+  recordContext(source: string, task: string, result: { readonly pages: readonly unknown[]; readonly tokens: number; readonly nothingFound: boolean; readonly nearest: readonly { readonly title: string }[] }): void {
+    const what = `${source} "${task.slice(0, 60)}"`;
+    if (result.nothingFound) this.note(`${what}: nothing found${result.nearest.length > 0 ? `; nearest: ${result.nearest.map((page) => page.title).join(', ')}` : ''}`);
+    else this.note(`${what}: ${result.pages.length} pages, ${result.tokens} tokens`);
   }
 
   /** Pages whose sections match the query; with none, the pages nearest to it by title and tags. */
@@ -104,10 +144,16 @@ export class LibraryService {
       folder: this.folder,
       available: library !== undefined,
       message: this.problem ?? (library && library.problems.length > 0 ? library.problems.map((problem) => `${problem.file}: ${problem.message}`).slice(0, 5).join('\n') : undefined),
-      pages: library ? [...library.pages].sort((a, b) => a.folder.localeCompare(b.folder) || a.meta.title.localeCompare(b.meta.title)).map((page) => pageView(page)) : [],
+      pages: library ? [...library.pages].sort((a, b) => a.folder.localeCompare(b.folder) || a.meta.title.localeCompare(b.meta.title)).map((page) => this.withCheckFlags(library, pageView(page))) : [],
       activity: [...this.activity],
       search: this.lastSearch,
     };
+  }
+
+  private withCheckFlags(library: Library, view: PageView): PageView {
+    const flags = this.checkFlags.get(view.id) ?? [];
+    if (flags.length === 0) return view;
+    return { ...view, flags: [...view.flags, ...flags.map((flag) => `${flag.kind} with ${library.page(flag.otherPageId)?.meta.title ?? flag.otherPageId}: ${flag.detail}`)] };
   }
 
   onDidChange(listener: () => void): { dispose(): void } {
@@ -118,6 +164,11 @@ export class LibraryService {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function isInside(root: string, file: string): boolean {
+  const relative = path.relative(root, file);
+  return relative.length > 0 && !relative.startsWith('..') && !path.isAbsolute(relative);
 }
 
 /** What the sidebar shows of a page; flags say what a reader should know at a glance. */

@@ -12,6 +12,7 @@ import { FileBlobStore } from '../../core/stash/blobStore';
 import { Stash } from '../../core/stash/stash';
 import { bundledEnvironment } from '../../core/strategies/environment';
 import { createStrategies, STRATEGY_ORDER } from '../../core/strategies/index';
+import { FileThresholdStore, type ThresholdStore } from '../../core/filter/thresholds';
 import type { Strategy } from '../../core/pipeline/types';
 import { DecisionLog } from '../decisions/decisionLog';
 import { usableEmbeddingFolder } from '../embedding/embeddingFolder';
@@ -30,6 +31,7 @@ export class HeraldHost implements vscode.Disposable {
   private currentSettings: HeraldSettings;
   private readonly settingsListeners = new Set<(settings: HeraldSettings) => void>();
   private readonly disposables: vscode.Disposable[] = [];
+  private thresholds: ThresholdStore | undefined;
 
   private constructor(
     readonly context: vscode.ExtensionContext,
@@ -89,6 +91,12 @@ export class HeraldHost implements vscode.Disposable {
 
   settings(): HeraldSettings {
     return this.currentSettings;
+  }
+
+  /** The filter's learned thresholds per call site, kept in global storage. */
+  filterThresholds(): ThresholdStore {
+    this.thresholds ??= new FileThresholdStore(path.join(this.context.globalStorageUri.fsPath, 'filter-thresholds.json'));
+    return this.thresholds;
   }
 
   /** The embedding model folder in use (checked), or undefined for lexical relevance. */

@@ -5,12 +5,47 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { runQualityCheck } from '../../core/filter/filter';
 import { getContext } from '../../core/knowledge/getContext';
 import type { HeraldHost } from '../host/heraldHost';
 import { explainRecord } from './explainRecord';
 import { languageModelPort } from './languageModelPort';
+import { filterReferences, type AttachedReference, type FilteredReferences } from './referenceFilter';
 
 export const PARTICIPANT_ID = 'herald.participant';
+/** The filter learns one threshold per call site; this is @herald's. */
+const PARTICIPANT_AGENT = 'herald-participant';
+
+/** The attached files and selections as text, through the filter; undefined when nothing is attached. */
+async function filteredAttachments(host: HeraldHost, request: vscode.ChatRequest, question: string, signal: AbortSignal): Promise<FilteredReferences | undefined> {
+  const references: AttachedReference[] = [];
+  for (const [index, reference] of request.references.entries()) {
+    const read = await readReference(reference.value).catch(() => undefined);
+    if (read) references.push({ id: `a${index}`, ...read });
+  }
+  if (references.length === 0) return undefined;
+  const embedder = await host.knowledge.embedder(host.embeddingFolder());
+  return filterReferences(question, references, { aggressiveness: host.settings().aggressiveness, agent: PARTICIPANT_AGENT, model: request.model.family }, {
+    tokens: host.optimizer.tokens,
+    thresholds: host.filterThresholds(),
+    logger: host.logger,
+    signal,
+    ...(embedder ? { embedder } : {}),
+  });
+}
+
+/** A file (whole) or a selection (its lines) as labelled text; other values are not attachments Herald can read. */
+async function readReference(value: unknown): Promise<{ label: string; content: string } | undefined> {
+  if (value instanceof vscode.Uri) {
+    const document = await vscode.workspace.openTextDocument(value);
+    return { label: vscode.workspace.asRelativePath(value), content: document.getText() };
+  }
+  if (value instanceof vscode.Location) {
+    const document = await vscode.workspace.openTextDocument(value.uri);
+    return { label: `${vscode.workspace.asRelativePath(value.uri)}:${value.range.start.line + 1}-${value.range.end.line + 1}`, content: document.getText(value.range) };
+  }
+  return undefined;
+}
 
 export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, _context, stream, token) => {
@@ -53,12 +88,23 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
       }
       return { metadata: { command: 'context' } };
     }
+    const attachments = await filteredAttachments(host, request, task, abort.signal);
+    if (attachments?.note) stream.markdown(`${attachments.note}\n\n`);
     const messages = [
       vscode.LanguageModelChatMessage.User(`Here is what the team's knowledge library says that is relevant to my request. Follow its rules.\n\n${result.markdown}`),
+      ...(attachments && attachments.kept.length > 0
+        ? [vscode.LanguageModelChatMessage.User(`Files I attached:\n\n${attachments.kept.map((reference) => `${reference.label}:\n\`\`\`\n${reference.content}\n\`\`\``).join('\n\n')}`)]
+        : []),
       vscode.LanguageModelChatMessage.User(task),
     ];
     const response = await request.model.sendRequest(messages, {}, token);
     for await (const piece of response.text) stream.markdown(piece);
+    if (attachments && host.settings().filterQualityCheck) {
+      // After the answer, so it adds no latency: was the kept context enough? The threshold for @herald moves with the verdict.
+      void runQualityCheck(attachments.result, PARTICIPANT_AGENT, languageModelPort(request.model), host.filterThresholds()).catch((error: unknown) =>
+        host.logger.warn('filter-quality-check-failed', `Herald: the filter's quality check failed: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
     return { metadata: { command: 'answer' } };
   });
   participant.iconPath = vscode.Uri.joinPath(host.context.extensionUri, 'media', 'herald.svg');

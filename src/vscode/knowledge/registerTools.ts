@@ -44,7 +44,9 @@ export function registerTools(host: HeraldHost): vscode.Disposable[] {
     herald_filter_context: async (input, token) => {
       const parsed = filterToolInput.safeParse(input);
       if (!parsed.success) return inputProblem('herald_filter_context', parsed.error);
-      const result = await filter({ aggressiveness: host.settings().aggressiveness, ...parsed.data }, { logger: host.logger, tokens: host.optimizer.tokens, signal: abortOf(token) });
+      // The agent's own threshold applies (learned in global storage); a tool call carries no model, so there is no judge or quality check here.
+      const embedder = await host.knowledge.embedder(host.embeddingFolder());
+      const result = await filter({ aggressiveness: host.settings().aggressiveness, ...parsed.data }, { logger: host.logger, tokens: host.optimizer.tokens, thresholds: host.filterThresholds(), signal: abortOf(token), ...(embedder ? { embedder } : {}) });
       return JSON.stringify({ kept: result.kept, report: result.report, items: result.items.map((item) => ({ id: item.id, decision: item.decision, score: item.score, reason: item.reason })) }, null, 2);
     },
   };

@@ -26,7 +26,6 @@ const MIN_FRAGMENT = 10;
 
 const IDENTIFIER = /[A-Za-z_$][A-Za-z0-9_$]*/g;
 const FRAME = /File "([^"\n]+)", line (\d+)/g;
-const PATH_LINE = /((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z][\w]{0,7}):(\d+)(?::\d+)?/g;
 const DIFF_FILE = /^\+\+\+ (?:b\/)?(\S+)/;
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
 const SED_EDIT = /\bsed\s+-i\S*\s+(?:-e\s+)?(['"])(\d+)(?:,(\d+))?[acdis][\s\S]*?\1\s+([^\s;&|]+)/g;
@@ -65,7 +64,7 @@ function identifiersIn(text: string): Set<string> {
 function locationsIn(text: string): LineRange[] {
   const ranges: LineRange[] = [];
   for (const match of text.matchAll(FRAME)) ranges.push({ path: match[1]!, first: Number(match[2]), last: Number(match[2]) });
-  for (const match of text.matchAll(PATH_LINE)) ranges.push({ path: match[1]!, first: Number(match[2]), last: Number(match[2]) });
+  for (const [path, line] of pathLines(text)) ranges.push({ path, first: line, last: line });
   for (const match of text.matchAll(SED_EDIT)) {
     const first = Number(match[2]);
     ranges.push({ path: match[4]!, first, last: match[3] === undefined ? first : Number(match[3]) });
@@ -86,6 +85,51 @@ function locationsIn(text: string): LineRange[] {
     }
   }
   return ranges;
+}
+
+/** A colon followed by a digit: where a `path:line` mention ends its path. */
+const LINE_COLON = /:(?=\d)/g;
+const PATH_CHARACTER = /[\w./-]/;
+const LINE_NUMBER = /(\d+)(?::\d+)?/y;
+const EXTENSION = /^[A-Za-z]\w{0,7}$/;
+
+/**
+ * The `path:line` mentions `/((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z][\w]{0,7}):(\d+)(?::\d+)?/g` finds,
+ * in one pass. That pattern nests `[\w.-]+` in a starred group and rescans a long run of path
+ * characters from every position in it (seconds on a 16 KB line of dashes, synchronously).
+ * Its path holds no colon, so a match ends at a ":digit" and its path is the run of path
+ * characters before it, from the first position the pattern accepts.
+ */
+function pathLines(text: string): [string, number][] {
+  const found: [string, number][] = [];
+  // Where the previous match ended: the pattern resumes there.
+  let resume = 0;
+  LINE_COLON.lastIndex = 0;
+  for (let colon = LINE_COLON.exec(text); colon; colon = LINE_COLON.exec(text)) {
+    const end = colon.index;
+    let start = end;
+    while (start > resume && PATH_CHARACTER.test(text[start - 1]!)) start--;
+    // The path neither starts with "/" nor holds "//", so it starts after the last of them.
+    let lastSlash = -1;
+    for (let at = start; at < end; at++) {
+      if (text[at] !== '/') continue;
+      if (at === start || text[at - 1] === '/') start = at + 1;
+      lastSlash = at;
+    }
+    if (start >= end || !isFileName(text.slice(Math.max(start, lastSlash + 1), end))) continue;
+    LINE_NUMBER.lastIndex = end + 1;
+    const line = LINE_NUMBER.exec(text)!;
+    found.push([text.slice(start, end), Number(line[1])]);
+    resume = LINE_NUMBER.lastIndex;
+    LINE_COLON.lastIndex = resume;
+  }
+  return found;
+}
+
+/** A last path segment the pattern accepts: a name, a dot, a letter and up to seven word characters. */
+function isFileName(segment: string): boolean {
+  const dot = segment.lastIndexOf('.');
+  return dot >= 1 && EXTENSION.test(segment.slice(dot + 1));
 }
 
 function quotedLinesIn(text: string): Set<string> {

@@ -99,13 +99,53 @@ export function statements(page: Page): string[] {
   for (const section of page.sections) {
     for (const row of section.rows) sentences.push(row.text);
     const prose = section.text.split('\n').filter((line) => !/^\s*(#|\|)/.test(line)).join(' ');
-    for (const sentence of prose.split(/(?<=[.!?;])\s+|\s+-\s+|^\s*[-*]\s+/m)) {
+    for (const sentence of splitStatements(prose)) {
       const clean = sentence.replace(/[*_`>]+/g, '').replace(/^\s*[-*\d.]+\s+/, '').replace(/\s+/g, ' ').trim();
       // A question states nothing that could contradict a fact.
       if (clean.length > 0 && !clean.endsWith('?')) sentences.push(clean);
     }
   }
   return sentences;
+}
+
+const SENTENCE_END = new Set(['.', '!', '?', ';']);
+const LINE_TERMINATOR = new Set(['\n', '\r', '\u2028', '\u2029']);
+
+/**
+ * Prose cut into statements where `prose.split(/(?<=[.!?;])\s+|\s+-\s+|^\s*[-*]\s+/m)` cuts
+ * it, piece for piece, in one pass: that pattern scans a run of whitespace to its end from
+ * every position in it, quadratic on a long run (and `split` is synchronous, so no time limit
+ * interrupts it). Here each run's end is found once.
+ */
+export function splitStatements(prose: string): string[] {
+  // runEnd[at]: where the whitespace run holding position `at` ends; -1 off whitespace.
+  const runEnd = new Int32Array(prose.length + 1).fill(-1);
+  for (const run of prose.matchAll(/\s+/g)) {
+    const end = run.index + run[0].length;
+    for (let at = run.index; at < end; at++) runEnd[at] = end;
+  }
+  /** Where a cut starting at `at` ends, trying the pattern's three alternatives in its order; -1 for none. */
+  const cutEnd = (at: number): number => {
+    const run = runEnd[at]!;
+    const mark = run < 0 ? at : run;
+    const afterMark = runEnd[mark + 1] ?? -1;
+    const bullet = prose[mark] === '-' || prose[mark] === '*';
+    if (run >= 0 && at > 0 && SENTENCE_END.has(prose[at - 1]!)) return run;
+    if (run >= 0 && prose[mark] === '-' && afterMark >= 0) return afterMark;
+    if ((at === 0 || LINE_TERMINATOR.has(prose[at - 1]!)) && bullet && afterMark >= 0) return afterMark;
+    return -1;
+  };
+  const pieces: string[] = [];
+  let pieceStart = 0;
+  for (let at = 0; at < prose.length; at++) {
+    const end = cutEnd(at);
+    if (end < 0) continue;
+    pieces.push(prose.slice(pieceStart, at));
+    pieceStart = end;
+    at = end - 1;
+  }
+  pieces.push(prose.slice(pieceStart));
+  return pieces;
 }
 
 function contentTerms(sentence: string): Set<string> {

@@ -7,7 +7,6 @@ import type { Section, TableRow } from './types';
 
 const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
 const FENCE = /^[ \t]*(```|~~~)/;
-const LINK = /\[\[([^\]|\n]+?)(?:\|[^\]\n]*)?\]\]/g;
 
 /** The sections of a page body; text before the first heading is a section under the title. */
 export function splitSections(pageId: string, title: string, body: string): Section[] {
@@ -98,6 +97,48 @@ function leadSentence(lines: readonly string[], tableStart: number): string {
 /** Link targets as written in `[[Page title]]` (or `[[Page title|label]]`), in order, without repeats. */
 export function findLinks(body: string): string[] {
   const seen = new Set<string>();
-  for (const match of body.matchAll(LINK)) seen.add(match[1]!.trim());
+  for (const target of linkTargets(body)) seen.add(target.trim());
   return [...seen];
+}
+
+/**
+ * The targets `/\[\[([^\]|\n]+?)(?:\|[^\]\n]*)?\]\]/g` captures, found in one pass. That
+ * pattern scans to the end of the line from every "[[" without a closing "]]" (quadratic on a
+ * long run of "["). A link from "[[" ends at the first "]", "|" or newline after it; when it
+ * fails there, every "[[" before that point fails at the same place, so the search resumes
+ * after it.
+ */
+function linkTargets(body: string): string[] {
+  const targets: string[] = [];
+  const targetEnd = new NextOf(body, /[\]|\n]/g);
+  const labelEnd = new NextOf(body, /[\]\n]/g);
+  for (let open = body.indexOf('[['); open >= 0;) {
+    const stop = targetEnd.from(open + 2);
+    let resume = stop + 1;
+    if (stop > open + 2) {
+      const close = body[stop] === '|' ? labelEnd.from(stop + 1) : stop;
+      if (body.startsWith(']]', close)) {
+        targets.push(body.slice(open + 2, stop));
+        resume = close + 2;
+      }
+    }
+    open = resume >= body.length ? -1 : body.indexOf('[[', resume);
+  }
+  return targets;
+}
+
+/** The next position of any character of a class, for positions asked in increasing order (amortized linear). */
+class NextOf {
+  private found = -1;
+
+  constructor(private readonly text: string, private readonly pattern: RegExp) {}
+
+  /** The first position at or after `start` holding one of the characters; the text's length when none. */
+  from(start: number): number {
+    if (start <= this.found) return this.found;
+    this.pattern.lastIndex = start;
+    const match = this.pattern.exec(this.text);
+    this.found = match ? match.index : this.text.length;
+    return this.found;
+  }
 }

@@ -48,9 +48,26 @@ export function collectNames(pages: readonly Page[]): KnownName[] {
 
 /** "Battlecard: TaxJar" → "TaxJar"; "Dana, the CFO (persona)" → "Dana". */
 export function titleName(title: string): string {
-  const withoutType = title.replace(/\([^)]*\)/g, ' ').replace(TYPE_WORDS, ' ');
+  const withoutType = withoutParentheses(title).replace(TYPE_WORDS, ' ');
   const head = withoutType.split(/[:,—–|]| - /).map((part) => part.trim()).filter((part) => part.length > 0);
   return (head[0] ?? title).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Every "(…)" replaced by a space, as `replace(/\([^)]*\)/g, ' ')` would, in one pass: the
+ * pattern rescans to the end from every "(" that has no ")" after it, quadratic on a long run.
+ */
+function withoutParentheses(text: string): string {
+  let out = '';
+  let at = 0;
+  for (;;) {
+    const open = text.indexOf('(', at);
+    const close = open < 0 ? -1 : text.indexOf(')', open + 1);
+    // No ")" after this "(" means none after any later "(" either.
+    if (close < 0) return out + text.slice(at);
+    out += `${text.slice(at, open)} `;
+    at = close + 1;
+  }
 }
 
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;

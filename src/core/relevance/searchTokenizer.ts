@@ -27,7 +27,8 @@ const STOP_WORDS = new Set([
  */
 const WORD = /[\p{L}\p{N}_$]+(?:[./\\:-]+[\p{L}\p{N}_$]+)*/gu;
 const JOINERS = /[./\\:-]+/;
-const LAST_TWO_PIECES = /[\p{L}\p{N}_$]+[./\\:-]+[\p{L}\p{N}_$]+$/u;
+const WORD_CHARACTER = /^[\p{L}\p{N}_$]$/u;
+const JOINER_CHARACTERS = new Set(['.', '/', '\\', ':', '-']);
 const NUMBER = /^(?:0x[0-9a-f]+|\d+(?:[.,]\d+)*)$/i;
 /** Splits camelCase and PascalCase, keeping acronyms together: `parseHTTPResponse2` → parse, HTTP, Response, 2. */
 const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
@@ -65,13 +66,32 @@ function addWord(word: string, terms: string[]): void {
     // A compound (path, dotted name, version, key:value): the whole, its last two pieces, then each piece.
     terms.push(lower);
     if (pieces.length > 2) {
-      const tail = LAST_TWO_PIECES.exec(lower);
-      if (tail) terms.push(tail[0]);
+      const tail = lastTwoPieces(lower);
+      if (tail !== undefined) terms.push(tail);
     }
     for (const piece of pieces) addIdentifier(piece, terms, false);
     return;
   }
   addIdentifier(word, terms, true);
+}
+
+/**
+ * The last two pieces of a compound with the joiners between them (`src/core/index.ts` →
+ * `index.ts`): what `/[\p{L}\p{N}_$]+[./\\:-]+[\p{L}\p{N}_$]+$/u` matches in `text`, found by
+ * walking back from the end (the pattern, tried from every position, is quadratic on a long
+ * first piece). Undefined when the text does not end that way.
+ */
+export function lastTwoPieces(text: string): string | undefined {
+  const characters = Array.from(text);
+  let start = characters.length;
+  const skipBack = (accept: (character: string) => boolean): number => {
+    const runEnd = start;
+    while (start > 0 && accept(characters[start - 1]!)) start--;
+    return runEnd - start;
+  };
+  const isWordCharacter = (character: string): boolean => WORD_CHARACTER.test(character);
+  if (skipBack(isWordCharacter) === 0 || skipBack((character) => JOINER_CHARACTERS.has(character)) === 0 || skipBack(isWordCharacter) === 0) return undefined;
+  return characters.slice(start).join('');
 }
 
 /** One identifier or prose word; `standalone` words may be stop words, parts of a compound are kept. */

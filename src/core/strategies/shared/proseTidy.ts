@@ -45,7 +45,7 @@ export class ProseTidier {
     for (const [index, line] of lines.entries()) {
       if (fence !== undefined) {
         out.push(line);
-        if (line.replace(/\s+$/, '').trimStart().startsWith(fence) && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
+        if (line.trim().startsWith(fence) && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
         previousBlank = false;
         continue;
       }
@@ -123,7 +123,8 @@ export function tidyProse(text: string): TidyResult {
 /** Trailing whitespace removed, inner runs of spaces and tabs collapsed, inline code untouched. */
 function tidyLine(line: string): string {
   const indent = leadingSpace(line);
-  const body = line.slice(indent.length).replace(/\s+$/, '');
+  // trimEnd, not /\s+$/: the pattern is quadratic on a long run of spaces inside a line.
+  const body = line.slice(indent.length).trimEnd();
   let out = '';
   let index = 0;
   while (index < body.length) {

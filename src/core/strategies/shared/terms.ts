@@ -38,7 +38,11 @@ function collectTerms(text: string): Set<string> {
   return terms;
 }
 
+const TRAILING_PUNCTUATION = new Set(['.', '/', '-']);
 
+/** Lower case, trailing `.`, `/` and `-` dropped (a loop from the end: /[./-]+$/ is quadratic on a long run of them). */
 function normalize(term: string): string {
-  return term.toLowerCase().replace(/[./-]+$/, '');
+  let end = term.length;
+  while (end > 0 && TRAILING_PUNCTUATION.has(term[end - 1]!)) end--;
+  return term.slice(0, end).toLowerCase();
 }

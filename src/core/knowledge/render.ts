@@ -53,15 +53,43 @@ function pageHeading(page: Page, extent: 'full page' | 'excerpts', viewer: strin
   return lines.join('\n');
 }
 
-/** Headings in page text go three levels down, so a page's `#` sits under the bundle's `###`. */
+/** A fence line: up to any indentation, a run of three or more backticks or tildes. */
+const FENCE_RUN = /^[ \t]*(`{3,}|~{3,})/;
+/** A heading line outside a fence (up to three spaces of indentation, as Markdown reads it). */
+const HEADING = /^( {0,3})(#{1,6})(?=\s|$)/;
+/** A line inside a fence that reads as the bundle's own section or page heading (`##`, `###`). */
+const BUNDLE_LEVEL_HEADING = /^([ \t]*)(#{2,3})(?=\s|$)/;
+
+/**
+ * Headings in page text go three levels down, so a page's `#` sits under the bundle's `###`.
+ * Code in fences stays as written, except lines that would read as the bundle's own `##` or
+ * `###` headings (a model reads them as headings fenced or not); they go down too, which keeps
+ * them comments in the languages where `#` starts one. A fence closes only on a run of its own
+ * character at least as long as the one that opened it, and a fence the text leaves open is
+ * closed at its end, so it cannot run on into what the bundle puts after the page.
+ */
 export function demoteHeadings(text: string): string {
-  let inFence = false;
-  return text.split('\n').map((line) => {
-    if (/^[ \t]*(```|~~~)/.test(line)) inFence = !inFence;
-    if (inFence) return line;
-    const match = /^(#{1,6})(\s.*)$/.exec(line);
-    return match ? `${'#'.repeat(Math.min(6, match[1]!.length + 3))}${match[2]}` : line;
-  }).join('\n');
+  let fence: string | undefined;
+  const lines = text.split('\n').map((line) => {
+    const fenceLine = FENCE_RUN.exec(line);
+    const run = fenceLine?.[1];
+    if (fence === undefined) {
+      if (run !== undefined) {
+        fence = run;
+        return line;
+      }
+      const heading = HEADING.exec(line);
+      return heading ? `${heading[1]!}${'#'.repeat(Math.min(6, heading[2]!.length + 3))}${line.slice(heading[0].length)}` : line;
+    }
+    if (run !== undefined && run[0] === fence[0] && run.length >= fence.length && line.slice(fenceLine![0].length).trim().length === 0) {
+      fence = undefined;
+      return line;
+    }
+    const heading = BUNDLE_LEVEL_HEADING.exec(line);
+    return heading ? `${heading[1]!}${heading[2]!}###${line.slice(heading[0].length)}` : line;
+  });
+  if (fence !== undefined) lines.push(fence);
+  return lines.join('\n');
 }
 
 function stripTitleHeading(body: string, title: string): string {

@@ -143,6 +143,21 @@ export class Stash {
     return this.unwritten;
   }
 
+  /**
+   * Whether this stash gave out `handle` (elided it, or loaded its entry, in this process), without
+   * touching the store. A marker text alone proves nothing: a tool output can quote one, or print
+   * a well-formed one with a made-up handle. Requests arrive as originals, so the markers of this
+   * process's own elisions are the ones that mean "already elided".
+   */
+  issued(handle: string): boolean {
+    return this.cache.has(handle);
+  }
+
+  /** Whether `text` contains a marker whose handle this stash {@link issued}. */
+  hasIssuedMarker(text: string): boolean {
+    return findMarkers(text).some((marker) => this.issued(marker.handle));
+  }
+
   /** The original behind a handle, byte for byte, or undefined when unknown, expired or corrupted. */
   async retrieve(handle: string): Promise<string | undefined> {
     return (await this.entry(handle))?.original;

@@ -106,7 +106,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   for (const segment of findToolOutputs(request)) {
     if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the sources were read');
     if (segment.messageIndex < context.frozenCount || segment.messageIndex >= context.freshStart || segment.isError) continue;
-    if (lineCount(segment.text) < options.minLines || segment.text.includes('[herald: ')) continue;
+    if (lineCount(segment.text) < options.minLines || context.stash.hasIssuedMarker(segment.text)) continue;
     candidates.push({ segment, analysis: await analyzeSegment(segment) });
   }
   const counts = { sources: 0, outlined: 0, bodiesElided: 0, linesElided: 0, keptInFull: 0, unknownLanguage: 0, parseFailed: 0, grammarFailed: 0 };

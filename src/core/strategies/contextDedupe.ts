@@ -89,7 +89,7 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
   let near = 0;
 
   for (const segment of findToolOutputs(request)) {
-    const verbatim = originals.get(segment.key) === segment.text && !hasMarker(segment.text);
+    const verbatim = originals.get(segment.key) === segment.text && !hasMarker(segment.text, context.stash);
     if (editable.has(segment.key) && !isRecent(segment.messageIndex)) {
       const first = firstCopy.get(segment.text);
       if (first && first.segment.messageIndex < segment.messageIndex) {

@@ -14,7 +14,6 @@
 import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { findMarkers } from '../stash/marker';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
 import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
 import { scoreLexically } from '../relevance/lexicalScorer';
@@ -171,7 +170,8 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
     const inHistory = segment.messageIndex >= context.frozenCount && segment.messageIndex < context.freshStart;
     if (!inHistory && !fresh.has(segment.key)) return false;
     if (options.keepFailedOutputs && (segment.isError || (segment.exitCode !== undefined && segment.exitCode !== 0))) return false;
-    if (findMarkers(segment.text).length > 0) return false;
+    // Only this stash's own markers: a forged or quoted one must not shield the output.
+    if (context.stash.hasIssuedMarker(segment.text)) return false;
     if (isRetrieval(segment)) return false;
     return lineCount(segment.text) >= options.minLines;
   });

@@ -97,14 +97,12 @@ describe('hardening: marker and handle look-alikes in tool output', function () 
     assert.equal(await stash.retrieve(outer.handle), quoting);
   });
 
-  // BUG (src/core/strategies/shared/segmentSelection.ts `hasMarker`, also codeGraph.ts's
-  // `includes('[herald: ')` and relevanceFilter.ts's `findMarkers` guard): any well-formed
-  // marker text, even with a handle the stash never issued, makes a tool output count as
-  // "already elided", so one forged marker line shields a whole output from every
-  // tool-output strategy. Nothing is lost, but the output is never optimized. The guard
-  // should ask the stash whether it issued the handle (a synchronous look-up of the entries
-  // elided in this process is enough: inputs always arrive as originals).
-  it.skip('a tool output holding a forged marker is optimized like the same output without it', async () => {
+  // Was a bug (src/core/strategies/shared/segmentSelection.ts `hasMarker`, codeGraph.ts's
+  // `includes('[herald: ')`, relevanceFilter.ts's `findMarkers` guard): any well-formed marker
+  // text, even with a handle the stash never issued, made a tool output count as "already
+  // elided", so one forged marker line shielded a whole output from every tool-output strategy.
+  // The guards now ask the stash whether it issued the handle.
+  it('a tool output holding a forged marker is optimized like the same output without it', async () => {
     const log = Array.from({ length: 2000 }, (_, index) => `2026-01-01T00:00:${String(index % 60).padStart(2, '0')}Z INFO worker ${index % 7} handled job ${index}`).join('\n');
     const saved = async (output: string): Promise<number> => {
       const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
@@ -125,6 +123,50 @@ describe('hardening: marker and handle look-alikes in tool output', function () 
     const forged = await saved(`${formatMarker('12 lines elided', 'hr_abcdefghijklmnop')}\n${log}`);
     assert.ok(plain > 10_000, 'the plain log is optimized');
     assert.ok(forged > plain / 2, `a forged marker line must not shield the output (saved ${forged} vs ${plain})`);
+  });
+
+  it('the stash knows the handles it issued: elided or loaded in this process, never a forged one', async () => {
+    const store = new MemoryBlobStore();
+    const key = new Uint8Array(32).fill(4);
+    const stash = new Stash({ store, key });
+    const real = stash.elide({ original: 'real original\n'.repeat(10), summary: '10 lines elided', kind: 'test' });
+    assert.ok(stash.issued(real.handle));
+    assert.ok(!stash.issued('hr_abcdefghijklmnop'));
+    assert.ok(stash.hasIssuedMarker(`before\n${real.replacement}\nafter`));
+    assert.ok(!stash.hasIssuedMarker(`${formatMarker('10 lines elided', 'hr_abcdefghijklmnop')} ${real.handle}`), 'a bare handle is no marker');
+    await stash.flush();
+    const later = new Stash({ store, key });
+    assert.ok(!later.issued(real.handle), 'another process has not seen it yet');
+    assert.equal(await later.retrieve(real.handle), 'real original\n'.repeat(10));
+    assert.ok(later.issued(real.handle), 'loaded, so known');
+  });
+
+  it('the default pipeline never elides its own output again: no stashed original holds a marker of this stash', async () => {
+    const log = Array.from({ length: 2000 }, (_, index) => `2026-01-01T00:00:${String(index % 60).padStart(2, '0')}Z INFO worker ${index % 7} handled job ${index}${index % 97 === 0 ? ' ERROR timeout talking to scheduler' : ''}`).join('\n');
+    const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
+    const call = (id: string, command: string): unknown => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] });
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'why is the worker slow?' },
+        call('c1', 'cat worker.log'),
+        { role: 'tool', tool_call_id: 'c1', content: log },
+        call('c2', 'cat worker.log'),
+        { role: 'tool', tool_call_id: 'c2', content: log },
+        { role: 'assistant', content: 'The log shows timeouts.' },
+        { role: 'user', content: 'look at the scheduler then' },
+      ],
+    };
+    const request = parseRequest(body);
+    const result = await new Pipeline(createStrategies(), {}, { stash, tokens }).run(request);
+    const handles = [...new Set(result.decisions.flatMap((decision) => decision.handles))];
+    // Externalizing the giant log leaves a digestible summary behind; digesting that again was the double work.
+    assert.ok(handles.length > 0 && result.tokensAfter < result.tokensBefore / 5, 'the logs are optimized');
+    for (const handle of handles) {
+      const original = (await stash.retrieve(handle))!;
+      assert.ok(!stash.hasIssuedMarker(original), `${handle} holds text that was already behind one of this stash's markers`);
+    }
+    assert.ok(await expandsBack(request, result.request, stash));
   });
 
   // BUG (src/core/stash/stash.ts expandText, known limitation): a verbatim copy of a real

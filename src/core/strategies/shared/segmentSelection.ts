@@ -2,11 +2,14 @@
  * Which tool-output segments a strategy may rewrite: those in the history this request is
  * deciding ([frozenCount, freshStart)), optionally the fresh input too, never one already
  * behind a Herald marker (retrieval stays one hop deep), never the answer of a retrieval.
+ * "Behind a marker" means a marker the stash issued: a look-alike quoted or forged in tool
+ * output shields nothing.
  */
 import { findToolOutputs, type ToolOutputSegment } from '../../chat/toolOutput';
 import type { ChatRequest } from '../../chat/types';
 import type { StrategyContext } from '../../pipeline/types';
-import { findMarkers, HANDLE_PATTERN } from '../../stash/marker';
+import { HANDLE_PATTERN } from '../../stash/marker';
+import type { Stash } from '../../stash/stash';
 
 /** Tool names whose results hand back an elided original (the host's retrieve tool). */
 const RETRIEVE_TOOL = /(^|_)retrieve$/i;
@@ -20,18 +23,18 @@ export interface SelectionOptions {
 /** The segments a strategy may rewrite in this request, in request order. */
 export function editableSegments(
   request: ChatRequest,
-  context: Pick<StrategyContext, 'frozenCount' | 'freshStart'>,
+  context: Pick<StrategyContext, 'frozenCount' | 'freshStart' | 'stash'>,
   options: SelectionOptions = {},
 ): ToolOutputSegment[] {
   const end = options.includeFresh ? request.messages.length : context.freshStart;
   return findToolOutputs(request).filter(
-    (segment) => segment.messageIndex >= context.frozenCount && segment.messageIndex < end && !hasMarker(segment.text) && !isRetrieval(segment),
+    (segment) => segment.messageIndex >= context.frozenCount && segment.messageIndex < end && !hasMarker(segment.text, context.stash) && !isRetrieval(segment),
   );
 }
 
-/** True when the text already carries a Herald marker. */
-export function hasMarker(text: string): boolean {
-  return findMarkers(text).length > 0;
+/** True when the text already carries a marker of one of this stash's own elisions. */
+export function hasMarker(text: string, stash: Pick<Stash, 'hasIssuedMarker'>): boolean {
+  return stash.hasIssuedMarker(text);
 }
 
 /**

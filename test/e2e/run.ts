@@ -66,7 +66,9 @@ async function main(): Promise<number> {
   const vsix = path.join(ROOT, `herald-${version}.vsix`);
   await timed('package', () => {
     if (process.env.HERALD_E2E_SKIP_PACKAGE === '1' && fs.existsSync(vsix)) return;
-    const result = spawnSync('npm', ['run', 'package'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    // package.json names no repository, so vsce cannot rewrite the README's relative screenshot link; it stays relative and
+    // resolves inside the installed extension (the screenshot ships for that reason).
+    const result = spawnSync('npm', ['run', 'package', '--', '--no-rewrite-relative-links'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout.slice(-2000)}`);
   });
   log(`packaged ${path.relative(ROOT, vsix)} (${(fs.statSync(vsix).size / 1e6).toFixed(1)} MB)`);
@@ -425,16 +427,30 @@ async function tour(page: Page): Promise<void> {
 
 async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
-  // A dialog or a webview may hold the keyboard: escape it, and try the palette's other key if F1 does not open it.
-  for (const key of ['F1', 'Control+Shift+P', 'F1']) {
+  // A dialog, a webview or the chat view may hold the keyboard or take the focus back a moment after the
+  // palette opened: escape, open it again (F1, the other key, then the title bar's command center) and retry.
+  const openers: (() => Promise<unknown>)[] = [
+    () => page.keyboard.press('F1'),
+    () => page.keyboard.press('Control+Shift+P'),
+    () => page.locator('.command-center-center').first().click({ timeout: 5_000 }),
+    () => page.keyboard.press('F1'),
+  ];
+  for (const open of openers) {
     await page.keyboard.press('Escape');
-    await page.keyboard.press(key);
-    if (await input.waitFor({ state: 'visible', timeout: 4_000 }).then(() => true, () => false)) break;
+    await open().catch(() => undefined);
+    const filled = await input
+      .waitFor({ state: 'visible', timeout: 4_000 })
+      .then(() => input.fill(`>${title}`, { timeout: 5_000 }))
+      .then(() => true, () => false);
+    if (filled) {
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+      await page.keyboard.press('Enter');
+      return;
+    }
     await page.locator('.part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
   }
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
-  await page.keyboard.press('Enter');
+  await page.screenshot({ path: path.join(ARTIFACTS, `palette-closed-${title.replace(/[^a-z]+/gi, '-')}.png`) });
+  throw new Error(`Herald e2e: the command palette did not stay open to run "${title}"`);
 }
 
 /** The webview frame that shows `selector` (webviews are nested iframes). */

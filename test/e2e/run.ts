@@ -68,7 +68,7 @@ async function main(): Promise<number> {
     if (process.env.HERALD_E2E_SKIP_PACKAGE === '1' && fs.existsSync(vsix)) return;
     // package.json names no repository, so vsce cannot rewrite the README's relative screenshot link; it stays relative and
     // resolves inside the installed extension (the screenshot ships for that reason).
-    const result = spawnSync('npm', ['run', 'package', '--', '--no-rewrite-relative-links'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    const result = spawnSync('npm', ['run', 'package'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
     if (result.status !== 0) throw new Error(`npm run package failed:\n${result.stdout.slice(-2000)}`);
   });
   log(`packaged ${path.relative(ROOT, vsix)} (${(fs.statSync(vsix).size / 1e6).toFixed(1)} MB)`);

@@ -9,7 +9,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { extractMentions } from '../../../src/core/code/mentions';
 import { splitStatements } from '../../../src/core/knowledge/checks';
-import { findLinks } from '../../../src/core/knowledge/markdown';
+import { findLinks, parseHeading, splitSections } from '../../../src/core/knowledge/markdown';
 import { titleName } from '../../../src/core/knowledge/names';
 import { lastTwoPieces, tokenizeForSearch } from '../../../src/core/relevance/searchTokenizer';
 import { tidyProse } from '../../../src/core/strategies/shared/proseTidy';
@@ -102,6 +102,17 @@ describe('hardening: regular expressions on adversarial lines', function () {
       }), { numRuns: 4000, seed: 23 });
       assert.deepEqual(findLinks('[['.repeat(LARGE / 2)), []);
       assert.deepEqual(findLinks(`${'[[a|'.repeat(LARGE / 4)}\n[[Plans]]`), ['Plans']);
+    });
+
+    it('headings (src/core/knowledge/markdown.ts; cubic, found after the bench: its inputs start with the character they repeat)', () => {
+      const reference = /^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$/;
+      const pieces = ['#', '##', ' ', '\t', 'a', 'C#', '\r', '\u2028', '#######', 'x y'];
+      fc.assert(fc.property(textOf(pieces, 16), (line) => {
+        const match = reference.exec(line);
+        assert.deepEqual(parseHeading(line), match ? { level: match[1]!.length, text: match[2]! } : undefined);
+      }), { numRuns: 6000, seed: 27 });
+      assert.deepEqual(parseHeading(`# a${' '.repeat(LARGE)}x ##`), { level: 1, text: `a${' '.repeat(LARGE)}x` });
+      assert.equal(splitSections('page', 'Page', `# a${' \t'.repeat(LARGE / 2)}b\ntext`).length, 1);
     });
 
     it('title names (src/core/knowledge/names.ts)', () => {

@@ -82,16 +82,36 @@ function addWord(word: string, terms: string[]): void {
  * first piece). Undefined when the text does not end that way.
  */
 export function lastTwoPieces(text: string): string | undefined {
-  const characters = Array.from(text);
-  let start = characters.length;
-  const skipBack = (accept: (character: string) => boolean): number => {
+  let start = text.length;
+  /** Moves `start` back over the code points `accept` takes; how many code units it passed. */
+  const skipBack = (accept: (from: number, to: number) => boolean): number => {
     const runEnd = start;
-    while (start > 0 && accept(characters[start - 1]!)) start--;
+    while (start > 0) {
+      const previous = codePointStart(text, start);
+      if (!accept(previous, start)) break;
+      start = previous;
+    }
     return runEnd - start;
   };
-  const isWordCharacter = (character: string): boolean => WORD_CHARACTER.test(character);
-  if (skipBack(isWordCharacter) === 0 || skipBack((character) => JOINER_CHARACTERS.has(character)) === 0 || skipBack(isWordCharacter) === 0) return undefined;
-  return characters.slice(start).join('');
+  const isWordCharacter = (from: number, to: number): boolean => {
+    const code = text.charCodeAt(from);
+    // ASCII without a regular expression: this walks every character of a long first piece.
+    if (to - from === 1 && code < 128) return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36;
+    return WORD_CHARACTER.test(text.slice(from, to));
+  };
+  const isJoiner = (from: number, to: number): boolean => to - from === 1 && JOINER_CHARACTERS.has(text[from]!);
+  if (skipBack(isWordCharacter) === 0 || skipBack(isJoiner) === 0 || skipBack(isWordCharacter) === 0) return undefined;
+  return text.slice(start);
+}
+
+/** Where the code point that ends at `end` starts (a surrogate pair counts as one, as the `u` flag reads it). */
+function codePointStart(text: string, end: number): number {
+  const low = text.charCodeAt(end - 1);
+  if (end >= 2 && low >= 0xdc00 && low <= 0xdfff) {
+    const high = text.charCodeAt(end - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return end - 2;
+  }
+  return end - 1;
 }
 
 /** One identifier or prose word; `standalone` words may be stop words, parts of a compound are kept. */

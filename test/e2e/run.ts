@@ -398,7 +398,15 @@ async function checkCommands(page: Page, workspace: string): Promise<void> {
       await page.keyboard.press('Enter');
     }
   }
-  const saved = fs.existsSync(report) ? (JSON.parse(fs.readFileSync(report, 'utf8')) as { schema: number; requests: unknown[] }) : undefined;
+  // On a loaded machine the save dialog can accept its own suggested path before the typed one lands;
+  // the command then names the file it wrote in its notification: read that one.
+  let written = report;
+  if (!fs.existsSync(report)) {
+    const toast = await page.locator('.notifications-toasts', { hasText: 'savings report with' }).first().textContent({ timeout: 5_000 }).catch(() => null);
+    const named = /written to (\S+?)\.?(?:\s|$)/.exec(toast ?? '')?.[1];
+    if (named && fs.existsSync(named)) written = named;
+  }
+  const saved = fs.existsSync(written) ? (JSON.parse(fs.readFileSync(written, 'utf8')) as { schema: number; requests: unknown[] }) : undefined;
   check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 1 && saved.requests.length >= 2, saved ? `${saved.requests.length} requests` : 'no file');
   await page.keyboard.press('Escape');
 }

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
+import { sidebarHtml } from './sidebarHtml';
 import { parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../webview/protocol';
 
 export interface SidebarViewOptions {
@@ -63,20 +64,6 @@ export class SidebarView implements vscode.WebviewViewProvider {
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview', `${this.options.entry}.js`));
     const style = webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, 'media', 'sidebar.css'));
-    const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `img-src ${webview.cspSource} data:`, `script-src 'nonce-${nonce}'`].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link href="${style.toString()}" rel="stylesheet">
-<title>${this.options.title}</title>
-</head>
-<body>
-<main id="root" aria-live="polite"><p class="muted">Loading…</p></main>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return sidebarHtml({ nonce, cspSource: webview.cspSource, scriptUri: script.toString(), styleUri: style.toString(), title: this.options.title });
   }
 }

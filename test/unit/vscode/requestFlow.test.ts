@@ -178,6 +178,29 @@ describe('request flow', () => {
     });
   });
 
+  it('streams what arrived before a target fails mid-stream, then reports the target\'s own error', async () => {
+    const { input, reported } = setup([]);
+    const failing = {
+      information: new FakeTarget([]).information,
+      received: [] as ChatRequest[],
+      async *send(request: ChatRequest): AsyncGenerator<ResponseChunk> {
+        failing.received.push(request);
+        yield { type: 'text', text: 'The build ' };
+        yield { type: 'text', text: 'failed because' };
+        throw new Error('connection reset by the endpoint');
+      },
+      countTokens: async (text: string) => text.length,
+    };
+    await assert.rejects(runRequestFlow({ ...input, target: failing }), (error: unknown) => {
+      assert.equal((error as Error).message, 'connection reset by the endpoint');
+      assert.equal(recordOfFailure(error)?.status, 'failed');
+      return true;
+    });
+    const texts = reported.filter((chunk) => chunk.type === 'text').map((chunk) => (chunk.type === 'text' ? chunk.text : ''));
+    assert.deepEqual(texts, ['The build ', 'failed because'], 'the part that arrived reached the caller, in order');
+    assert.equal(failing.received.length, 1, 'a failed stream is not retried behind the caller\'s back');
+  });
+
   it('stops when the caller cancels', async () => {
     const controller = new AbortController();
     const { target, input } = setup([[{ type: 'tool_call', id: 'x', name: RETRIEVE_TOOL_NAME, input: { handle: 'hr_aaaaaaaaaaaaaaaa' } }]], undefined, {

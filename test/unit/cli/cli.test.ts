@@ -3,19 +3,10 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CliIo } from '../../../src/cli/io';
-import { runCli } from '../../../src/cli/main';
+import { runHerald } from '../../support/cliRun';
 import { sampleRequest } from '../../../src/cli/sample';
 
-interface Ran { code: number; stdout: string; stderr: string }
-
-async function run(args: string[], stdin = ''): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { readStdin: async () => stdin, stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; } };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
+const run = runHerald;
 
 function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'herald-cli-'));

@@ -4,15 +4,9 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { CliIo } from '../../../src/cli/io';
-import { runCli } from '../../../src/cli/main';
+import { runHerald } from '../../support/cliRun';
 
-async function run(args: string[], stdin: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { readStdin: async () => stdin, stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; } };
-  return { code: await runCli(args, io), stdout, stderr };
-}
+const run = runHerald;
 
 /** A loopback OpenAI-compatible server that answers as a judge would and records each request body. */
 async function fakeJudgeServer(answer: (body: { messages: { role: string; content: string }[] }) => string): Promise<{ url: string; bodies: unknown[]; close: () => void }> {

@@ -9,19 +9,10 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/cli/main';
-import type { CliIo } from '../../../src/cli/io';
+import { runHerald } from '../../support/cliRun';
 import { findMarkers } from '../../../src/core/stash';
 
-interface Ran { code: number; stdout: string; stderr: string }
-
-async function run(args: string[], stdin = ''): Promise<Ran> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { readStdin: async () => stdin, stdout: (text) => { stdout += text; }, stderr: (text) => { stderr += text; } };
-  const code = await runCli(args, io);
-  return { code, stdout, stderr };
-}
+const run = runHerald;
 
 /** A session whose 3,000-line log output is elided (as history, and as fresh giant output). */
 const LOG = Array.from({ length: 3000 }, (_, index) => `2026-01-01T00:00:${String(index % 60).padStart(2, '0')}Z INFO worker ${index % 7} handled job ${index}`).join('\n');

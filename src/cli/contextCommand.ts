@@ -7,6 +7,7 @@ import { getContext, loadLibrary, type GetContextInput } from '../core/knowledge
 import { createHttpModel } from '../core/models/httpModel';
 import type { ModelPort } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
+import { describeError } from '../core/errors';
 
 const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true };
 
@@ -44,7 +45,7 @@ export const contextCommand: CliCommand = async (args, io) => {
       const loaded = loadLibrary(library, { logger, indexFile: stringOption(options, 'index') });
       result = await getContext(loaded, input, { model, judgeMode, logger });
     } catch (error) {
-      throw new CliError(`herald context: ${(error instanceof Error ? error.message : String(error)).replace(/^Herald: /, '')}`);
+      throw new CliError(`herald context: ${describeError(error).replace(/^Herald: /, '')}`);
     }
     for (const warning of warnings) io.stderr(`${warning}\n`);
     io.stdout(options.json === true ? `${JSON.stringify(result, null, 2)}\n` : result.markdown);

@@ -10,6 +10,7 @@ import { createHttpModel } from '../core/models/httpModel';
 import type { ModelPort } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
 import { readJsonInput } from './readJson';
+import { describeError } from '../core/errors';
 
 const SPEC = { 'judge-url': true, 'judge-model': true, 'judge-kind': true, thresholds: true, 'no-quality-check': false, pretty: false };
 
@@ -29,7 +30,7 @@ export const filterCommand: CliCommand = async (args, io) => {
       try {
         await runQualityCheck(result, agent, judge, thresholds);
       } catch (error) {
-        io.stderr(`herald filter: quality check failed (threshold unchanged): ${error instanceof Error ? error.message : String(error)}\n`);
+        io.stderr(`herald filter: quality check failed (threshold unchanged): ${describeError(error)}\n`);
       }
     }
     return 0;

@@ -1,6 +1,7 @@
 /** The `herald` command line. */
 import { COMMANDS } from './commands';
 import { CliError, type CliIo } from './io';
+import { describeError } from '../core/errors';
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
@@ -20,7 +21,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(error.message + '\n');
       return error.exitCode;
     }
-    io.stderr(`herald: ${name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr(`herald: ${name} failed: ${describeError(error)}\n`);
     return 1;
   }
 }
@@ -46,7 +47,7 @@ if (require.main === module) {
   runCli(process.argv.slice(2), processIo).then((code) => {
     process.exitCode = code;
   }, (error: unknown) => {
-    process.stderr.write(`herald: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(`herald: ${describeError(error)}\n`);
     process.exitCode = 1;
   });
 }

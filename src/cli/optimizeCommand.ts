@@ -6,7 +6,9 @@ import { createStrategies, implementedStrategyIds, STRATEGY_ORDER, type Strategy
 import { bundledEnvironment } from '../core/strategies/environment';
 import { CliError, parseOptions, type CliCommand } from './io';
 import { readJsonInput } from './readJson';
-import { defaultStashDirectory, openStashDirectory, writeAtomic } from './stashDirectory';
+import { writeFileAtomic } from '../core/files';
+import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
+import { describeError } from '../core/errors';
 
 const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true, 'time-limit': true };
 
@@ -42,7 +44,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     directory = openStashDirectory(directoryName, logger);
   } catch (error) {
     // Fail-open: without a stash nothing can be elided safely, so the request goes out as it came.
-    io.stderr(`herald: stash-unavailable: the stash folder ${directoryName} cannot be used (${describe(error)}); the request is printed unchanged\n`);
+    io.stderr(`herald: stash-unavailable: the stash folder ${directoryName} cannot be used (${describeError(error)}); the request is printed unchanged\n`);
     io.stdout(JSON.stringify(serializeRequest(request)) + '\n');
     return 0;
   }
@@ -51,7 +53,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
   try {
     directory.save();
   } catch (error) {
-    logger.warn('stash-memo-not-saved', `Herald: the memo in ${directoryName} could not be saved (${describe(error)}); the next turn is decided afresh`);
+    logger.warn('stash-memo-not-saved', `Herald: the memo in ${directoryName} could not be saved (${describeError(error)}); the next turn is decided afresh`);
   }
 
   const report = {
@@ -62,16 +64,12 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     decisions: result.decisions,
     problems: logger.lines,
   };
-  if (typeof options.decisions === 'string') writeAtomic(options.decisions, JSON.stringify(report, null, 2) + '\n');
+  if (typeof options.decisions === 'string') writeFileAtomic(options.decisions, JSON.stringify(report, null, 2) + '\n');
   // Problems are one line each on stderr, so a script sees a fault without asking for decisions.
   for (const line of logger.lines) if (line.level !== 'info') io.stderr(`herald: ${line.code}: ${line.message.replace(/^Herald: /, '').split('\n')[0]}\n`);
   io.stdout(JSON.stringify(serializeRequest(result.request)) + '\n');
   return 0;
 };
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 export function formatOption(value: string | true | undefined): RequestFormat | undefined {
   if (value === undefined) return undefined;

@@ -1,4 +1,5 @@
 import { CliError, type CliIo } from './io';
+import { describeError } from '../core/errors';
 
 /** Reads stdin as JSON, or fails with one line naming the problem. */
 export async function readJsonInput(io: CliIo): Promise<unknown> {
@@ -7,6 +8,6 @@ export async function readJsonInput(io: CliIo): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw new CliError(`herald: stdin is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new CliError(`herald: stdin is not valid JSON (${describeError(error)})`);
   }
 }

@@ -7,8 +7,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MessageMemo, SessionStateStore } from '../core/pipeline';
+import { writeFileAtomic } from '../core/files';
 import { FileBlobStore, Stash } from '../core/stash';
 import type { Logger } from '../core/ports';
+import { describeError } from '../core/errors';
 
 export function defaultStashDirectory(): string {
   return process.env.HERALD_STASH_DIR ?? path.join(os.homedir(), '.herald', 'stash');
@@ -38,8 +40,8 @@ export function openStashDirectory(directory: string, logger: Logger): StashDire
     memo,
     state,
     save() {
-      writeAtomic(path.join(directory, 'memo.json'), JSON.stringify(memo));
-      writeAtomic(path.join(directory, 'state.json'), JSON.stringify(state));
+      writeFileAtomic(path.join(directory, 'memo.json'), JSON.stringify(memo));
+      writeFileAtomic(path.join(directory, 'state.json'), JSON.stringify(state));
     },
   };
 }
@@ -52,7 +54,7 @@ function readOrCreateKey(file: string): Uint8Array {
     if ((error as { code?: string }).code !== 'ENOENT') throw error;
   }
   const key = randomBytes(32);
-  writeAtomic(file, key);
+  writeFileAtomic(file, key);
   return key;
 }
 
@@ -66,13 +68,7 @@ function loadJson<T>(file: string, parse: (value: unknown) => T, fresh: () => T,
   try {
     return parse(JSON.parse(text));
   } catch (error) {
-    logger.warn('stash-file-ignored', `Herald: ${file} could not be read (${error instanceof Error ? error.message : String(error)}); starting afresh`);
+    logger.warn('stash-file-ignored', `Herald: ${file} could not be read (${describeError(error)}); starting afresh`);
     return fresh();
   }
-}
-
-export function writeAtomic(file: string, data: string | Uint8Array): void {
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, data, { mode: 0o600 });
-  fs.renameSync(temporary, file);
 }

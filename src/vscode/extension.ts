@@ -14,6 +14,7 @@ import { registerWelcome } from './host/registerWelcome';
 import { registerParticipant } from './knowledge/registerParticipant';
 import { registerTools } from './knowledge/registerTools';
 import { registerSidebar } from './sidebar/registerSidebar';
+import { describeError } from '../core/errors';
 
 /** What the extension exports to other extensions: the session's request records, metadata only. */
 export interface HeraldApi {
@@ -40,7 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
     try {
       context.subscriptions.push(...register());
     } catch (error) {
-      host.logger.error('contribution-failed', `Herald: the ${name} could not be registered: ${error instanceof Error ? error.message : String(error)}`);
+      host.logger.error('contribution-failed', `Herald: the ${name} could not be registered: ${describeError(error)}`);
     }
   }
   host.logger.info('activated', 'Herald: activated');

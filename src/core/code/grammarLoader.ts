@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { Language, Parser, Query } from 'web-tree-sitter';
 import type { AssetLocator } from '../ports';
 import type { LanguageId, LanguageSpec } from './languages';
+import { describeError } from '../errors';
 
 /** The runtime file: `web-tree-sitter`'s own build (not the one `@vscode/tree-sitter-wasm` ships). */
 export const RUNTIME_FILE = 'tree-sitter.wasm';
@@ -84,7 +85,7 @@ export class GrammarLoader {
       try {
         return new Query(language, lines.join('\n'));
       } catch (error) {
-        throw new GrammarError(`Herald: the ${spec.id} query does not compile against ${spec.grammarFile} (${describe(error)})`);
+        throw new GrammarError(`Herald: the ${spec.id} query does not compile against ${spec.grammarFile} (${describeError(error)})`);
       }
     };
     const definitions = compile(patterns.filter((line) => !line.includes('@reference.')));
@@ -100,7 +101,7 @@ async function compileGrammar(fileName: string, grammarPath: string): Promise<La
   try {
     return await Language.load(bytes);
   } catch (error) {
-    throw new GrammarError(`Herald: grammar ${fileName} at ${grammarPath} could not be loaded (${describe(error)})`);
+    throw new GrammarError(`Herald: grammar ${fileName} at ${grammarPath} could not be loaded (${describeError(error)})`);
   }
 }
 
@@ -110,7 +111,7 @@ async function readAsset(filePath: string, what: string): Promise<Uint8Array> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') throw new GrammarError(`Herald: ${what} ${path.basename(filePath)} not found at ${filePath}`);
-    throw new GrammarError(`Herald: ${what} ${path.basename(filePath)} could not be read at ${filePath} (${describe(error)})`);
+    throw new GrammarError(`Herald: ${what} ${path.basename(filePath)} could not be read at ${filePath} (${describeError(error)})`);
   }
 }
 
@@ -153,6 +154,3 @@ function findPackageRoot(): string {
   return process.cwd();
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -5,8 +5,8 @@
  * verdicts pushes an agent to an extreme.
  */
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { ModelPort } from '../ports';
+import { writeFileAtomic } from '../files';
 
 export const THRESHOLD_SCHEMA_VERSION = 1;
 export const TIGHTEN_STEP = 0.05;
@@ -61,10 +61,7 @@ export class FileThresholdStore implements ThresholdStore {
   }
   set(agent: string, offset: number): void {
     this.memory.set(agent, offset);
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    const temporary = `${this.file}.${process.pid}.tmp`;
-    fs.writeFileSync(temporary, JSON.stringify(this.memory), { mode: 0o600 });
-    fs.renameSync(temporary, this.file);
+    writeFileAtomic(this.file, JSON.stringify(this.memory));
   }
 }
 

@@ -10,6 +10,7 @@ import type { Library } from './library';
 import { extractJson, withTimeout } from './plan';
 import { searchTermSet, searchTokens } from './searchTokens';
 import type { Page } from './types';
+import { describeError } from '../errors';
 
 /** One thing an owner should look at, with both wordings. */
 export interface LibraryFlag {
@@ -63,7 +64,7 @@ export async function checkLibrary(library: Library, options: CheckLibraryOption
       try {
         pageFlags = await modelFlags(page, neighbours, options.model, options.timeoutMs ?? 15_000, options.signal);
       } catch (error) {
-        logger.warn('library-check-model-failed', `Herald: the library check model failed for ${page.id} (${error instanceof Error ? error.message : String(error)}); using heuristics`);
+        logger.warn('library-check-model-failed', `Herald: the library check model failed for ${page.id} (${describeError(error)}); using heuristics`);
       }
     }
     pageFlags ??= neighbours.flatMap((neighbour) => heuristicFlags(page, neighbour));

@@ -22,6 +22,7 @@ import { searchTermSet } from './searchTokens';
 import type { SearchUnit } from './sectionIndex';
 import type { Pack, Page } from './types';
 import { isoDay, isVisible, type Audience } from './visibility';
+import { describeError } from '../errors';
 
 /** The arguments of get_context, as the tool and the CLI take them. */
 export const getContextInputSchema = z.strictObject({
@@ -131,7 +132,7 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     try {
       verdicts = await judge(input.task, plan.names, judgeInput, judgeModel, dependencies.judgeMemory, options.judgeTimeoutMs, logger, dependencies.signal);
     } catch (error) {
-      judgeFailure = error instanceof Error ? error.message : String(error);
+      judgeFailure = describeError(error);
       logger.warn('judge-failed', `Herald: the judge failed (${judgeFailure}); the heuristics decide this request`);
     }
   }

@@ -15,6 +15,7 @@ import { parseYamlFile } from './yamlFile';
 import { parsePage } from './page';
 import { pageUnits, SectionIndex, type SearchUnit } from './sectionIndex';
 import type { Folder, LibraryProblem, LibrarySettings, Pack, Page } from './types';
+import { writeFileAtomic } from '../files';
 
 /** Version of the saved index file; a file of another version is never read as this one. */
 export const INDEX_SCHEMA_VERSION = 2;
@@ -189,11 +190,7 @@ function readSavedIndex(file: string, logger: Logger): SavedIndex | undefined {
 
 function writeSavedIndex(file: string, pages: readonly Page[], index: SectionIndex): void {
   const saved: SavedIndex = { schemaVersion: INDEX_SCHEMA_VERSION, pages: Object.fromEntries(pages.map((page) => [page.path, page])), search: index.toJSON() };
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  // Written beside and renamed, so a crash never leaves half an index.
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, JSON.stringify(saved));
-  fs.renameSync(temporary, file);
+  writeFileAtomic(file, JSON.stringify(saved));
 }
 
 /** Reuses the saved search index when there is one: only changed and removed pages are touched. */

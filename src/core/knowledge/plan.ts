@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { Logger, ModelPort } from '../ports';
 import { containsPhrase, type KnownName, type NameKind } from './names';
 import type { Page } from './types';
+import { describeError } from '../errors';
 
 /** A name the task mentions and what it is. */
 export interface PlannedName {
@@ -54,7 +55,7 @@ export async function makePlan(task: string, names: readonly KnownName[], pages:
       source: 'model',
     };
   } catch (error) {
-    logger.warn('plan-model-failed', `Herald: the plan model failed (${error instanceof Error ? error.message : String(error)}); using the rules plan`);
+    logger.warn('plan-model-failed', `Herald: the plan model failed (${describeError(error)}); using the rules plan`);
     return rules;
   }
 }

@@ -13,6 +13,7 @@ import { chainHashes, MessageMemo } from './messageMemo';
 import { SessionStateStore } from './sessionState';
 import type { Decision, Strategy, StrategyResult } from './types';
 import { invalidResult } from './validate';
+import { describeError } from '../errors';
 
 export interface PipelineConfig {
   /** Strategy id → on/off; strategies not named use their `defaultEnabled`. */
@@ -200,7 +201,7 @@ export class Pipeline {
       try {
         await strategy.afterResponse(request, response, { state: this.state.scope(sessionId, strategy.id), logger: this.logger });
       } catch (error) {
-        this.logger.warn('strategy-after-response-failed', `Herald: ${strategy.id} failed after the response: ${describe(error)}`);
+        this.logger.warn('strategy-after-response-failed', `Herald: ${strategy.id} failed after the response: ${describeError(error)}`);
       }
     }
   }
@@ -281,8 +282,8 @@ export class Pipeline {
       };
     } catch (error) {
       const durationMs = performance.now() - started;
-      this.logger.warn('strategy-failed', `Herald: ${strategy.id} failed and was skipped: ${describe(error)}`);
-      return { decision: { ...base, status: 'failed', action: 'strategy-failed', reason: `${describe(error)}; request left as it was`, tokensAfter: before, durationMs } };
+      this.logger.warn('strategy-failed', `Herald: ${strategy.id} failed and was skipped: ${describeError(error)}`);
+      return { decision: { ...base, status: 'failed', action: 'strategy-failed', reason: `${describeError(error)}; request left as it was`, tokensAfter: before, durationMs } };
     } finally {
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
@@ -321,6 +322,3 @@ function validateConfig(strategies: readonly Strategy[], config: PipelineConfig)
   }
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

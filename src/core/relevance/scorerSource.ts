@@ -8,6 +8,7 @@ import type { AssetLocator, Logger } from '../ports';
 import { createRelevanceScorer } from './index';
 import { loadOnnxEmbedder } from './embedding/onnxEmbedder';
 import type { RelevanceScorer } from './types';
+import { describeError } from '../errors';
 
 export interface ScorerSource {
   /** True when an embedding model folder is configured (it may still fail to load). */
@@ -39,7 +40,7 @@ export function loadScorerFor(environment: ScorerEnvironment): ScorerSource {
       loading ??= loadOnnxEmbedder(modelDir, { assets: environment.assets }).then(
         (embedder) => ({ scorer: createRelevanceScorer({ embedder }), note: '' }),
         (error: unknown) => {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = describeError(error);
           (environment.logger ?? logger).warn('embedding-model-unavailable', message);
           return { scorer: lexical, note: '; the embedding model could not be loaded, lexical ranking only' };
         },

@@ -6,6 +6,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { BlobInfo, BlobStore } from './blobStore';
 import { findMarkers, formatMarker } from './marker';
+import { describeError } from '../errors';
 
 /** Saved entries carry this; loading another version is refused loudly. */
 export const STASH_SCHEMA_VERSION = 1;
@@ -122,7 +123,7 @@ export class Stash {
         } catch (error) {
           failed.push(entry.handle);
           this.unwritten.add(entry.handle);
-          this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${entry.handle}: ${describe(error)}`);
+          this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${entry.handle}: ${describeError(error)}`);
         }
       }
       for (const handle of await this.sweep(new Set(batch.map((entry) => entry.handle)))) {
@@ -170,7 +171,7 @@ export class Stash {
     try {
       text = await this.options.store.get(handle);
     } catch (error) {
-      this.options.onProblem?.('stash-read-failed', `Herald: could not read stash entry ${handle}: ${describe(error)}`);
+      this.options.onProblem?.('stash-read-failed', `Herald: could not read stash entry ${handle}: ${describeError(error)}`);
       return undefined;
     }
     if (text === undefined) return undefined;
@@ -240,7 +241,7 @@ export class Stash {
         }
       }
     } catch (error) {
-      this.options.onProblem?.('stash-sweep-failed', `Herald: could not sweep the stash: ${describe(error)}`);
+      this.options.onProblem?.('stash-sweep-failed', `Herald: could not sweep the stash: ${describeError(error)}`);
     }
     return evictedFresh;
   }
@@ -274,6 +275,3 @@ function parseEntry(text: string, handle: string): StashEntry | string {
   return entry as StashEntry;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -20,6 +20,7 @@ import { scoreLexically } from '../relevance/lexicalScorer';
 import { LEXICAL_ONLY_NOTE, loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
 import { queryForLatestTurn, queryForPasted } from '../relevance/turnQuery';
 import type { StrategyEnvironment } from './environment';
+import { describeError } from '../errors';
 
 /** Options of relevance_filter. */
 export interface RelevanceFilterOptions extends LineSelectionOptions {
@@ -114,7 +115,7 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
     } catch (error) {
       if (context.signal.aborted || scorer.mode === 'lexical') throw error;
       // Fail-open to lexical ranking when the embedding model fails at run time.
-      context.logger.warn('embedding-failed', `Herald: relevance_filter fell back to lexical ranking: ${error instanceof Error ? error.message : String(error)}`);
+      context.logger.warn('embedding-failed', `Herald: relevance_filter fell back to lexical ranking: ${describeError(error)}`);
       scores = scoreLexically(query.text, lines);
       fellBack = true;
     }

@@ -21,6 +21,7 @@ import { TesseractOcrEngine, type OcrEngine } from './tools/ocrEngine';
 import { booleanOption, numberOption } from './tools/options';
 import { decodePng } from './tools/pngDecode';
 import { flatBackground, judgeTextImage, type TextImageThresholds } from './tools/textImageCheck';
+import { describeError } from '../errors';
 
 export const VISION_OCR_ID = 'vision_ocr';
 
@@ -65,7 +66,7 @@ export function createVisionOcr(environment: StrategyEnvironment = {}, engine: O
         remembered.set(key, verdict);
         while (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
         return verdict;
-      }, (error: unknown) => ({ reason: `OCR failed: ${error instanceof Error ? error.message : String(error)}`, failed: true }));
+      }, (error: unknown) => ({ reason: `OCR failed: ${describeError(error)}`, failed: true }));
       pending = pending.finally(() => reading.delete(key));
       reading.set(key, pending);
     }

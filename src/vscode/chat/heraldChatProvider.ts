@@ -12,6 +12,7 @@ import { fromVscode, type PartKit, type VscodeMessageLike } from './messageConve
 import { recordOfFailure, runRequestFlow } from './requestFlow';
 import type { Optimizer } from '../optimizer/optimizer';
 import type { HeraldSettings } from '../settings/settingsSchema';
+import { describeError } from '../../core/errors';
 
 export const HERALD_VENDOR = 'herald';
 
@@ -43,7 +44,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         this.languageModelTargets = models.filter((model) => model.vendor !== HERALD_VENDOR).map((model) => new LanguageModelTarget(model, this.services.kit));
       } catch (error) {
         // Right after start-up VS Code answers "Canceled"; the next models-changed event brings them.
-        this.services.logger.info('models-not-ready', `Herald: could not list language models yet: ${describe(error)}`);
+        this.services.logger.info('models-not-ready', `Herald: could not list language models yet: ${describeError(error)}`);
       } finally {
         this.refreshing = undefined;
       }
@@ -127,7 +128,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
     } catch (error) {
       const record = recordOfFailure(error);
       if (record) this.services.log.add(record);
-      this.services.logger.error('target-failed', `Herald: ${target.information.name} failed: ${describe(error)}`);
+      this.services.logger.error('target-failed', `Herald: ${target.information.name} failed: ${describeError(error)}`);
       // The target's own message reaches the user unchanged.
       throw error;
     } finally {
@@ -162,9 +163,5 @@ function textOfMessage(message: vscode.LanguageModelChatRequestMessage): string 
       return '';
     })
     .join('\n');
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 

@@ -12,6 +12,7 @@ import type { Logger } from '../../core/ports';
 import { partText } from '../../core/chat/types';
 import { latestUserText } from '../../core/pipeline/freshInput';
 import type { ForwardTarget, ResponseChunk } from './forwardTarget';
+import { describeError } from '../../core/errors';
 
 export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
 const PREVIEW_CHARS = 200;
@@ -117,7 +118,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       request = result.request;
     } catch (failure) {
       status = 'forwarded-original';
-      error = describe(failure);
+      error = describeError(failure);
       input.logger.error('pipeline-failed', `Herald: the optimizer failed, the original request was forwarded: ${error}`);
     }
   }
@@ -203,7 +204,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     }
   } catch (failure) {
     status = 'failed';
-    error = describe(failure);
+    error = describeError(failure);
     const failed = record();
     throw Object.assign(failure instanceof Error ? failure : new Error(error), { heraldRecord: failed });
   }
@@ -211,7 +212,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     try {
       await input.afterResponse(input.request, { herald: 'answer', chunks: seen }, result.sessionId);
     } catch (failure) {
-      input.logger.warn('after-response-failed', `Herald: the answer could not be handed back to the optimizer: ${describe(failure)}`);
+      input.logger.warn('after-response-failed', `Herald: the answer could not be handed back to the optimizer: ${describeError(failure)}`);
     }
   }
   return record();
@@ -244,6 +245,3 @@ function qualityOf(decisions: readonly Decision[]): string | undefined {
   return verdict !== undefined ? String(verdict) : decision.action;
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

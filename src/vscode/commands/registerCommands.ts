@@ -7,6 +7,7 @@ import { DECISIONS_VIEW, LIBRARY_VIEW } from '../sidebar/registerSidebar';
 import { exportSavingsReport } from './exportReport';
 import { newLibraryPage, reindexLibrary } from './libraryCommands';
 import { retrieveElidedContent } from './retrieveContent';
+import { describeError } from '../../core/errors';
 
 export function registerCommands(host: HeraldHost, endpoints: EndpointManager): vscode.Disposable[] {
   const commands: Record<string, (...args: unknown[]) => unknown> = {
@@ -32,7 +33,7 @@ export function registerCommands(host: HeraldHost, endpoints: EndpointManager): 
       try {
         await run(...args);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = describeError(error);
         host.logger.error('command-failed', `Herald: ${id} failed: ${message}`);
         void vscode.window.showErrorMessage(message.startsWith('Herald:') ? message : `Herald: ${message}`);
       }

@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../../core/ports';
 import { resolveModelFolder } from '../../core/relevance/embedding/modelFolder';
+import { describeError } from '../../core/errors';
 
 /** The folder when it holds a loadable model (manifest and checksums checked), else undefined. */
 export function usableEmbeddingFolder(folder: string, logger: Logger): string | undefined {
@@ -13,7 +14,7 @@ export function usableEmbeddingFolder(folder: string, logger: Logger): string | 
   try {
     return resolveModelFolder(trimmed).directory;
   } catch (error) {
-    logger.warn('embedding-model-unusable', `${error instanceof Error ? error.message : String(error)}. Herald uses lexical relevance until herald.embedding.modelFolder names a working model (or run "Herald: Download Embedding Model").`);
+    logger.warn('embedding-model-unusable', `${describeError(error)}. Herald uses lexical relevance until herald.embedding.modelFolder names a working model (or run "Herald: Download Embedding Model").`);
     return undefined;
   }
 }

@@ -13,6 +13,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_SCHEMA_VERSION, verifyChecksums, type ModelManifest } from '../../core/relevance/embedding/modelFolder';
+import { describeError } from '../../core/errors';
 
 /** One file of a pinned model. */
 export interface PinnedFile {
@@ -130,7 +131,7 @@ async function downloadFile(file: PinnedFile, target: string, options: DownloadO
     response = await options.fetch(file.url, { signal: options.signal });
   } catch (error) {
     if (options.signal.aborted) throw new DownloadCancelledError();
-    throw new Error(`Herald: could not download ${file.name} from ${file.url}: ${error instanceof Error ? error.message : String(error)}; check the network or proxy and try again`);
+    throw new Error(`Herald: could not download ${file.name} from ${file.url}: ${describeError(error)}; check the network or proxy and try again`);
   }
   if (!response.ok || !response.body) throw new Error(`Herald: downloading ${file.name} from ${file.url} failed: ${response.status} ${response.statusText}`);
   const hash = createHash('sha256');

@@ -22,6 +22,7 @@ import { LibraryService } from '../library/libraryService';
 import { Optimizer } from '../optimizer/optimizer';
 import { readSettings, type HeraldSettings } from '../settings/settingsSchema';
 import { outputLogger } from './outputLogger';
+import { describeError } from '../../core/errors';
 
 const STASH_KEY_SECRET = 'herald.stashKey';
 
@@ -111,7 +112,7 @@ export class HeraldHost implements vscode.Disposable {
       const model = this.currentSettings.judgeMode === 'off' ? undefined : await firstChatModel();
       await this.library.checkSaved(uri.fsPath, model);
     } catch (error) {
-      this.logger.warn('library-check-failed', `Herald: checking ${uri.fsPath} failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.warn('library-check-failed', `Herald: checking ${uri.fsPath} failed: ${describeError(error)}`);
     }
   }
 
@@ -132,7 +133,7 @@ export class HeraldHost implements vscode.Disposable {
       }
       else this.optimizer.configure(this.currentSettings);
     } catch (error) {
-      this.logger.error('settings-rejected', `Herald: the new settings could not be applied: ${error instanceof Error ? error.message : String(error)}`);
+      this.logger.error('settings-rejected', `Herald: the new settings could not be applied: ${describeError(error)}`);
     }
     this.library.configure(workspaceRoot(), this.currentSettings.libraryFolder);
     for (const listener of this.settingsListeners) listener(this.currentSettings);

@@ -11,6 +11,8 @@ import type { GetContextDependencies } from '../../core/knowledge/getContext';
 import { JudgeMemory, type JudgeMode } from '../../core/knowledge/judge';
 import type { Logger, ModelPort } from '../../core/ports';
 import type { Embedder } from '../../core/relevance/types';
+import { describeError } from '../../core/errors';
+import { writeFileAtomic } from '../../core/files';
 
 export const JUDGE_MEMORY_FILE = 'judge-memory.json';
 
@@ -48,7 +50,7 @@ export class KnowledgeSupport {
     try {
       this.memory = fs.existsSync(file) ? JudgeMemory.fromJSON(JSON.parse(fs.readFileSync(file, 'utf8'))) : new JudgeMemory();
     } catch (error) {
-      this.options.logger.warn('judge-memory-unreadable', `Herald: ${file} could not be read (${error instanceof Error ? error.message : String(error)}); the judge starts with an empty memory`);
+      this.options.logger.warn('judge-memory-unreadable', `Herald: ${file} could not be read (${describeError(error)}); the judge starts with an empty memory`);
       this.memory = new JudgeMemory();
     }
     return this.memory;
@@ -59,11 +61,9 @@ export class KnowledgeSupport {
     if (!this.memory) return;
     const file = path.join(this.options.storageFolder, JUDGE_MEMORY_FILE);
     try {
-      fs.mkdirSync(this.options.storageFolder, { recursive: true });
-      fs.writeFileSync(`${file}.tmp`, JSON.stringify(this.memory.toJSON()));
-      fs.renameSync(`${file}.tmp`, file);
+      writeFileAtomic(file, JSON.stringify(this.memory.toJSON()));
     } catch (error) {
-      this.options.logger.warn('judge-memory-unsaved', `Herald: the judge's memory could not be saved to ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger.warn('judge-memory-unsaved', `Herald: the judge's memory could not be saved to ${file}: ${describeError(error)}`);
     }
   }
 
@@ -73,7 +73,7 @@ export class KnowledgeSupport {
     if (folder !== this.embedderFolder || !this.embedderLoading) {
       this.embedderFolder = folder;
       this.embedderLoading = this.options.loadEmbedder(folder).catch((error: unknown) => {
-        this.options.logger.warn('embedding-model-failed', `Herald: the embedding model in ${folder} could not be loaded (${error instanceof Error ? error.message : String(error)}); the library uses lexical relevance`);
+        this.options.logger.warn('embedding-model-failed', `Herald: the embedding model in ${folder} could not be loaded (${describeError(error)}); the library uses lexical relevance`);
         return undefined;
       });
     }

@@ -11,6 +11,7 @@ import type { HeraldHost } from '../host/heraldHost';
 import { explainRecord } from './explainRecord';
 import { languageModelPort } from './languageModelPort';
 import { filterReferences, type AttachedReference, type FilteredReferences } from './referenceFilter';
+import { describeError } from '../../core/errors';
 
 export const PARTICIPANT_ID = 'herald.participant';
 /** The filter learns one threshold per call site; this is @herald's. */
@@ -102,7 +103,7 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
     if (attachments && host.settings().filterQualityCheck) {
       // After the answer, so it adds no latency: was the kept context enough? The threshold for @herald moves with the verdict.
       void runQualityCheck(attachments.result, PARTICIPANT_AGENT, languageModelPort(request.model), host.filterThresholds()).catch((error: unknown) =>
-        host.logger.warn('filter-quality-check-failed', `Herald: the filter's quality check failed: ${error instanceof Error ? error.message : String(error)}`),
+        host.logger.warn('filter-quality-check-failed', `Herald: the filter's quality check failed: ${describeError(error)}`),
       );
     }
     return { metadata: { command: 'answer' } };

@@ -10,6 +10,7 @@ import { readPage } from '../../core/knowledge/readPage';
 import { answerRetrieveCall } from '../chat/requestFlow';
 import type { HeraldHost } from '../host/heraldHost';
 import { filterToolInput, getContextToolInput, inputProblem, readPageToolInput, retrieveToolInput } from './toolInputs';
+import { describeError } from '../../core/errors';
 
 type ToolHandler = (input: unknown, token: vscode.CancellationToken) => Promise<string>;
 
@@ -56,7 +57,7 @@ export function registerTools(host: HeraldHost): vscode.Disposable[] {
         try {
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(await handler(options.input, token))]);
         } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
+          const message = describeError(error);
           host.logger.error('tool-failed', `Herald: ${name} failed: ${message}`);
           return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(`Herald: ${name} failed: ${message}`)]);
         }

@@ -10,6 +10,7 @@ import { loadLibrary, type Library } from '../../core/knowledge/library';
 import type { Page } from '../../core/knowledge/types';
 import type { Logger, ModelPort } from '../../core/ports';
 import type { LibraryView, PageView } from '../../webview/protocol';
+import { describeError } from '../../core/errors';
 
 const ACTIVITY_LIMIT = 30;
 const NEAREST_LIMIT = 5;
@@ -69,7 +70,7 @@ export class LibraryService {
         const problems = this.library.problems.length;
         this.note(`${why}: ${this.library.pages.length} pages${problems > 0 ? `, ${problems} with problems` : ''}`);
       } catch (error) {
-        this.problem = error instanceof Error ? error.message : String(error);
+        this.problem = describeError(error);
         this.logger.warn('library-load-failed', this.problem);
       }
     }

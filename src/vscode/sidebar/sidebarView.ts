@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import { sidebarHtml } from './sidebarHtml';
 import { parseWebviewMessage, type HostMessage, type WebviewMessage } from '../../webview/protocol';
+import { describeError } from '../../core/errors';
 
 export interface SidebarViewOptions {
   /** The view id in `package.json`. */
@@ -48,8 +49,8 @@ export class SidebarView implements vscode.WebviewViewProvider {
       try {
         await this.options.onMessage(message);
       } catch (error) {
-        this.logger.error('webview-action-failed', `Herald: ${message.type} failed: ${error instanceof Error ? error.message : String(error)}`);
-        void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+        this.logger.error('webview-action-failed', `Herald: ${message.type} failed: ${describeError(error)}`);
+        void vscode.window.showErrorMessage(describeError(error));
       }
     });
   }

@@ -8,6 +8,7 @@ import { createBytePairTokenizer } from './bytePairTokenizer';
 import type { ModelFolder } from './modelFolder';
 import type { TextTokenizer } from './textTokenizer';
 import { createWordPieceTokenizer } from './wordPieceTokenizer';
+import { describeError } from '../../errors';
 
 const tokenizerJsonSchema = z.object({
   normalizer: z.looseObject({ type: z.string(), lowercase: z.boolean().optional() }).nullish(),
@@ -43,7 +44,7 @@ export function loadTokenizer(folder: Pick<ModelFolder, 'tokenizerFile' | 'token
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new Error(`Herald: ${folder.tokenizerFile} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new Error(`Herald: ${folder.tokenizerFile} is not valid JSON (${describeError(error)})`);
   }
   const parsed = tokenizerJsonSchema.safeParse(value);
   if (!parsed.success) {

@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { describeError } from '../../errors';
 
 export const MODEL_MANIFEST_FILE = 'herald-model.json';
 export const MODEL_MANIFEST_SCHEMA_VERSION = 1;
@@ -74,7 +75,7 @@ export function resolveModelFolder(directory: string): ModelFolder {
     try {
       value = JSON.parse(fs.readFileSync(manifestFile, 'utf8'));
     } catch (error) {
-      throw new Error(`Herald: ${manifestFile} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+      throw new Error(`Herald: ${manifestFile} is not valid JSON (${describeError(error)})`);
     }
     const parsed = manifestSchema.safeParse(value);
     if (!parsed.success) throw new Error(`Herald: ${manifestFile} is not a valid model manifest: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);

@@ -16,6 +16,7 @@ import type { Embedder } from '../types';
 import { loadTokenizer } from './loadTokenizer';
 import { resolveModelFolder } from './modelFolder';
 import type { TextTokenizer } from './textTokenizer';
+import { describeError } from '../../errors';
 
 type OnnxRuntime = typeof import('onnxruntime-web');
 type Session = Awaited<ReturnType<OnnxRuntime['InferenceSession']['create']>>;
@@ -65,7 +66,7 @@ export async function loadOnnxEmbedder(modelDir: string, options: OnnxEmbedderOp
   try {
     session = await ort.InferenceSession.create(folder.modelFile, { executionProviders: ['wasm'], graphOptimizationLevel: 'all' });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     if (/no available backend|Cannot find module|ENOENT/.test(message)) {
       throw new Error(`Herald: the ONNX runtime could not start (${message}); ${RUNTIME_FILES.join(' and ')} must sit next to each other where the host's asset locator points`);
     }

@@ -8,6 +8,7 @@
  * the broken thread then stops.
  */
 import { parentPort } from 'node:worker_threads';
+import { describeError } from '../../errors';
 
 /** The fields of a tesseract.js job message that route its answer. */
 interface JobPacket {
@@ -19,7 +20,7 @@ interface JobPacket {
 let current: JobPacket = {};
 
 function failCurrentJob(error: unknown): void {
-  const data = error instanceof Error ? error.message : String(error);
+  const data = describeError(error);
   parentPort?.postMessage({ jobId: current.jobId, workerId: current.workerId, action: current.action, status: 'reject', data });
   // A thread whose core failed cannot serve another job; ending it lets the host process exit.
   setImmediate(() => process.exit(1));

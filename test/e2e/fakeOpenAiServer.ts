@@ -3,6 +3,7 @@
  * every request body, and plays a model that uses Herald's in-turn retrieval: when a request
  * offers `herald_retrieve` and carries a marker, it first asks for that handle; once the
  * original comes back as a tool result, it answers in text, quoting the original's length.
+ * It keeps each request's headers too, so the test can see the API key Herald sent.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 export interface FakeServer {
   readonly url: string;
   readonly requests: Record<string, unknown>[];
+  /** The headers of each chat request, in the order of `requests` (names in lower case). */
+  readonly headers: http.IncomingHttpHeaders[];
   /** The handle the fake model asked for, once it did. */
   readonly askedHandle: () => string | undefined;
   close(): Promise<void>;
@@ -19,6 +22,7 @@ const MARKER = /\[herald: [^\]\n]{1,400}? · retrieve (hr_[a-z2-7]{16})\]/;
 
 export async function startFakeServer(): Promise<FakeServer> {
   const requests: Record<string, unknown>[] = [];
+  const headers: http.IncomingHttpHeaders[] = [];
   let asked: string | undefined;
   const server = http.createServer((request, response) => {
     let body = '';
@@ -30,6 +34,7 @@ export async function startFakeServer(): Promise<FakeServer> {
       }
       const parsed = JSON.parse(body) as { messages: { role: string; content: unknown; tool_call_id?: string }[]; tools?: { function: { name: string } }[] };
       requests.push(parsed as unknown as Record<string, unknown>);
+      headers.push({ ...request.headers });
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const send = (value: unknown): boolean => response.write(`data: ${JSON.stringify(value)}\n\n`);
       const toolResult = parsed.messages.find((message) => message.role === 'tool');
@@ -55,6 +60,7 @@ export async function startFakeServer(): Promise<FakeServer> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
+    headers,
     askedHandle: () => asked,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };

@@ -9,10 +9,16 @@
  * Decisions view shows the request, "Herald: Retrieve Elided Content" opens the original, and
  * the Library view lists the sample library. Screenshots go to test/e2e/artifacts/.
  *
+ * Secrets (issue #11): a canary API key, new each run, is typed into "Herald: Manage Endpoints"
+ * as a user would; the fake server must receive it as the bearer token, code-server's secret
+ * storage must hold it (sealed), and after every command has run no file under the user-data
+ * folder, the workspace, the exported report or code-server's own logs may hold it in any form.
+ *
  * Environment: HERALD_E2E_SKIP_PACKAGE=1 reuses herald-<version>.vsix; HERALD_E2E_KEEP=1 keeps
  * the temporary folders; HERALD_E2E_HEADED=1 shows the browser (needs a display).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createDecipheriv, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -20,12 +26,17 @@ import * as path from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { hasSharedData, loadTrajectory } from '../support/sharedData';
 import { startFakeServer, type FakeServer } from './fakeOpenAiServer';
+import { scanForSecret, secretForms } from './secretScan';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 const ENDPOINT_NAME = 'e2e-fake';
 /** A real mini-swe-agent run: long observations that the optimizer masks and stashes. */
 const TRAJECTORY = 'django__django-14915';
+/** Herald's extension id, which names its global storage folder. */
+const EXTENSION_ID = 'herald.herald';
+/** Where code-server's web workbench keeps extension secrets: one sealed localStorage entry (its LocalStorageSecretStorageProvider). */
+const SECRETS_ENTRY = 'secrets.provider';
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const started = Date.now();
@@ -78,6 +89,10 @@ async function main(): Promise<number> {
   const extensions = path.join(temporary, 'extensions');
   const workspace = path.join(temporary, 'workspace');
   const fake = await startFakeServer();
+  // Random per run, so a hit can only come from this run; never printed in full.
+  const canary = `sk-herald-canary-${randomBytes(16).toString('hex')}`;
+  let keySet = false;
+  let report: string | undefined;
   let server: ChildProcess | undefined;
   let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
   try {
@@ -103,24 +118,24 @@ async function main(): Promise<number> {
     });
     check('Herald activates and shows its status bar item', true);
     await timed('welcome', () => checkWelcome(page));
+    keySet = await timed('set-key', () => setEndpointKey(page, canary));
 
     const original = await timed('chat-request', () => sendRequest(page, workspace, fake, conversation));
+    checkKeySent(fake, canary);
     await timed('chat-request-vscode-model', () => sendRequestToEcho(page, workspace, conversation));
     await timed('decisions-view', () => checkDecisions(page));
     await timed('retrieve', () => checkRetrieve(page, fake.askedHandle(), original));
     await timed('library-view', () => checkLibrary(page));
     await timed('tools', () => checkTools(page, workspace));
-    await timed('commands', () => checkCommands(page, workspace));
+    report = await timed('commands', () => checkCommands(page, workspace));
     await timed('new-user-tour', () => tour(page));
+    checkStashModes(userData);
+    if (keySet) await timed('secret-storage', () => checkSecretStorage(page, userData, canary));
   } finally {
     await browser?.close().catch(() => undefined);
-    if (server?.pid) {
-      try {
-        process.kill(-server.pid, 'SIGTERM');
-      } catch {
-        // Already gone.
-      }
-    }
+    if (server?.pid) await stopServer(server);
+    // After the server is gone, so its logs and state are on disk.
+    if (keySet) await timed('secret-scan', () => checkNoLeak(canary, [userData, workspace, ...(report ? [report] : []), path.join(ARTIFACTS, 'code-server.log'), path.join(ARTIFACTS, 'code-server.err.log')], userData, report, fake.url));
     await fake.close();
     fs.writeFileSync(path.join(ARTIFACTS, 'fake-server-requests.json'), JSON.stringify(fake.requests.map(summarizeRequest), null, 2));
     if (process.env.HERALD_E2E_KEEP !== '1') fs.rmSync(temporary, { recursive: true, force: true });
@@ -327,7 +342,8 @@ async function checkTools(page: Page, workspace: string): Promise<void> {
 }
 
 /** The commands a new user runs from the palette, each checked for its effect. */
-async function checkCommands(page: Page, workspace: string): Promise<void> {
+/** Returns the path of the exported savings report, if one was written. */
+async function checkCommands(page: Page, workspace: string): Promise<string | undefined> {
   const heraldStatus = async (): Promise<string> => (await page.locator('.statusbar-item').allInnerTexts()).filter((text) => /herald|saved/i.test(text)).join(' | ');
   const waitForStatus = async (pattern: RegExp): Promise<string> => {
     const deadline = Date.now() + 10_000;
@@ -409,6 +425,7 @@ async function checkCommands(page: Page, workspace: string): Promise<void> {
   const saved = fs.existsSync(written) ? (JSON.parse(fs.readFileSync(written, 'utf8')) as { schema: number; requests: unknown[] }) : undefined;
   check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 1 && saved.requests.length >= 2, saved ? `${saved.requests.length} requests` : 'no file');
   await page.keyboard.press('Escape');
+  return fs.existsSync(written) ? written : undefined;
 }
 
 /** What a new user sees: every Herald command in the palette, and every setting. */
@@ -431,6 +448,207 @@ async function tour(page: Page): Promise<void> {
   const settingsText = await page.locator('.settings-editor').innerText();
   check('Herald\'s settings are listed with descriptions', settingsText.includes('Aggressiveness') && settingsText.includes('Endpoints'), '');
   await page.screenshot({ path: path.join(ARTIFACTS, '07-settings.png') });
+}
+
+/**
+ * Sets the endpoint's API key the way a user does: "Herald: Manage Endpoints", "Set the API key of …", then the
+ * password box. Done once the key is in secret storage (code-server's sealed entry changes) and the box is closed.
+ */
+async function setEndpointKey(page: Page, key: string): Promise<boolean> {
+  const sealedBefore = await readSealedSecrets(page);
+  const choice = page.locator('.quick-input-list .monaco-list-row', { hasText: `Set the API key of "${ENDPOINT_NAME}"` }).first();
+  const password = page.locator('.quick-input-widget input[type="password"]');
+  for (let attempt = 0; attempt < 3; attempt++) {
+    await runCommand(page, 'Herald: Manage Endpoints');
+    const picked = await choice
+      .waitFor({ timeout: 10_000 })
+      .then(() => choice.click({ timeout: 5_000 }))
+      .then(() => true, () => false);
+    // A password box (typed characters hidden) is how the key must be asked for.
+    const asked = picked && (await password.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false));
+    if (!asked) {
+      await page.screenshot({ path: path.join(ARTIFACTS, `set-key-attempt-${attempt}.png`) });
+      continue;
+    }
+    await page.waitForTimeout(300);
+    await password.fill(key);
+    await password.press('Enter');
+    let sealed = sealedBefore;
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && (sealed === sealedBefore || sealed === null)) {
+      await page.waitForTimeout(300);
+      sealed = await readSealedSecrets(page);
+    }
+    const closed = !(await password.isVisible().catch(() => false));
+    if (sealed !== sealedBefore && sealed !== null && closed) {
+      check('Manage Endpoints asks for the key in a password box and stores it in secret storage', true, `attempt ${attempt + 1}; code-server's sealed "${SECRETS_ENTRY}" entry changed`);
+      return true;
+    }
+    await page.screenshot({ path: path.join(ARTIFACTS, `set-key-attempt-${attempt}.png`) });
+  }
+  check('Manage Endpoints asks for the key in a password box and stores it in secret storage', false, 'no password box, or secret storage did not change, in three tries');
+  return false;
+}
+
+/** The sealed secrets of code-server's web workbench (base64 of client key half, IV and AES-GCM ciphertext), or null. */
+async function readSealedSecrets(page: Page): Promise<string | null> {
+  return page.evaluate((name) => localStorage.getItem(name), SECRETS_ENTRY).catch(() => null);
+}
+
+/** Proves the key is really used: every chat request the endpoint received carried it as the bearer token. */
+function checkKeySent(fake: FakeServer, key: string): void {
+  const carrying = fake.headers.filter((headers) => headers.authorization === `Bearer ${key}`).length;
+  check('the endpoint received the key as "Authorization: Bearer …" on every chat request', fake.headers.length > 0 && carrying === fake.headers.length, `${carrying}/${fake.headers.length} requests carried it`);
+}
+
+/** Stash entries hold prompt text: files 0600, folder closed to group and others, in the running extension. */
+function checkStashModes(userData: string): void {
+  const folder = path.join(userData, 'User', 'globalStorage', EXTENSION_ID, 'stash');
+  if (!fs.existsSync(folder)) {
+    check("Herald's stash files are readable by the user only (files 0600, folder 0700)", false, `no stash folder at ${path.relative(userData, folder)}`);
+    return;
+  }
+  const folderMode = fs.statSync(folder).mode & 0o777;
+  const files = fs.readdirSync(folder).map((name) => path.join(folder, name)).filter((file) => fs.statSync(file).isFile());
+  const wrong = files.filter((file) => (fs.statSync(file).mode & 0o777) !== 0o600).map((file) => `${path.basename(file)} ${(fs.statSync(file).mode & 0o777).toString(8)}`);
+  check(
+    "Herald's stash files are readable by the user only (files 0600, folder 0700)",
+    files.length > 0 && wrong.length === 0 && (folderMode & 0o077) === 0,
+    `${files.length} files in ${path.relative(userData, folder)}, folder ${folderMode.toString(8)}${wrong.length ? `; other modes: ${wrong.slice(0, 5).join(', ')}` : ''}`,
+  );
+}
+
+/**
+ * Where the key is allowed to be. code-server's web workbench keeps extension secrets in one localStorage entry of the
+ * browser ("secrets.provider"): JSON of all secrets, AES-256-GCM sealed with a key that is a per-seal client half
+ * (stored in front of the ciphertext) XOR the server's half (the file serve-web-key-half in the user-data folder).
+ * Unsealed here, it must hold the key under Herald's own name; the browser's storage must not show it readable.
+ */
+async function checkSecretStorage(page: Page, userData: string, key: string): Promise<void> {
+  let holders: string[] = [];
+  let problem = '';
+  try {
+    const sealed = await readSealedSecrets(page);
+    if (sealed === null) throw new Error(`no "${SECRETS_ENTRY}" entry in localStorage`);
+    const bytes = Buffer.from(sealed, 'base64');
+    const serverHalf = fs.readFileSync(path.join(userData, 'serve-web-key-half'));
+    const aesKey = Buffer.from(bytes.subarray(0, 32).map((byte, index) => byte ^ serverHalf[index]!));
+    const decipher = createDecipheriv('aes-256-gcm', aesKey, bytes.subarray(32, 44));
+    decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+    const secrets = JSON.parse(Buffer.concat([decipher.update(bytes.subarray(44, bytes.length - 16)), decipher.final()]).toString('utf8')) as Record<string, unknown>;
+    holders = Object.entries(secrets).filter(([, value]) => value === key).map(([name]) => name);
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  check(
+    "the key lands in secret storage under Herald's name for the endpoint",
+    holders.length === 1 && holders[0]!.includes(EXTENSION_ID) && holders[0]!.includes(`herald.endpointKey.${ENDPOINT_NAME}`),
+    problem || `unsealed "${SECRETS_ENTRY}" holds it as ${holders.join(', ') || 'nothing'}`,
+  );
+
+  // Every string form a leak could take in the browser (UTF-16 is how JavaScript holds the plain form already).
+  const needles = secretForms(key).filter((form) => form.name !== 'utf-16le').map((form) => form.bytes.toString('latin1'));
+  // tsx keeps function names with an `__name` helper the page does not have: give it a no-op one.
+  await page.evaluate('globalThis.__name ??= (target) => target').catch(() => undefined);
+  const browser = await page
+    .evaluate(async (forms: string[]) => {
+      const places: string[] = [];
+      let values = 0;
+      const look = (where: string, text: string): void => {
+        values++;
+        if (forms.some((form) => text.includes(form))) places.push(where);
+      };
+      const textOf = (value: unknown): string => {
+        if (typeof value === 'string') return value;
+        if (value instanceof ArrayBuffer) return new TextDecoder('latin1').decode(new Uint8Array(value));
+        if (ArrayBuffer.isView(value)) return new TextDecoder('latin1').decode(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+        try {
+          return JSON.stringify(value) ?? String(value);
+        } catch {
+          return String(value);
+        }
+      };
+      for (const [name, storage] of [['localStorage', localStorage], ['sessionStorage', sessionStorage]] as const) {
+        for (let index = 0; index < storage.length; index++) {
+          const entry = storage.key(index) ?? '';
+          look(`${name}:${entry}`, `${entry}\n${storage.getItem(entry) ?? ''}`);
+        }
+      }
+      const databases = await indexedDB.databases();
+      for (const info of databases) {
+        if (!info.name) continue;
+        const database = await new Promise<IDBDatabase>((resolve, reject) => {
+          const opening = indexedDB.open(info.name!);
+          opening.onsuccess = () => resolve(opening.result);
+          opening.onerror = () => reject(opening.error ?? new Error(`cannot open ${info.name}`));
+        });
+        for (const storeName of Array.from(database.objectStoreNames)) {
+          const [keys, entries] = await new Promise<[IDBValidKey[], unknown[]]>((resolve, reject) => {
+            const transaction = database.transaction(storeName, 'readonly');
+            const store = transaction.objectStore(storeName);
+            const keyRequest = store.getAllKeys();
+            const valueRequest = store.getAll();
+            transaction.oncomplete = () => resolve([keyRequest.result, valueRequest.result]);
+            transaction.onerror = () => reject(transaction.error ?? new Error(`cannot read ${storeName}`));
+          });
+          entries.forEach((value, index) => look(`indexedDB:${info.name}/${storeName}/${textOf(keys[index])}`, `${textOf(keys[index])}\n${textOf(value)}`));
+        }
+        database.close();
+      }
+      return { places, values, databases: databases.length };
+    }, needles)
+    .catch((error: unknown) => ({ places: [`the browser scan failed: ${error instanceof Error ? error.message : String(error)}`], values: 0, databases: 0 }));
+  check(
+    "the browser's storage never shows the key readable (secret storage keeps it sealed)",
+    browser.places.length === 0 && browser.values > 0,
+    `${browser.values} localStorage, sessionStorage and IndexedDB values of ${browser.databases} databases read${browser.places.length ? `; found in ${browser.places.join(', ')}` : ''}`,
+  );
+}
+
+/**
+ * After every command has run and the server is gone: the key must be in no file under the user-data folder (settings,
+ * logs incl. Herald's output channel, global and workspace storage incl. the stash, state databases), the workspace,
+ * the exported report or code-server's own output. Nothing is excluded: code-server keeps secrets in the browser.
+ */
+function checkNoLeak(key: string, roots: readonly string[], userData: string, report: string | undefined, endpointUrl: string): void {
+  const result = scanForSecret(roots, key);
+  // A control on the same files: the endpoint's URL, which settings.json does hold, must be found.
+  const control = scanForSecret(roots, endpointUrl).hits.some((hit) => hit.file === path.join(userData, 'User', 'settings.json') && hit.form === 'plain');
+  const under = (folder: string): string[] => result.scanned.filter((file) => file.startsWith(folder + path.sep));
+  const logs = under(path.join(userData, 'logs'));
+  const heraldLogs = logs.filter((file) => /herald/i.test(path.basename(file)));
+  const stash = under(path.join(userData, 'User', 'globalStorage', EXTENSION_ID, 'stash'));
+  const settings = result.scanned.includes(path.join(userData, 'User', 'settings.json'));
+  const reportScanned = report !== undefined && result.scanned.includes(path.resolve(report));
+  fs.writeFileSync(path.join(ARTIFACTS, 'secret-scan.json'), JSON.stringify({ scanned: result.scanned, unreadable: result.unreadable, hits: result.hits, forms: secretForms(key).map((form) => form.name) }, null, 2));
+  check(
+    "the leak scan reads settings.json, Herald's log, the stash and the exported report, and finds a known value",
+    settings && heraldLogs.length > 0 && stash.length > 0 && reportScanned && control,
+    `settings.json ${settings ? 'read' : 'missing'}; ${heraldLogs.length} Herald log files of ${logs.length} logs; ${stash.length} stash files; report ${reportScanned ? 'read' : 'missing'}; the endpoint URL ${control ? 'found' : 'NOT found'} in settings.json`,
+  );
+  check(
+    'the endpoint key appears in no file: settings, logs, storage, stash, workspace, report (plain, UTF-16, hex, base64)',
+    result.hits.length === 0 && result.unreadable.length === 0,
+    `${result.scanned.length} files scanned (${under(userData).length} under the user-data folder), nothing excluded (code-server seals secrets in the browser's localStorage)` +
+      (result.hits.length ? `; FOUND in ${result.hits.map((hit) => `${hit.file} (${hit.form})`).join(', ')}` : '') +
+      (result.unreadable.length ? `; unreadable: ${result.unreadable.map((entry) => entry.file).join(', ')}` : ''),
+  );
+}
+
+/** Stops code-server's process group and waits (up to 10 s) for it to exit, so its files are complete on disk. */
+async function stopServer(server: ChildProcess): Promise<void> {
+  const exited = new Promise<void>((resolve) => {
+    if (server.exitCode !== null || server.signalCode !== null) resolve();
+    else server.once('exit', () => resolve());
+  });
+  try {
+    process.kill(-server.pid!, 'SIGTERM');
+  } catch {
+    return; // Already gone.
+  }
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  // The extension host is a child in the same group; give it a moment past its parent.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {

@@ -5,3 +5,5 @@ export * from './hash';
 export * from './messageMemo';
 export * from './sessionState';
 export { invalidResult } from './validate';
+export * from './elisionSites';
+export * from './expandRequest';

@@ -4,9 +4,11 @@
  * turns the same prefix is replayed from here byte for byte instead of being decided again.
  */
 import type { ChatMessage } from '../chat/types';
+import type { MessageElisionSite } from './elisionSites';
 import { sha256 } from './hash';
 
-export const MEMO_SCHEMA_VERSION = 2;
+/** 3: entries carry the positions of their real elisions (`sites`). */
+export const MEMO_SCHEMA_VERSION = 3;
 
 /** Tokens each strategy removed from one message when it was decided. */
 export type MessageSavings = Readonly<Record<string, number>>;
@@ -14,6 +16,8 @@ export type MessageSavings = Readonly<Record<string, number>>;
 interface MemoEntry {
   readonly message: ChatMessage;
   readonly savings?: MessageSavings;
+  /** Where the message's real elisions stand, so a replayed message expands exactly. */
+  readonly sites?: readonly MessageElisionSite[];
 }
 
 export class MessageMemo {
@@ -34,13 +38,18 @@ export class MessageMemo {
     return this.entries.get(key)?.savings;
   }
 
+  /** Where the real elisions of this message stand, as recorded when it was decided. */
+  sites(key: string): readonly MessageElisionSite[] {
+    return this.entries.get(key)?.sites ?? [];
+  }
+
   has(key: string): boolean {
     return this.entries.has(key);
   }
 
-  set(key: string, message: ChatMessage, savings?: MessageSavings): void {
+  set(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
     this.entries.delete(key);
-    this.entries.set(key, savings && Object.keys(savings).length > 0 ? { message, savings } : { message });
+    this.entries.set(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 

@@ -7,6 +7,7 @@ import type { ChatMessage, ChatRequest } from '../chat/types';
 import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import { TokenCounter } from '../tokens/tokenCounter';
+import { ElisionTracker, type RequestElisionSite } from './elisionSites';
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo } from './messageMemo';
@@ -60,6 +61,13 @@ export interface PipelineResult {
    */
   readonly savedByStrategy: Readonly<Record<string, number>>;
   /**
+   * Where every real elision of the optimized request stands (replayed history messages
+   * included), so expansion can replace those and nothing else: a verbatim copy of a real
+   * replacement elsewhere (the model quoting a marker) is text, not an elision. Empty when
+   * nothing was elided or the request went out as it arrived.
+   */
+  readonly elisions: readonly RequestElisionSite[];
+  /**
    * Set when the optimized request was abandoned and the request goes out as it arrived
    * (an elided original could not be saved): what happened, as `code: explanation`.
    */
@@ -103,10 +111,15 @@ export class Pipeline {
     let frozenCount = 0;
     const replayed: ChatMessage[] = [];
     const savedByStrategy: Record<string, number> = {};
+    const stash = this.dependencies.stash;
+    const sites = new ElisionTracker((handle) => stash.issuedEntry(handle), (location) => {
+      this.logger.warn('elision-sites-guessed', `Herald: the rewrite of message ${location.messageIndex} part ${location.partIndex} could not be aligned with its text before; its elisions are located by text alone`);
+    });
     while (frozenCount < freshStart) {
       const memoized = this.memo.get(chain[frozenCount]!);
       if (!memoized) break;
       replayed.push(memoized);
+      sites.seed(frozenCount, this.memo.sites(chain[frozenCount]!));
       for (const [id, tokens] of Object.entries(this.memo.savings(chain[frozenCount]!) ?? {})) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
       frozenCount++;
     }
@@ -135,6 +148,7 @@ export class Pipeline {
       if (saved !== 0) savedByStrategy[strategy.id] = (savedByStrategy[strategy.id] ?? 0) + saved;
       if (outcome.result) {
         this.attribute(strategy.id, request, outcome.result.request, frozenCount, freshStart, messageSavings);
+        sites.update(request, outcome.result.request);
         request = outcome.result.request;
         if (outcome.result.holdout) holdout = true;
         if (outcome.result.response !== undefined) {
@@ -151,10 +165,11 @@ export class Pipeline {
     if (restored.length > 0) {
       this.logger.error('stash-write-failed-request-restored', `Herald: ${restored.length} elided original(s) could not be saved (${restored.slice(0, 3).join(', ')}); the request was sent as it arrived`);
       request = input;
+      sites.clear();
     }
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
     if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
-      for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!, messageSavings.get(index));
+      for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!, messageSavings.get(index), sites.messageSites(index));
     }
     return {
       request,
@@ -166,6 +181,7 @@ export class Pipeline {
       sessionId,
       response,
       holdout,
+      elisions: sites.all(),
       savedByStrategy: restored.length > 0 ? {} : savedByStrategy,
       ...(restored.length > 0 ? { restored: `stash-write-failed: ${restored.length} elided original(s) could not be saved` } : {}),
     };

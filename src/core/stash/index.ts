@@ -1,3 +1,4 @@
 export * from './blobStore';
+export * from './elisionSite';
 export * from './marker';
 export * from './stash';

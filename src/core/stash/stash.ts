@@ -6,6 +6,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { BlobInfo, BlobStore } from './blobStore';
 import { findMarkers, formatMarker } from './marker';
+import { locateReplacement, type ElisionSite } from './elisionSite';
 import { describeError } from '../errors';
 
 /** Saved entries carry this; loading another version is refused loudly. */
@@ -154,6 +155,14 @@ export class Stash {
     return this.cache.has(handle);
   }
 
+  /**
+   * The entry of a handle this stash {@link issued}, without touching the store: what the
+   * pipeline needs, synchronously, to tell where a strategy put a replacement.
+   */
+  issuedEntry(handle: string): StashEntry | undefined {
+    return this.cache.get(handle);
+  }
+
   /** Whether `text` contains a marker whose handle this stash {@link issued}. */
   hasIssuedMarker(text: string): boolean {
     return findMarkers(text).some((marker) => this.issued(marker.handle));
@@ -186,9 +195,12 @@ export class Stash {
   }
 
   /**
-   * Replaces every marker in `text` whose stashed replacement stands there with its original,
-   * repeating for nested elisions. Markers with unknown handles, or whose replacement does not
-   * stand around them (look-alikes inside tool output), are left exactly as they are.
+   * Expansion by text alone: replaces every marker in `text` whose stashed replacement stands
+   * there with its original, repeating for nested elisions. Markers with unknown handles, or
+   * whose replacement does not stand around them (look-alikes inside tool output), are left
+   * exactly as they are. A verbatim copy of a real replacement (the model quoting a marker it
+   * was shown) cannot be told from the real one by text, so it is expanded too; where the
+   * positions of the real elisions are known, use {@link expandAt}.
    */
   async expandText(text: string, maxDepth = 8): Promise<string> {
     let current = text;
@@ -201,7 +213,7 @@ export class Stash {
         const entry = await this.entry(marker.handle);
         if (!entry) continue;
         for (const replacement of entry.replacements) {
-          const start = locate(current, replacement, marker.start, marker.end);
+          const start = locateReplacement(current, replacement, marker.start, marker.end);
           if (start < 0) continue;
           current = current.slice(0, start) + entry.original + current.slice(start + replacement.length);
           changed = true;
@@ -209,6 +221,31 @@ export class Stash {
         }
       }
       if (!changed) return current;
+    }
+    return current;
+  }
+
+  /**
+   * Expands only the real elisions at `sites` (as the pipeline recorded them), then the real
+   * elisions recorded inside each original, and nothing else: a copy of a real replacement
+   * elsewhere stays as it is. A site whose handle is unknown, or where the text does not hold
+   * one of that handle's replacements, or that overlaps a later site, is left unexpanded.
+   */
+  async expandAt(text: string, sites: readonly ElisionSite[], maxDepth = 32): Promise<string> {
+    if (sites.length === 0 || maxDepth <= 0) return text;
+    let current = text;
+    let end = text.length;
+    // Right to left, so earlier positions stay valid.
+    for (const site of [...sites].sort((a, b) => b.start - a.start)) {
+      if (site.start < 0 || site.start + site.length > end) continue;
+      const entry = await this.entry(site.handle);
+      if (!entry || !entry.replacements.includes(current.slice(site.start, site.start + site.length))) {
+        this.options.onProblem?.('elision-site-mismatch', `Herald: no replacement of ${site.handle} stands at offset ${site.start}; left as it is`);
+        continue;
+      }
+      const original = await this.expandAt(entry.original, site.nested ?? [], maxDepth - 1);
+      current = current.slice(0, site.start) + original + current.slice(site.start + site.length);
+      end = site.start;
     }
     return current;
   }
@@ -245,18 +282,6 @@ export class Stash {
     }
     return evictedFresh;
   }
-}
-
-/** Where `replacement` stands in `text` covering the marker at [markerStart, markerEnd), or -1. */
-function locate(text: string, replacement: string, markerStart: number, markerEnd: number): number {
-  let from = Math.max(0, markerEnd - replacement.length);
-  while (from <= markerStart) {
-    const index = text.indexOf(replacement, from);
-    if (index < 0 || index > markerStart) return -1;
-    if (index + replacement.length >= markerEnd) return index;
-    from = index + 1;
-  }
-  return -1;
 }
 
 function parseEntry(text: string, handle: string): StashEntry | string {

@@ -50,6 +50,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
   }
   const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled, ...(timeLimitMs ? { timeLimitMs } : {}) }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request, { windowTokens });
+  directory.sites.record(result.request, result.elisions);
   try {
     directory.save();
   } catch (error) {

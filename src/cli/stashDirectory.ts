@@ -1,6 +1,7 @@
 /**
- * The CLI's stash folder: entries as files, the per-install HMAC key, and the memo and pins
- * that keep consecutive `herald optimize` calls of one conversation cache-stable.
+ * The CLI's stash folder: entries as files, the per-install HMAC key, the memo and pins
+ * that keep consecutive `herald optimize` calls of one conversation cache-stable, and where
+ * each optimized text's real elisions stand (for `herald expand`).
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -10,6 +11,7 @@ import { MessageMemo, SessionStateStore } from '../core/pipeline';
 import { writeFileAtomic } from '../core/files';
 import { FileBlobStore, Stash } from '../core/stash';
 import type { Logger } from '../core/ports';
+import { SiteIndex } from './siteIndex';
 import { describeError } from '../core/errors';
 
 export function defaultStashDirectory(): string {
@@ -21,7 +23,9 @@ export interface StashDirectory {
   readonly stash: Stash;
   readonly memo: MessageMemo;
   readonly state: SessionStateStore;
-  /** Saves the memo and pins (atomically). */
+  /** Where the real elisions of the texts `optimize` printed stand. */
+  readonly sites: SiteIndex;
+  /** Saves the memo, pins and sites (atomically, each file on its own). */
   save(): void;
 }
 
@@ -34,14 +38,17 @@ export function openStashDirectory(directory: string, logger: Logger): StashDire
   });
   const memo = loadJson(path.join(directory, 'memo.json'), MessageMemo.fromJSON, () => new MessageMemo(), logger);
   const state = loadJson(path.join(directory, 'state.json'), SessionStateStore.fromJSON, () => new SessionStateStore(), logger);
+  const sites = loadJson(path.join(directory, 'sites.json'), SiteIndex.fromJSON, () => new SiteIndex(), logger);
   return {
     directory,
     stash,
     memo,
     state,
+    sites,
     save() {
       writeFileAtomic(path.join(directory, 'memo.json'), JSON.stringify(memo));
       writeFileAtomic(path.join(directory, 'state.json'), JSON.stringify(state));
+      writeFileAtomic(path.join(directory, 'sites.json'), JSON.stringify(sites));
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Pipeline } from '../../src/core/pipeline';
 import type { Decision } from '../../src/core/pipeline/types';
 import type { Stash } from '../../src/core/stash/stash';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
+import { factRecall } from './factRecall';
 
 export const CACHE_READ_PRICE = 0.1;
 export const CACHE_WRITE_PRICE = 1.25;
@@ -38,15 +39,28 @@ export interface ReplaySummary {
   readonly losslessTurns: number;
   /** Per strategy: tokens it removed, summed over every request (replayed history decisions included). */
   readonly savedByStrategy: Readonly<Record<string, number>>;
+  /** Code-like facts each next reply took from history, and how many the optimized history still showed (see factRecall.ts). */
+  readonly factsUsed: number;
+  readonly factsVisible: number;
 }
 
 export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly unknown[], tokens: TokenCounter): Promise<ReplaySummary> {
   const turns: ReplayTurn[] = [];
   let previousOriginal: readonly ChatMessage[] = [];
   let previousOptimized: readonly ChatMessage[] = [];
+  let previousRequest: ChatRequest | undefined;
   const saved: Record<string, number> = {};
+  let factsUsed = 0;
+  let factsVisible = 0;
   for (const body of bodies) {
     const request = parseRequest(body);
+    // The reply to the previous request is the assistant message that follows its messages here.
+    const reply = previousRequest ? request.messages[previousRequest.messages.length] : undefined;
+    if (previousRequest && reply?.role === 'assistant') {
+      const recall = factRecall(previousRequest.messages, previousOptimized, reply);
+      factsUsed += recall.used;
+      factsVisible += recall.visible;
+    }
     const result = await pipeline.run(request);
     const optimized = result.request;
     // Round-trip through the wire format, as the host does before forwarding.
@@ -67,6 +81,7 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
     for (const [id, tokens] of Object.entries(result.savedByStrategy)) saved[id] = (saved[id] ?? 0) + tokens;
     previousOriginal = request.messages;
     previousOptimized = wire.messages;
+    previousRequest = request;
   }
   const sum = (pick: (turn: ReplayTurn) => number): number => turns.reduce((total, turn) => total + pick(turn), 0);
   return {
@@ -78,6 +93,8 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
     prefixStableTurns: turns.filter((turn) => turn.prefixStable).length,
     losslessTurns: turns.filter((turn) => turn.lossless).length,
     savedByStrategy: saved,
+    factsUsed,
+    factsVisible,
   };
 }
 

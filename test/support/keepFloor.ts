@@ -1,0 +1,70 @@
+/**
+ * The floor the keep-rules of issues #3 and #10 put under any optimizer: what a request must
+ * still carry if every byte those rules allow to go were gone. Kept: the system prompt, the
+ * task (first user message), the fresh input, every action of the agent (tool calls, opaque
+ * parts, fenced command blocks in its text) and, of each failed tool output in history, its
+ * failure lines (or the whole output, in the stricter reading). Gone at no cost, not even a
+ * marker: the agent's prose, every other observation. No real optimizer reaches this floor;
+ * it bounds what the savings goal asks against what the rules let go.
+ */
+import type { ChatMessage, ChatRequest, Part } from '../../src/core/chat/types';
+import { partText } from '../../src/core/chat/types';
+import { findToolOutputs, type ToolOutputSegment } from '../../src/core/chat/toolOutput';
+import { freshStartOf } from '../../src/core/pipeline/freshInput';
+import { failureLines, isFailureOutput } from '../../src/core/strategies/shared/failure';
+import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
+import { cachedCost } from './replay';
+
+/** How a failed observation counts toward the floor. */
+export type FailureReading = 'failure-lines' | 'whole-output';
+
+const FENCED_BLOCK = /(^|\n)(```|~~~)[^\n]*\n[\s\S]*?\n\2[ \t]*(?=\n|$)/g;
+
+/** The request reduced to what the keep-rules protect, one text message per original message. */
+export function floorRequest(request: ChatRequest, reading: FailureReading): ChatMessage[] {
+  const freshStart = freshStartOf(request.messages);
+  const firstUser = request.messages.findIndex((message) => message.role === 'user');
+  const outputs = new Map<number, ToolOutputSegment[]>();
+  for (const segment of findToolOutputs(request)) outputs.set(segment.messageIndex, [...(outputs.get(segment.messageIndex) ?? []), segment]);
+  return request.messages.map((message, index) => {
+    const whole = message.role === 'system' || index === firstUser || index >= freshStart;
+    const text = whole ? message.parts.map(partText).join('\n') : protectedText(message, outputs.get(index) ?? [], reading);
+    return { role: message.role, parts: [{ type: 'text', text }], contentShape: 'string' };
+  });
+}
+
+function protectedText(message: ChatMessage, segments: readonly ToolOutputSegment[], reading: FailureReading): string {
+  if (message.role === 'assistant') return message.parts.map(assistantAction).join('\n');
+  // An observation: only failures have to stay; the user's own words around pasted output stay too.
+  const kept = segments.filter((segment) => isFailureOutput(segment)).map((segment) => (reading === 'whole-output' ? segment.text : failureLines(segment.text, Number.MAX_SAFE_INTEGER).join('\n')));
+  if (segments.length === 0) return message.parts.map(partText).join('\n');
+  return [...kept, ...ownWords(message, segments)].join('\n');
+}
+
+/** The user's text outside the pasted outputs and their tags (mini-swe-agent's `<returncode>` wrapper). */
+function ownWords(message: ChatMessage, segments: readonly ToolOutputSegment[]): string[] {
+  if (segments.some((segment) => segment.source === 'tool_result')) return [];
+  const text = message.parts.map(partText).join('\n');
+  let rest = text;
+  for (const segment of segments) rest = rest.replace(segment.text, '');
+  return [rest.replace(/<\/?(?:returncode|output|output_head|output_tail|stdout|stderr|warning)>|^-?\d+$/gm, '').trim()].filter((words) => words.length > 0);
+}
+
+function assistantAction(part: Part): string {
+  if (part.type !== 'text') return partText(part);
+  return [...part.text.matchAll(FENCED_BLOCK)].map((match) => match[0].trimStart()).join('\n');
+}
+
+/** Billed tokens and cached cost of a conversation's requests reduced to the floor. */
+export function floorOf(requests: readonly ChatRequest[], tokens: TokenCounter, reading: FailureReading): { tokens: number; cachedCost: number } {
+  let total = 0;
+  let cost = 0;
+  let previous: ChatMessage[] = [];
+  for (const request of requests) {
+    const floor = floorRequest(request, reading);
+    for (const message of floor) total += tokens.countMessage(message);
+    cost += cachedCost(previous, floor, tokens);
+    previous = floor;
+  }
+  return { tokens: total, cachedCost: cost };
+}

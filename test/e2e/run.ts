@@ -550,14 +550,31 @@ async function checkSecretStorage(page: Page, userData: string, key: string): Pr
   const needles = secretForms(key).filter((form) => form.name !== 'utf-16le').map((form) => form.bytes.toString('latin1'));
   // tsx keeps function names with an `__name` helper the page does not have: give it a no-op one.
   await page.evaluate('globalThis.__name ??= (target) => target').catch(() => undefined);
+  // A control the scan must find: a random value planted as bytes in a database of its own (deleted afterwards).
+  const control = `herald-e2e-control-${randomBytes(8).toString('hex')}`;
   const browser = await page
-    .evaluate(async (forms: string[]) => {
+    .evaluate(async ({ forms, control }: { forms: string[]; control: string }) => {
       const places: string[] = [];
+      const controlPlaces: string[] = [];
       let values = 0;
       const look = (where: string, text: string): void => {
         values++;
         if (forms.some((form) => text.includes(form))) places.push(where);
+        if (text.includes(control)) controlPlaces.push(where);
       };
+      const planted = await new Promise<IDBDatabase>((resolve, reject) => {
+        const opening = indexedDB.open('herald-e2e-control', 1);
+        opening.onupgradeneeded = () => opening.result.createObjectStore('values');
+        opening.onsuccess = () => resolve(opening.result);
+        opening.onerror = () => reject(opening.error ?? new Error('cannot create the control database'));
+      });
+      await new Promise<void>((resolve, reject) => {
+        const transaction = planted.transaction('values', 'readwrite');
+        transaction.objectStore('values').put(new TextEncoder().encode(`{"value":"${control}"}`), 'control');
+        transaction.oncomplete = () => resolve();
+        transaction.onerror = () => reject(transaction.error ?? new Error('cannot write the control value'));
+      });
+      planted.close();
       const textOf = (value: unknown): string => {
         if (typeof value === 'string') return value;
         if (value instanceof ArrayBuffer) return new TextDecoder('latin1').decode(new Uint8Array(value));
@@ -595,13 +612,15 @@ async function checkSecretStorage(page: Page, userData: string, key: string): Pr
         }
         database.close();
       }
-      return { places, values, databases: databases.length };
-    }, needles)
-    .catch((error: unknown) => ({ places: [`the browser scan failed: ${error instanceof Error ? error.message : String(error)}`], values: 0, databases: 0 }));
+      indexedDB.deleteDatabase('herald-e2e-control');
+      return { places, controlPlaces, values, databases: databases.length };
+    }, { forms: needles, control })
+    .catch((error: unknown) => ({ places: [`the browser scan failed: ${error instanceof Error ? error.message : String(error)}`], controlPlaces: [], values: 0, databases: 0 }));
+  const controlFound = browser.controlPlaces.some((place) => place.startsWith('indexedDB:herald-e2e-control/'));
   check(
     "the browser's storage never shows the key readable (secret storage keeps it sealed)",
-    browser.places.length === 0 && browser.values > 0,
-    `${browser.values} localStorage, sessionStorage and IndexedDB values of ${browser.databases} databases read${browser.places.length ? `; found in ${browser.places.join(', ')}` : ''}`,
+    browser.places.length === 0 && controlFound,
+    `${browser.values} localStorage, sessionStorage and IndexedDB values of ${browser.databases} databases read; planted control ${controlFound ? 'found' : 'NOT found'}${browser.places.length ? `; key found in ${browser.places.join(', ')}` : ''}`,
   );
 }
 

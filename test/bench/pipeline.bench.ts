@@ -40,7 +40,7 @@ export async function bench(): Promise<BenchReport> {
     const bodies = turnRequests(loadTrajectory(name));
     const summary = await replay(pipeline, stash, bodies, tokens);
     const requests = bodies.map((body) => parseRequest(body));
-    for (const [reading, into] of [['failure-lines', floor.lines], ['whole-output', floor.whole]] as const) {
+    for (const [reading, into] of [[{ failures: 'failure-lines', markers: false }, floor.lines], [{ failures: 'whole-output', markers: true }, floor.whole]] as const) {
       const bound = floorOf(requests, tokens, reading);
       into.tokens += bound.tokens;
       into.cost += bound.cachedCost;
@@ -65,7 +65,7 @@ export async function bench(): Promise<BenchReport> {
     `time per request: median ${median(durations).toFixed(2)} ms, p95 ${quantile(durations, 0.95).toFixed(2)} ms`,
     `code-like facts the next reply took from history, still shown: ${percent(factsVisible, factsUsed)} (${factsVisible} of ${factsUsed})`,
     `keep-rule floor (prose and non-failing observations gone at no cost; failures as failure lines): tokens saved ${percent(tokensBefore - floor.lines.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.lines.cost, costBefore)}`,
-    `keep-rule floor, failed outputs kept whole: tokens saved ${percent(tokensBefore - floor.whole.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.whole.cost, costBefore)}`,
+    `keep-rule floor, failed outputs kept whole and one marker per shortened message: tokens saved ${percent(tokensBefore - floor.whole.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.whole.cost, costBefore)}`,
     'tokens saved per strategy:',
     ...Object.entries(saved).sort((a, b) => b[1] - a[1]).map(([id, value]) => `  ${id}: ${value} (${percent(value, tokensBefore)})`),
   ];

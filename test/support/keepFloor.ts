@@ -4,39 +4,51 @@
  * task (first user message), the fresh input, every action of the agent (tool calls, opaque
  * parts, fenced command blocks in its text) and, of each failed tool output in history, its
  * failure lines (or the whole output, in the stricter reading). Gone at no cost, not even a
- * marker: the agent's prose, every other observation. No real optimizer reaches this floor;
- * it bounds what the savings goal asks against what the rules let go.
+ * marker (or, in the stricter reading, behind one marker per message): the agent's prose,
+ * every other observation. No real optimizer reaches this floor; it bounds what the savings
+ * goal asks against what the rules let go.
  */
 import type { ChatMessage, ChatRequest, Part } from '../../src/core/chat/types';
 import { partText } from '../../src/core/chat/types';
 import { findToolOutputs, type ToolOutputSegment } from '../../src/core/chat/toolOutput';
 import { freshStartOf } from '../../src/core/pipeline/freshInput';
 import { failureLines, isFailureOutput } from '../../src/core/strategies/shared/failure';
+import { formatMarker } from '../../src/core/stash/marker';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
 import { cachedCost } from './replay';
 
-/** How a failed observation counts toward the floor. */
-export type FailureReading = 'failure-lines' | 'whole-output';
+/** How the floor reads the rules. */
+export interface FloorReading {
+  /** A failed observation in history keeps its failure lines only, or stays whole. */
+  readonly failures: 'failure-lines' | 'whole-output';
+  /** Each shortened message pays for one marker (a real optimizer leaves one to retrieve the rest). */
+  readonly markers: boolean;
+}
+
+/** A marker as Herald writes it, for the price of one. */
+const MARKER = formatMarker('observation masked: 120 lines', 'hr_abcdefghijklmnop');
 
 const FENCED_BLOCK = /(^|\n)(```|~~~)[^\n]*\n[\s\S]*?\n\2[ \t]*(?=\n|$)/g;
 
 /** The request reduced to what the keep-rules protect, one text message per original message. */
-export function floorRequest(request: ChatRequest, reading: FailureReading): ChatMessage[] {
+export function floorRequest(request: ChatRequest, reading: FloorReading): ChatMessage[] {
   const freshStart = freshStartOf(request.messages);
   const firstUser = request.messages.findIndex((message) => message.role === 'user');
   const outputs = new Map<number, ToolOutputSegment[]>();
   for (const segment of findToolOutputs(request)) outputs.set(segment.messageIndex, [...(outputs.get(segment.messageIndex) ?? []), segment]);
   return request.messages.map((message, index) => {
     const whole = message.role === 'system' || index === firstUser || index >= freshStart;
-    const text = whole ? message.parts.map(partText).join('\n') : protectedText(message, outputs.get(index) ?? [], reading);
+    const original = message.parts.map(partText).join('\n');
+    const kept = whole ? original : protectedText(message, outputs.get(index) ?? [], reading);
+    const text = reading.markers && kept !== original ? [kept, MARKER].filter((piece) => piece.length > 0).join('\n') : kept;
     return { role: message.role, parts: [{ type: 'text', text }], contentShape: 'string' };
   });
 }
 
-function protectedText(message: ChatMessage, segments: readonly ToolOutputSegment[], reading: FailureReading): string {
+function protectedText(message: ChatMessage, segments: readonly ToolOutputSegment[], reading: FloorReading): string {
   if (message.role === 'assistant') return message.parts.map(assistantAction).join('\n');
   // An observation: only failures have to stay; the user's own words around pasted output stay too.
-  const kept = segments.filter((segment) => isFailureOutput(segment)).map((segment) => (reading === 'whole-output' ? segment.text : failureLines(segment.text, Number.MAX_SAFE_INTEGER).join('\n')));
+  const kept = segments.filter((segment) => isFailureOutput(segment)).map((segment) => (reading.failures === 'whole-output' ? segment.text : failureLines(segment.text, Number.MAX_SAFE_INTEGER).join('\n')));
   if (segments.length === 0) return message.parts.map(partText).join('\n');
   return [...kept, ...ownWords(message, segments)].join('\n');
 }
@@ -47,7 +59,8 @@ function ownWords(message: ChatMessage, segments: readonly ToolOutputSegment[]):
   const text = message.parts.map(partText).join('\n');
   let rest = text;
   for (const segment of segments) rest = rest.replace(segment.text, '');
-  return [rest.replace(/<\/?(?:returncode|output|output_head|output_tail|stdout|stderr|warning)>|^-?\d+$/gm, '').trim()].filter((words) => words.length > 0);
+  const words = rest.replace(/<returncode>\s*-?\d+\s*<\/returncode>/g, '').replace(/<\/?(?:output|output_head|output_tail|stdout|stderr|warning)>/g, '').trim();
+  return words.length > 0 ? [words] : [];
 }
 
 function assistantAction(part: Part): string {
@@ -56,7 +69,7 @@ function assistantAction(part: Part): string {
 }
 
 /** Billed tokens and cached cost of a conversation's requests reduced to the floor. */
-export function floorOf(requests: readonly ChatRequest[], tokens: TokenCounter, reading: FailureReading): { tokens: number; cachedCost: number } {
+export function floorOf(requests: readonly ChatRequest[], tokens: TokenCounter, reading: FloorReading): { tokens: number; cachedCost: number } {
   let total = 0;
   let cost = 0;
   let previous: ChatMessage[] = [];

@@ -27,22 +27,24 @@ const conversation = [
 
 describe('bench support: the keep-rule floor and fact recall', () => {
   it('keeps the task, the actions, the failure lines and the fresh input; drops prose and passing output', () => {
-    const texts = floorRequest(request(conversation), 'failure-lines').map(messageText);
+    const texts = floorRequest(request(conversation), { failures: 'failure-lines', markers: false }).map(messageText);
     assert.equal(texts[1], TASK);
     assert.equal(texts[2], '```bash\ngrep -rn round billing/\n```', 'the action stays, the musing goes');
     assert.ok(!texts[3]!.includes('module_12'), 'a passing observation in history goes');
     assert.ok(texts[5]!.includes('AssertionError: 999 != 1000') && !texts[5]!.includes('File "repro.py"'), 'failure lines only');
     assert.equal(texts[7], conversation[7]!.content, 'the fresh input is whole');
-    const whole = floorRequest(request(conversation), 'whole-output').map(messageText);
+    const whole = floorRequest(request(conversation), { failures: 'whole-output', markers: true }).map(messageText);
     assert.ok(whole[5]!.includes(TRACEBACK), 'the stricter reading keeps the failed output whole');
+    assert.match(whole[3]!, /^\[herald: .* · retrieve hr_[a-z]{16}\]$/, 'and pays one marker for a dropped observation');
+    assert.equal(whole[1], TASK, 'no marker where nothing was dropped');
   });
 
   it('prices the floor below the original, with the stricter reading in between', () => {
     const tokens = new TokenCounter();
     const turns = [4, 6, 8].map((end) => request(conversation.slice(0, end)));
     const original = turns.reduce((sum, turn) => sum + tokens.countRequest(turn), 0);
-    const lines = floorOf(turns, tokens, 'failure-lines');
-    const whole = floorOf(turns, tokens, 'whole-output');
+    const lines = floorOf(turns, tokens, { failures: 'failure-lines', markers: false });
+    const whole = floorOf(turns, tokens, { failures: 'whole-output', markers: true });
     assert.ok(lines.tokens < whole.tokens && whole.tokens < original, `${lines.tokens} < ${whole.tokens} < ${original}`);
     assert.ok(lines.cachedCost > 0);
   });

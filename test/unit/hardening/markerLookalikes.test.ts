@@ -1,19 +1,36 @@
 /**
  * Strings that look like Herald's own markers and handles, planted in real tool output, must
  * never be expanded or taken for real ones: through the whole default pipeline, through
- * `expand`, and through `retrieve`.
+ * `expand`, and through `retrieve`. A verbatim copy of a real replacement is text too: where
+ * the pipeline's elision sites are known, only the real elisions expand.
  */
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { expandRequest } from '../../../src/cli/expandCommand';
-import { parseRequest, partText, type ChatRequest } from '../../../src/core/chat';
-import { MessageMemo, Pipeline } from '../../../src/core/pipeline';
+import { parseRequest, partText, serializeRequest, type ChatRequest } from '../../../src/core/chat';
+import { MessageMemo, Pipeline, sitesFrom, textAt } from '../../../src/core/pipeline';
 import { findMarkers, formatMarker, MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { createStrategies } from '../../../src/core/strategies';
 import { TokenCounter } from '../../../src/core/tokens';
+import { runHerald } from '../../support/cliRun';
 import { expandsBack } from '../../support/replay';
 import { hasSharedData, loadTrajectory, trajectoryNames, turnRequests } from '../../support/sharedData';
 
 const tokens = new TokenCounter(20_000);
+
+/** A request body whose message at `index` ends its observation with a line that prints `quoted`. */
+function quoteInto(body: { model: string; messages: unknown[] }, index: number, quoted: string): { model: string; messages: unknown[] } {
+  const messages = body.messages.map((message, at) => {
+    if (at !== index) return message;
+    const typed = message as { content: string };
+    const cut = typed.content.lastIndexOf('</output>');
+    const line = `saved request: ${quoted}\n`;
+    return { ...typed, content: cut < 0 ? `${typed.content}\n${line}` : `${typed.content.slice(0, cut)}${line}${typed.content.slice(cut)}` };
+  });
+  return { ...body, messages };
+}
 
 function texts(request: ChatRequest): string[][] {
   return request.messages.map((message) => message.parts.map(partText));
@@ -169,16 +186,86 @@ describe('hardening: marker and handle look-alikes in tool output', function () 
     assert.ok(await expandsBack(request, result.request, stash));
   });
 
-  // BUG (src/core/stash/stash.ts expandText, known limitation): a verbatim copy of a real
-  // replacement (for example a model quoting a marker Herald showed it, or a tool printing a
-  // saved optimized request) is indistinguishable from the genuine one by text alone, so
-  // expandText (and `herald expand`) replaces the copy with the original too, and nested
-  // expansion does the same inside an outer original. `retrieve` (one level) stays exact.
-  // A fix needs positions: the pipeline would hand the expander the elisions it made.
-  it.skip('a verbatim copy of a real replacement quoted in a later message is not expanded', async () => {
+  // Was a bug (src/core/stash/stash.ts expandText): a verbatim copy of a real replacement (the
+  // model quoting a marker Herald showed it, a tool printing a saved optimized request) cannot
+  // be told from the genuine one by text, so expanding by text replaced the copy too. The
+  // pipeline now records where it elided (PipelineResult.elisions) and expandAt/expandRequest
+  // with those sites replace only there; expandText keeps the text-only behaviour.
+  it('a verbatim copy of a real replacement quoted in a later message is not expanded', async () => {
     const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(9) });
     const inner = stash.elide({ original: 'inner\n'.repeat(30), summary: '30 lines elided', kind: 'test' });
     const quote = `the model said: I will retrieve ${inner.replacement} next`;
-    assert.equal(await stash.expandText(quote), quote);
+    assert.equal(await stash.expandAt(quote, []), quote, 'no site, nothing expanded');
+    const real = `${inner.replacement}\n${quote}`;
+    assert.equal(await stash.expandAt(real, [{ handle: inner.handle, start: 0, length: inner.replacement.length }]), `${'inner\n'.repeat(30)}\n${quote}`);
+    assert.notEqual(await stash.expandText(quote), quote, 'by text alone the copy is expanded (documented)');
+  });
+
+  it('a real trajectory whose later tool output quotes a real replacement expands back exactly with the sites, turn after turn', async () => {
+    const store = new MemoryBlobStore();
+    const memo = new MessageMemo();
+    const key = new Uint8Array(32).fill(12);
+    const pipeline = new Pipeline(createStrategies(), {}, { stash: new Stash({ store, key }), tokens, memo });
+    const turns = turnRequests(loadTrajectory(trajectoryNames()[2]!));
+    // Run the conversation until a turn's history holds a real elision, and take its replacement.
+    let quoted: string | undefined;
+    let turn = 0;
+    for (; turn < turns.length - 3 && quoted === undefined; turn++) {
+      const result = await pipeline.run(parseRequest(turns[turn]));
+      const site = result.elisions[0];
+      if (site) quoted = textAt(result.request, site)!.slice(site.start, site.start + site.length);
+    }
+    assert.ok(quoted !== undefined, 'the pipeline elided something in history');
+    // The later turns run in another process (the CLI, a restarted editor): same store, key and
+    // memo, but the quoted handle is not one this stash has issued, so nothing takes the quoting
+    // output for one of Herald's own elisions.
+    const stash = new Stash({ store, key });
+    const later = new Pipeline(createStrategies(), {}, { stash, tokens, memo });
+    // The agent's next command prints that replacement (say, from a saved optimized request).
+    const quotingIndex = turns[turn]!.messages.length - 1;
+    let previous: ChatRequest | undefined;
+    let textOnlyWrong = 0;
+    for (const body of turns.slice(turn, turn + 3)) {
+      const planted = parseRequest(quoteInto(body, quotingIndex, quoted));
+      const result = await later.run(planted);
+      const wire = parseRequest(JSON.parse(JSON.stringify(serializeRequest(result.request))));
+      assert.ok(JSON.stringify(wire.messages).includes(JSON.stringify(quoted).slice(1, -1)), 'the optimized request still carries a copy of the replacement');
+      assert.deepEqual(texts(await expandRequest(wire, stash, sitesFrom(result.elisions))), texts(planted), 'expands back byte for byte at the recorded sites');
+      if (previous) assert.deepEqual(wire.messages.slice(0, previous.messages.length - 1), previous.messages.slice(0, -1), 'prefix stable');
+      if (JSON.stringify(texts(await expandRequest(wire, stash))) !== JSON.stringify(texts(planted))) textOnlyWrong++;
+      previous = wire;
+    }
+    assert.equal(textOnlyWrong, 3, 'expansion by text alone takes the copy for the real replacement on every turn');
+  });
+
+  it('herald optimize then herald expand gives back a request quoting a real replacement byte for byte', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-sites-'));
+    const turns = turnRequests(loadTrajectory(trajectoryNames()[2]!));
+    const first = await runHerald(['optimize', '--stash', folder], JSON.stringify(turns[5]));
+    assert.equal(first.code, 0, first.stderr);
+    // A real replacement of that run, read from the folder's own entry.
+    const optimizedText = JSON.stringify(texts(parseRequest(JSON.parse(first.stdout))));
+    const replacement = findMarkers(first.stdout)
+      .map((marker) => (JSON.parse(fs.readFileSync(path.join(folder, 'entries', `${marker.handle}.json`), 'utf8')) as { replacements: string[] }).replacements[0]!)
+      .find((candidate) => optimizedText.includes(JSON.stringify(candidate).slice(1, -1)));
+    assert.ok(replacement !== undefined, 'the first turn elided something');
+    const later = turns[6]!;
+    const planted = quoteInto(later, later.messages.length - 1, replacement);
+    const optimized = await runHerald(['optimize', '--stash', folder], JSON.stringify(planted));
+    assert.equal(optimized.code, 0, optimized.stderr);
+    assert.ok(findMarkers(optimized.stdout).length > 1);
+    const expanded = await runHerald(['expand', '--stash', folder], optimized.stdout);
+    assert.equal(expanded.code, 0, expanded.stderr);
+    assert.equal(expanded.stderr, '', 'every text was optimized here: no fallback');
+    assert.deepEqual((JSON.parse(expanded.stdout) as { messages: unknown }).messages, planted.messages);
+    // The input itself expands to itself: its quoting text went through optimize untouched and holds no site.
+    const again = await runHerald(['expand', '--stash', folder], JSON.stringify(planted));
+    assert.deepEqual([again.stderr, (JSON.parse(again.stdout) as { messages: unknown }).messages], ['', planted.messages]);
+    // A text this folder never printed is expanded by text alone, with one warning line.
+    const elsewhere = quoteInto(later, later.messages.length - 3, replacement);
+    const unknown = await runHerald(['expand', '--stash', folder], JSON.stringify(elsewhere));
+    assert.equal(unknown.code, 0);
+    assert.match(unknown.stderr, /^herald: elision-sites-unknown: 1 text\(s\) were not optimized with the stash folder .*\n$/);
+    assert.notDeepEqual((JSON.parse(unknown.stdout) as { messages: unknown }).messages, elsewhere.messages, 'by text alone the quote was expanded');
   });
 });

@@ -88,15 +88,19 @@ export function alignSites(before: string, beforeSites: readonly ElisionSite[], 
  * Sites guessed from the text alone: every replacement of a known handle standing around its
  * marker counts as real, and so on inside each original. What expansion by text does, so a
  * copy of a real replacement is taken for it; used only where positions are not known.
+ * `known` holds the nested sites already guessed per depth and handle (shared by the recursion).
  */
-export function guessSites(text: string, lookup: ElisionLookup, maxDepth = 8): ElisionSite[] {
+export function guessSites(text: string, lookup: ElisionLookup, maxDepth = 8, known = new Map<string, ElisionSite[]>()): ElisionSite[] {
   if (maxDepth <= 0) return [];
   const sites: ElisionSite[] = [];
   let end = text.length + 1;
   // Right to left, the way expansion goes, so an overlap keeps the later site.
   for (const candidate of candidatesIn(text, lookup).reverse()) {
     if (candidate.start + candidate.length > end) continue;
-    const nested = guessSites(candidate.original, lookup, maxDepth - 1);
+    // One scan per original, however many copies of its replacement the text holds.
+    const key = `${maxDepth}:${candidate.handle}`;
+    const nested = known.get(key) ?? guessSites(candidate.original, lookup, maxDepth - 1, known);
+    known.set(key, nested);
     sites.push({ handle: candidate.handle, start: candidate.start, length: candidate.length, ...(nested.length > 0 ? { nested } : {}) });
     end = candidate.start;
   }

@@ -14,6 +14,7 @@ import { parseOptions, type CliCommand } from './io';
 import { sampleRequest } from './sample';
 import { openStashDirectory } from './stashDirectory';
 import { expandRequest } from './expandCommand';
+import { sitesFrom } from '../core/pipeline';
 import { cliStrategyEnvironment } from './optimizeCommand';
 
 export const demoCommand: CliCommand = async (args, io) => {
@@ -26,7 +27,7 @@ export const demoCommand: CliCommand = async (args, io) => {
   const result = await pipeline.run(request);
   directory.save();
   // Lossless means every message's content comes back; tool order and descriptions are not content.
-  const expanded = await expandRequest(result.request, directory.stash);
+  const expanded = await expandRequest(result.request, directory.stash, sitesFrom(result.elisions));
   const lossless = JSON.stringify(serializeRequest({ ...expanded, tools: [] })) === JSON.stringify(serializeRequest({ ...request, tools: [] }));
 
   if (options.json === true) {

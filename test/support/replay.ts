@@ -5,7 +5,7 @@
  */
 import { parseRequest, serializeRequest, type ChatMessage, type ChatRequest } from '../../src/core/chat';
 import { partText } from '../../src/core/chat/types';
-import type { Pipeline } from '../../src/core/pipeline';
+import { expandRequest, sitesFrom, type Pipeline, type RequestElisionSite } from '../../src/core/pipeline';
 import type { Decision } from '../../src/core/pipeline/types';
 import type { Stash } from '../../src/core/stash/stash';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
@@ -66,7 +66,7 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
     // Round-trip through the wire format, as the host does before forwarding.
     const wire = parseRequest(JSON.parse(JSON.stringify(serializeRequest(optimized))));
     const prefixStable = previousOptimized.slice(0, -1).every((message, index) => JSON.stringify(message) === JSON.stringify(wire.messages[index]));
-    const lossless = await expandsBack(request, wire, stash);
+    const lossless = await expandsBack(request, wire, stash, result.elisions);
     turns.push({
       tokensBefore: result.tokensBefore,
       tokensAfter: result.tokensAfter,
@@ -109,15 +109,24 @@ export function cachedCost(previous: readonly ChatMessage[], current: readonly C
   return cost;
 }
 
-/** True when expanding every marker in `optimized` gives back `original`'s texts exactly. */
-export async function expandsBack(original: ChatRequest, optimized: ChatRequest, stash: Stash): Promise<boolean> {
+/**
+ * True when expanding the optimized request gives back `original`'s texts exactly: at the
+ * elision sites the pipeline reported when given (a quoted copy of a real marker stays as it
+ * is), else every marker found in the text.
+ */
+export async function expandsBack(original: ChatRequest, optimized: ChatRequest, stash: Stash, elisions?: readonly RequestElisionSite[]): Promise<boolean> {
   if (original.messages.length !== optimized.messages.length) return false;
+  const expanded = elisions ? await expandRequest(optimized, stash, sitesFrom(elisions)) : undefined;
   for (let index = 0; index < original.messages.length; index++) {
     const a = original.messages[index]!;
     const b = optimized.messages[index]!;
     if (a.parts.length !== b.parts.length) return false;
     for (let part = 0; part < a.parts.length; part++) {
       const before = partText(a.parts[part]!);
+      if (expanded) {
+        if (partText(expanded.messages[index]!.parts[part]!) !== before) return false;
+        continue;
+      }
       const after = partText(b.parts[part]!);
       if (before === after) continue;
       if ((await stash.expandText(after)) !== before) return false;

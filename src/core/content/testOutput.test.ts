@@ -76,6 +76,30 @@ describe('cleanTestOutput', () => {
     assert.ok(after < before * 0.8, `${after} of ${before} chars`);
   });
 
+  it('compacts a pytest run cut in two whose tail starts inside a traceback, keeping every E line, location and summary', function () {
+    this.timeout(30_000);
+    let checked = 0;
+    let before = 0;
+    let after = 0;
+    for (const name of trajectoryNames()) {
+      const request = parseRequest({ model: 'gpt-4o', messages: loadTrajectory(name).messages });
+      for (const segment of findToolOutputs(request)) {
+        const firstRule = segment.text.search(/^=+ .* =+$/m);
+        const opening = firstRule < 0 ? segment.text : segment.text.slice(0, firstRule);
+        // A tail: no session banner, and the text opens inside a failure (E lines before any section rule).
+        if (!/\bpytest\b/.test(segment.command ?? '') || /test session starts/.test(segment.text) || !/^E\s/m.test(opening)) continue;
+        const result = cleanTestOutput(segment.text);
+        const keep = segment.text.split('\n').filter((line) => /^(?:FAILED|ERROR) |^E {3}|^=+ .*\d+ (?:passed|failed)|^[\w/.-]+\.py:\d+: \w*(?:Error|Exception|Warning)\b/.test(line));
+        for (const line of keep) assert.ok(result.text.includes(line), `${name}: "${line}" kept`);
+        before += segment.text.length;
+        after += result.text.length;
+        checked++;
+      }
+    }
+    assert.ok(checked >= 2, `${checked} tails checked`);
+    assert.ok(after < before * 0.8, `${after} of ${before} chars`);
+  });
+
   it('drops passing tests and progress from console output of several runners', () => {
     const runs: { name: string; text: string; kept: string[]; dropped: string[] }[] = [
       {

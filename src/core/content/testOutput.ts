@@ -88,7 +88,7 @@ function dropPytestHeader(lines: readonly string[]): { lines: string[]; dropped:
  */
 function compactPytestFailures(lines: readonly string[]): { lines: string[]; dropped: number } {
   const output: string[] = [];
-  let section: 'none' | 'failures' | 'captured' = 'none';
+  let section: 'none' | 'failures' | 'captured' = startsInsideFailures(lines) ? 'failures' : 'none';
   let dropped = 0;
   let keepNext = 0;
   let capturedKept = 0;
@@ -161,6 +161,26 @@ function compactPytestFailures(lines: readonly string[]): { lines: string[]; dro
     dropped++;
   }
   return { lines: output, dropped };
+}
+
+/** A location line of a pytest traceback: `path:line: ErrorName` or `path:line: in function`. */
+const PYTEST_LOCATION = /^[^\s:][^:]{0,300}:\d+: \S/;
+
+/**
+ * True when the text starts inside pytest's FAILURES section: the tail of an output an agent
+ * cut in two (mini-swe-agent's `<output_tail>`) begins mid-traceback, so no section rule
+ * announces it. Before the first `=== … ===` rule it shows an `E` line and a location line.
+ */
+function startsInsideFailures(lines: readonly string[]): boolean {
+  let errorLine = false;
+  let location = false;
+  for (const line of lines) {
+    if (/^=+ .* =+$/.test(line.trim())) break;
+    if (/^E\s/.test(line)) errorLine = true;
+    else if (PYTEST_LOCATION.test(line)) location = true;
+    if (errorLine && location) return true;
+  }
+  return false;
 }
 
 function cleanConsoleTestOutput(text: string, words: readonly string[]): CleanResult {

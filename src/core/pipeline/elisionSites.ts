@@ -112,6 +112,13 @@ export class ElisionTracker {
         const old = previousTexts.get(contentIndex) ?? '';
         if (old === text) continue;
         const key = keyOf(partIndex, contentIndex);
+        // A part that had no text (an image vision_ocr turned into its text) has no quote to confuse:
+        // its markers are the strategy's own.
+        if (previousTexts.size === 0) {
+          const sites = guessSites(text, this.lookup);
+          if (sites.length > 0) texts.set(key, sites);
+          continue;
+        }
         let sites = alignSites(old, texts.get(key) ?? [], text, this.lookup);
         if (!sites) {
           this.onGuessed({ messageIndex, partIndex, contentIndex });

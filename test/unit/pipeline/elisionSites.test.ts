@@ -112,6 +112,25 @@ describe('pipeline elision sites', () => {
     assert.deepEqual(result.elisions.map((site) => [site.messageIndex, site.start]), [[3, 0]]);
   });
 
+  it('takes the markers of a part that had no text (an image turned into its text) as real, without a warning', async () => {
+    const stash = newStash();
+    const logger = new RecordingLogger();
+    const image = { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } };
+    const request = parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: [{ type: 'text', text: 'What does it say?' }, image] }, { role: 'assistant', content: 'It says hello.' }, { role: 'user', content: 'Thanks.' }] });
+    // What vision_ocr does: the image part becomes a text part holding its marker and the text read from it.
+    const toText: Strategy = {
+      id: 'to_text', defaultEnabled: true,
+      apply(input, context) {
+        const elision = context.stash.elide({ original: JSON.stringify(image), summary: 'image read as text', kind: 'to_text' });
+        const messages = input.messages.map((message, index) => (index !== 0 ? message : { ...message, parts: [message.parts[0]!, { type: 'text' as const, text: `${elision.replacement}\nhello` }] }));
+        return { request: { ...input, messages }, action: 'x', reason: 'x' };
+      },
+    };
+    const result = await new Pipeline([toText], {}, { stash, tokens, logger }).run(request);
+    assert.deepEqual(logger.lines.map((line) => line.code), []);
+    assert.deepEqual(result.elisions.map((site) => [site.messageIndex, site.partIndex, site.start]), [[0, 1, 0]]);
+  });
+
   it('has no sites when the request goes out as it arrived because an original could not be saved', async () => {
     const failing: BlobStore = { get: async () => undefined, put: async () => { throw new Error('disk full'); }, delete: async () => undefined, list: async () => [], touch: async () => undefined };
     const request = conversation('plain notes');

@@ -14,11 +14,13 @@ import { packSchema, settingsSchema } from './pack';
 import { parseYamlFile } from './yamlFile';
 import { parsePage } from './page';
 import { pageUnits, SectionIndex, type SearchUnit } from './sectionIndex';
-import type { Folder, LibraryProblem, LibrarySettings, Pack, Page } from './types';
+import type { IndexData } from './indexBuild';
+import { pageCountedLazily, sectionCountedLazily } from './lazyTokens';
+import type { Folder, LibraryProblem, LibrarySettings, Pack, Page, Section } from './types';
 import { writeFileAtomic } from '../files';
 
 /** Version of the saved index file; a file of another version is never read as this one. */
-export const INDEX_SCHEMA_VERSION = 2;
+export const INDEX_SCHEMA_VERSION = 3;
 
 /** Options of {@link loadLibrary}. */
 export interface LoadLibraryOptions {
@@ -42,10 +44,13 @@ export interface LoadStatistics {
   readonly removed: number;
 }
 
+/** A page as the saved index keeps it: without token counts, which are counted when first read. */
+type SavedPage = Omit<Page, 'tokens' | 'sections'> & { readonly sections: readonly Omit<Section, 'tokens'>[] };
+
 interface SavedIndex {
   readonly schemaVersion: number;
-  readonly pages: Record<string, Page>;
-  readonly search: string;
+  readonly pages: Record<string, SavedPage>;
+  readonly search: IndexData;
 }
 
 /** A loaded library: everything get_context, read_page and the sidebar need. */
@@ -78,7 +83,11 @@ export class Library {
     for (const page of pages) {
       const targets = page.links.map((link) => this.resolve(link)?.id).filter((id): id is string => id !== undefined && id !== page.id);
       this.linksFrom.set(page.id, [...new Set(targets)]);
-      for (const target of new Set(targets)) this.linksTo.set(target, [...(this.linksTo.get(target) ?? []), page.id]);
+      for (const target of new Set(targets)) {
+        const sources = this.linksTo.get(target);
+        if (sources) sources.push(page.id);
+        else this.linksTo.set(target, [page.id]);
+      }
     }
     this.folders = buildFolders(pages);
     this.names = collectNames(pages);
@@ -119,8 +128,9 @@ export function loadLibrary(directory: string, options: LoadLibraryOptions = {})
     const source = fs.readFileSync(path.join(root, relative), 'utf8');
     const previous = saved?.pages[relative];
     let page: Page;
-    if (previous && previous.hash === sha256(source)) {
-      page = previous;
+    const reused = previous !== undefined && previous.hash === sha256(source);
+    if (reused) {
+      page = restorePage(previous);
     } else {
       const parsed = parsePage(relative, source);
       if ('problems' in parsed) {
@@ -141,10 +151,11 @@ export function loadLibrary(directory: string, options: LoadLibraryOptions = {})
     }
     seenIds.set(page.id, relative);
     pages.push(page);
-    if (page !== previous) changed.push(page);
+    if (!reused) changed.push(page);
   }
   const index = buildIndex(saved, pages, changed);
-  const removed = saved ? Object.keys(saved.pages).filter((file) => !pages.some((page) => page.path === file)).length : 0;
+  const loadedPaths = new Set(pages.map((page) => page.path));
+  const removed = saved ? Object.keys(saved.pages).filter((file) => !loadedPaths.has(file)).length : 0;
   if (options.indexFile && (changed.length > 0 || removed > 0 || !saved)) writeSavedIndex(options.indexFile, pages, index);
   const settings = loadSettings(root, files, problems, logger);
   const pageIndex = new Map(pages.map((page) => [page.id, page]));
@@ -189,24 +200,35 @@ function readSavedIndex(file: string, logger: Logger): SavedIndex | undefined {
 }
 
 function writeSavedIndex(file: string, pages: readonly Page[], index: SectionIndex): void {
-  const saved: SavedIndex = { schemaVersion: INDEX_SCHEMA_VERSION, pages: Object.fromEntries(pages.map((page) => [page.path, page])), search: index.toJSON() };
+  const saved: SavedIndex = { schemaVersion: INDEX_SCHEMA_VERSION, pages: Object.fromEntries(pages.map((page) => [page.path, savedPage(page)])), search: index.toData() };
   writeFileAtomic(file, JSON.stringify(saved));
+}
+
+/** The page without its token counts; only the named fields are read, so nothing is counted to save it. */
+function savedPage(page: Page): SavedPage {
+  const { id, path: pagePath, folder, meta, body, terms, links, hash, readWhole } = page;
+  const sections = page.sections.map(({ id: sectionId, pageId, index, headingPath, text, rows }) => ({ id: sectionId, pageId, index, headingPath, text, rows }));
+  return { id, path: pagePath, folder, meta, body, terms, sections, links, hash, readWhole };
+}
+
+function restorePage(saved: SavedPage): Page {
+  return pageCountedLazily({ ...saved, sections: saved.sections.map(sectionCountedLazily) });
 }
 
 /** Reuses the saved search index when there is one: only changed and removed pages are touched. */
 function buildIndex(saved: SavedIndex | undefined, pages: readonly Page[], changed: readonly Page[]): SectionIndex {
-  if (!saved) {
-    const index = SectionIndex.empty();
-    for (const page of pages) index.add(pageUnits(page));
-    return index;
-  }
-  const index = SectionIndex.fromJSON(saved.search);
+  if (!saved) return SectionIndex.of(pages.flatMap(pageUnits));
+  const index = SectionIndex.fromData(saved.search);
   const current = new Map(pages.map((page) => [page.path, page]));
   for (const [file, old] of Object.entries(saved.pages)) {
-    if (current.get(file)?.hash !== old.hash) index.discard(pageUnits(old).map((unit) => unit.id));
+    if (current.get(file)?.hash !== old.hash) index.discard(savedUnitIds(old));
   }
   for (const page of changed) index.add(pageUnits(page).filter((unit) => !index.has(unit.id)));
   return index;
+}
+
+function savedUnitIds(page: SavedPage): string[] {
+  return page.sections.flatMap((section) => [section.id, ...section.rows.map((row) => row.id)]);
 }
 
 function loadSettings(root: string, files: readonly string[], problems: LibraryProblem[], logger: Logger): LibrarySettings {

@@ -2,7 +2,7 @@
  * Splits a page's Markdown into sections by headings, tables into rows, and finds
  * `[[Page title]]` links. Headings inside fenced code blocks are text, not headings.
  */
-import { countTokens } from '../tokens';
+import { sectionCountedLazily } from './lazyTokens';
 import type { Section, TableRow } from './types';
 
 const FENCE = /^[ \t]*(```|~~~)/;
@@ -33,7 +33,7 @@ export function splitSections(pageId: string, title: string, body: string): Sect
   return raw.map((entry, index) => {
     const id = `${pageId}#${index}`;
     const text = trimBlankLines(entry.lines).join('\n');
-    return { id, pageId, index, headingPath: entry.headingPath, text, tokens: countTokens(text), rows: tableRows(id, entry.headingPath, text) };
+    return sectionCountedLazily({ id, pageId, index, headingPath: entry.headingPath, text, rows: tableRows(id, entry.headingPath, text) });
   });
 }
 

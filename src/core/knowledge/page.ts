@@ -1,6 +1,7 @@
 /** Turns one Markdown file into a {@link Page}, or the problems that stop it loading. */
 import { sha256 } from '../pipeline/hash';
 import { parseFrontMatter, READ_WHOLE_TYPES } from './frontMatter';
+import { pageCountedLazily } from './lazyTokens';
 import { findLinks, splitSections } from './markdown';
 import type { LibraryProblem, Page } from './types';
 
@@ -14,20 +15,19 @@ export function parsePage(relativePath: string, source: string): { page: Page } 
   const folder = slash < 0 ? '' : relativePath.slice(0, slash);
   const sections = splitSections(id, meta.title, body);
   return {
-    page: {
+    // Token counts are counted when first read: a build reads none of them.
+    page: pageCountedLazily({
       id,
       path: relativePath,
       folder,
       meta,
       body,
-      // Summed from the sections rather than counted again: the body is counted once, in pieces.
-      tokens: sections.reduce((sum, section) => sum + section.tokens, 0),
       terms: topTerms(`${meta.title}\n${body}`),
       sections,
       links: findLinks(body),
       hash: sha256(source),
       readWhole: meta.read_whole ?? READ_WHOLE_TYPES.has(meta.type),
-    },
+    }),
   };
 }
 

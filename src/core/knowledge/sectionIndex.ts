@@ -4,6 +4,7 @@
  * specific heading or folder name lifts the section under it.
  */
 import MiniSearch from 'minisearch';
+import { indexData, type IndexData, type IndexShape } from './indexBuild';
 import { searchTokens } from './searchTokens';
 import type { Page } from './types';
 
@@ -25,13 +26,18 @@ export interface SearchUnit {
 /** Search field weights: words in headings and page facts count for more than body words. */
 export const FIELD_BOOSTS: Readonly<Record<'heading' | 'text' | 'meta', number>> = { heading: 2, text: 1, meta: 1.5 };
 
+const FIELDS = ['heading', 'text', 'meta'] as const;
+
 const OPTIONS = {
   idField: 'id',
-  fields: ['heading', 'text', 'meta'],
+  fields: [...FIELDS],
   storeFields: [] as string[],
   tokenize: (text: string): string[] => searchTokens(text),
   processTerm: (term: string): string => term,
 };
+
+/** How {@link indexData} builds the same index: every unit of a page carries the page's facts, and every row its table's description. */
+const SHAPE: IndexShape<SearchUnit> = { idField: 'id', fields: FIELDS, tokenize: OPTIONS.tokenize, repeatedFields: new Set(['heading', 'meta']) };
 
 /** The search units of one page. */
 export function pageUnits(page: Page): SearchUnit[] {
@@ -59,9 +65,14 @@ export class SectionIndex {
     return new SectionIndex(new MiniSearch<SearchUnit>(OPTIONS));
   }
 
-  /** Restores an index saved with {@link toJSON}. */
-  static fromJSON(json: string): SectionIndex {
-    return new SectionIndex(MiniSearch.loadJSON<SearchUnit>(json, OPTIONS));
+  /** An index of `units`, exactly as {@link add} would make it from an empty one, built in one pass. */
+  static of(units: readonly SearchUnit[]): SectionIndex {
+    return SectionIndex.fromData(indexData(units, SHAPE));
+  }
+
+  /** Restores an index saved with {@link toData}. */
+  static fromData(data: IndexData): SectionIndex {
+    return new SectionIndex(MiniSearch.loadJS<SearchUnit>(data, OPTIONS));
   }
 
   get size(): number {
@@ -94,7 +105,8 @@ export class SectionIndex {
     return results.map((result) => ({ id: result.id as string, score: result.score, matched: result.terms }));
   }
 
-  toJSON(): string {
-    return JSON.stringify(this.search);
+  /** The index as plain data, to save as JSON and restore with {@link fromData}. */
+  toData(): IndexData {
+    return this.search.toJSON();
   }
 }

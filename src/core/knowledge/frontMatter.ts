@@ -3,6 +3,7 @@
  * `yaml` and validated with zod. Problems carry the file's line so an author can fix them.
  */
 import { z } from 'zod';
+import { parseSimpleYaml } from './simpleYaml';
 import { parseYamlFile } from './yamlFile';
 
 /** Types that are read whole unless the page says otherwise: they rarely work in pieces. */
@@ -67,6 +68,13 @@ export function parseFrontMatter(source: string): FrontMatterResult {
   const yamlText = match[1]!;
   const body = source.slice(match[0].length);
   const bodyLine = match[0].split('\n').length;
+  // Most front matter is simple enough to read without the full parser (a large library has
+  // thousands of pages); when it is not, or does not validate, `yaml` reads it and reports lines.
+  const simple = parseSimpleYaml(yamlText);
+  if (simple !== undefined) {
+    const checked = frontMatterSchema.safeParse(simple);
+    if (checked.success) return { ok: true, meta: checked.data, body, bodyLine };
+  }
   // The YAML starts on the file's second line, after the opening ---.
   const parsed = parseYamlFile(yamlText, frontMatterSchema, 1);
   return parsed.ok ? { ok: true, meta: parsed.value, body, bodyLine } : { ok: false, problems: parsed.problems };

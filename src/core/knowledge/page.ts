@@ -43,9 +43,30 @@ const KEPT_TERMS = 60;
  */
 function topTerms(text: string): Record<string, number> {
   const counts = new Map<string, number>();
-  for (const term of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+  for (const term of letterRuns(text.toLowerCase())) {
     if (term.length < 3 || COMMON_WORDS.has(term)) continue;
     counts.set(term, (counts.get(term) ?? 0) + 1);
   }
   return Object.fromEntries([...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, KEPT_TERMS));
+}
+
+const ASCII_SEPARATORS = /[^a-z0-9\u0080-\uffff]+/;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+const NON_ASCII = /[\u0080-\uffff]/;
+
+/**
+ * The runs of letters and digits of a lower-cased text, as `split(/[^\p{L}\p{N}]+/u)` gives
+ * them (give or take empty strings, which count for nothing). The Unicode pattern is slow
+ * over a whole library; a plain one splits at ASCII punctuation and spaces first, and only
+ * pieces holding other characters are split by the Unicode pattern.
+ */
+export function letterRuns(lower: string): string[] {
+  const pieces = lower.split(ASCII_SEPARATORS);
+  if (!NON_ASCII.test(lower)) return pieces;
+  const found: string[] = [];
+  for (const piece of pieces) {
+    if (NON_ASCII.test(piece)) for (const part of piece.split(SEPARATORS)) found.push(part);
+    else found.push(piece);
+  }
+  return found;
 }

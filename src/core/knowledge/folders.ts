@@ -61,24 +61,52 @@ export function buildFolders(pages: readonly Page[]): Folder[] {
   return folders;
 }
 
-/** Mean Jaccard overlap of the pages' tag sets over distinct pairs: the authors' own word on what belongs together. */
-function meanTagOverlap(pages: readonly Page[]): number {
+/**
+ * Mean Jaccard overlap of the pages' tag sets over distinct pairs: the authors' own word on
+ * what belongs together. A folder of 5,000 pages has 12.5 million pairs, so pairs sharing no
+ * tag (they add nothing) are never visited: each page meets only the later pages holding one
+ * of its tags, found through the pages of each tag, in order. The overlaps are added in the
+ * same order with the same figures as going through every pair (a page's tags as a set
+ * against the other's list as written), so the mean is the same to the last bit.
+ */
+export function meanTagOverlap(pages: readonly Page[]): number {
+  const count = pages.length;
+  if (count < 2) return 0;
+  const tagIds = new Map<string, number>();
+  const pagesWithTag: number[][] = [];
+  const written = pages.map((page, index) => page.meta.tags.map((tag) => {
+    let id = tagIds.get(tag);
+    if (id === undefined) {
+      tagIds.set(tag, (id = tagIds.size));
+      pagesWithTag.push([]);
+    }
+    // Once per time the page writes the tag: a tag written twice counts twice, as in its list.
+    pagesWithTag[id]!.push(index);
+    return id;
+  }));
+  const shared = new Int32Array(count);
+  const next = new Int32Array(pagesWithTag.length);
   let sum = 0;
-  let pairs = 0;
-  // Quadratic in the folder's size, so nothing is allocated per pair: a folder of 5,000 pages has 12.5 million.
-  const tagSets = pages.map((page) => new Set(page.meta.tags));
-  for (let left = 0; left < pages.length; left++) {
-    const a = tagSets[left]!;
-    for (let right = left + 1; right < pages.length; right++) {
-      const b = pages[right]!.meta.tags;
-      let shared = 0;
-      for (const tag of b) if (a.has(tag)) shared++;
-      const union = a.size + b.length - shared;
-      sum += union === 0 ? 0 : shared / union;
-      pairs++;
+  for (let left = 0; left < count; left++) {
+    const partners: number[] = [];
+    for (const id of new Set(written[left])) {
+      const holders = pagesWithTag[id]!;
+      // Holders are in page order; skip those at or before this page, for good.
+      while (next[id]! < holders.length && holders[next[id]!]! <= left) next[id]!++;
+      for (let at = next[id]!; at < holders.length; at++) {
+        const right = holders[at]!;
+        if (shared[right] === 0) partners.push(right);
+        shared[right]!++;
+      }
+    }
+    const distinctTags = new Set(written[left]).size;
+    for (const right of partners.sort((a, b) => a - b)) {
+      const union = distinctTags + written[right]!.length - shared[right]!;
+      sum += shared[right]! / union;
+      shared[right] = 0;
     }
   }
-  return pairs === 0 ? 0 : sum / pairs;
+  return sum / ((count * (count - 1)) / 2);
 }
 
 /** A sparse vector: term ids and their weights, in the page's term order. */

@@ -39,8 +39,17 @@ const OPTIONS = {
 /** How {@link indexData} builds the same index: every unit of a page carries the page's facts, and every row its table's description. */
 const SHAPE: IndexShape<SearchUnit> = { idField: 'id', fields: FIELDS, tokenize: OPTIONS.tokenize, repeatedFields: new Set(['heading', 'meta']) };
 
+/** Units already made, per page: the index build and the library's unit lookup both ask for every page's. */
+const UNITS = new WeakMap<Page, readonly SearchUnit[]>();
+
 /** The search units of one page. */
-export function pageUnits(page: Page): SearchUnit[] {
+export function pageUnits(page: Page): readonly SearchUnit[] {
+  let units = UNITS.get(page);
+  if (!units) UNITS.set(page, (units = makeUnits(page)));
+  return units;
+}
+
+function makeUnits(page: Page): SearchUnit[] {
   const meta = [page.meta.title, page.folder.replace(/[/_-]+/g, ' '), page.meta.type, ...page.meta.tags].join(' ');
   const units: SearchUnit[] = [];
   for (const section of page.sections) {

@@ -153,10 +153,10 @@ export function loadLibrary(directory: string, options: LoadLibraryOptions = {})
     pages.push(page);
     if (!reused) changed.push(page);
   }
-  const index = buildIndex(saved, pages, changed);
+  const { index, data } = buildIndex(saved, pages, changed);
   const loadedPaths = new Set(pages.map((page) => page.path));
   const removed = saved ? Object.keys(saved.pages).filter((file) => !loadedPaths.has(file)).length : 0;
-  if (options.indexFile && (changed.length > 0 || removed > 0 || !saved)) writeSavedIndex(options.indexFile, pages, index);
+  if (options.indexFile && (changed.length > 0 || removed > 0 || !saved)) writeSavedIndex(options.indexFile, pages, data ?? index.toData());
   const settings = loadSettings(root, files, problems, logger);
   const pageIndex = new Map(pages.map((page) => [page.id, page]));
   const titleIndex = new Map(pages.map((page) => [page.meta.title.toLowerCase(), page]));
@@ -199,8 +199,8 @@ function readSavedIndex(file: string, logger: Logger): SavedIndex | undefined {
   return data as SavedIndex;
 }
 
-function writeSavedIndex(file: string, pages: readonly Page[], index: SectionIndex): void {
-  const saved: SavedIndex = { schemaVersion: INDEX_SCHEMA_VERSION, pages: Object.fromEntries(pages.map((page) => [page.path, savedPage(page)])), search: index.toData() };
+function writeSavedIndex(file: string, pages: readonly Page[], search: IndexData): void {
+  const saved: SavedIndex = { schemaVersion: INDEX_SCHEMA_VERSION, pages: Object.fromEntries(pages.map((page) => [page.path, savedPage(page)])), search };
   writeFileAtomic(file, JSON.stringify(saved));
 }
 
@@ -215,16 +215,23 @@ function restorePage(saved: SavedPage): Page {
   return pageCountedLazily({ ...saved, sections: saved.sections.map(sectionCountedLazily) });
 }
 
-/** Reuses the saved search index when there is one: only changed and removed pages are touched. */
-function buildIndex(saved: SavedIndex | undefined, pages: readonly Page[], changed: readonly Page[]): SectionIndex {
-  if (!saved) return SectionIndex.of(pages.flatMap(pageUnits));
+/**
+ * Reuses the saved search index when there is one: only changed and removed pages are
+ * touched. An index built whole comes with the data it was built from, which is saved as it
+ * is rather than read back out of the index.
+ */
+function buildIndex(saved: SavedIndex | undefined, pages: readonly Page[], changed: readonly Page[]): { index: SectionIndex; data?: IndexData } {
+  if (!saved) {
+    const data = SectionIndex.dataOf(pages.flatMap(pageUnits));
+    return { index: SectionIndex.fromData(data), data };
+  }
   const index = SectionIndex.fromData(saved.search);
   const current = new Map(pages.map((page) => [page.path, page]));
   for (const [file, old] of Object.entries(saved.pages)) {
     if (current.get(file)?.hash !== old.hash) index.discard(savedUnitIds(old));
   }
   for (const page of changed) index.add(pageUnits(page).filter((unit) => !index.has(unit.id)));
-  return index;
+  return { index };
 }
 
 function savedUnitIds(page: SavedPage): string[] {

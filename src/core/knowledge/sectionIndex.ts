@@ -76,7 +76,12 @@ export class SectionIndex {
 
   /** An index of `units`, exactly as {@link add} would make it from an empty one, built in one pass. */
   static of(units: readonly SearchUnit[]): SectionIndex {
-    return SectionIndex.fromData(indexData(units, SHAPE));
+    return SectionIndex.fromData(SectionIndex.dataOf(units));
+  }
+
+  /** The data of {@link of}'s index, to load with {@link fromData} (and to save as it is). */
+  static dataOf(units: readonly SearchUnit[]): IndexData {
+    return indexData(units, SHAPE);
   }
 
   /** Restores an index saved with {@link toData}. */

@@ -16,7 +16,7 @@ export interface Section {
   readonly headingPath: readonly string[];
   /** The section's Markdown, its own heading line included. */
   readonly text: string;
-  /** Tokens of `text` (o200k). */
+  /** Tokens of `text` (o200k), counted when first read (a build reads none). */
   readonly tokens: number;
   /** Rows of the tables in this section. */
   readonly rows: readonly TableRow[];
@@ -48,7 +48,7 @@ export interface Page {
   readonly meta: FrontMatter;
   /** The page's Markdown without its front matter. */
   readonly body: string;
-  /** Tokens of the page's sections together (o200k), close to the body's own count. */
+  /** Tokens of the page's sections together (o200k), close to the body's own count; counted when first read. */
   readonly tokens: number;
   /** The page's most frequent search terms with their counts: what folder coherence compares. */
   readonly terms: Readonly<Record<string, number>>;

@@ -53,8 +53,9 @@ function yamlString(text: string): string {
  * Writes `pageCount` pages into `directory`, in folders named after their first sentence's
  * source: rules, references, processes, personas, templates, voice, battlecards and table
  * pages, with tags, `good_for`, a few pinned and draft pages and a link every 25 pages.
+ * With `oneFolder`, every page goes in one folder (what is quadratic in a folder's size shows).
  */
-export function generateLibrary(directory: string, sentences: readonly SourceSentence[], pageCount: number): void {
+export function generateLibrary(directory: string, sentences: readonly SourceSentence[], pageCount: number, options: { readonly oneFolder?: boolean } = {}): void {
   for (let index = 0; index < pageCount; index++) {
     const start = (index * 7919) % sentences.length;
     const take = (offset: number): SourceSentence => sentences[(start + offset) % sentences.length]!;
@@ -88,7 +89,7 @@ export function generateLibrary(directory: string, sentences: readonly SourceSen
       ...(index % 97 === 3 ? ['status: draft'] : []),
       '---',
     ];
-    const folder = path.join(directory, first.source.replace(/[^a-z0-9-]+/gi, '-').toLowerCase());
+    const folder = path.join(directory, options.oneFolder ? 'pages' : first.source.replace(/[^a-z0-9-]+/gi, '-').toLowerCase());
     fs.mkdirSync(folder, { recursive: true });
     fs.writeFileSync(path.join(folder, `page-${index}.md`), `${front.join('\n')}\n${body.join('\n')}\n`);
   }

@@ -48,23 +48,35 @@ export function indexData<T>(units: readonly T[], shape: IndexShape<T>): IndexDa
       const value: unknown = unit[field];
       if (value === undefined || value === null) continue;
       const tokens = tokensOf(String(value), shape.repeatedFields.has(field) ? tokensOfRepeated : undefined, shape.tokenize);
-      const distinct = new Set(tokens).size;
-      lengths[fieldId] = distinct;
-      // The running average minisearch keeps, in its order of operations, so it comes out bit for bit the same.
-      averageFieldLength[fieldId] = ((averageFieldLength[fieldId] || 0) * unitIndex + distinct) / (unitIndex + 1);
+      // Distinct tokens, as minisearch counts them (an empty one included, though it is not indexed).
+      let distinct = 0;
+      let sawEmpty = false;
       for (const term of tokens) {
-        if (!term) continue;
+        if (!term) {
+          sawEmpty = true;
+          continue;
+        }
         let termId = termIds.get(term);
         if (termId === undefined) {
           termId = terms.length;
           termIds.set(term, termId);
           terms.push(term);
-          for (let slot = 0; slot < fieldCount; slot++) postings.push([]);
+          for (let slot = 0; slot < fieldCount; slot++) postings.push(NO_POSTINGS);
         }
-        const list = postings[termId * fieldCount + fieldId]!;
-        if (list.length > 0 && list[list.length - 2] === unitIndex) list[list.length - 1]!++;
-        else list.push(unitIndex, 1);
+        const slot = termId * fieldCount + fieldId;
+        let list = postings[slot]!;
+        if (list === NO_POSTINGS) postings[slot] = list = [];
+        if (list.length > 0 && list[list.length - 2] === unitIndex) {
+          list[list.length - 1]!++;
+        } else {
+          list.push(unitIndex, 1);
+          distinct++;
+        }
       }
+      if (sawEmpty) distinct++;
+      lengths[fieldId] = distinct;
+      // The running average minisearch keeps, in its order of operations, so it comes out bit for bit the same.
+      averageFieldLength[fieldId] = ((averageFieldLength[fieldId] || 0) * unitIndex + distinct) / (unitIndex + 1);
     }
   }
   const index: [string, Record<string, Record<string, number>>][] = [];
@@ -81,6 +93,9 @@ export function indexData<T>(units: readonly T[], shape: IndexShape<T>): IndexDa
   }
   return { documentCount: units.length, nextId: units.length, documentIds, fieldIds, fieldLength, averageFieldLength, storedFields: {}, dirtCount: 0, index, serializationVersion: 2 };
 }
+
+/** The shared empty list of a term not (yet) seen in a field: most terms are in one or two fields of three. */
+const NO_POSTINGS: number[] = [];
 
 function tokensOf(text: string, memo: Map<string, string[]> | undefined, tokenize: (text: string) => string[]): string[] {
   if (!memo) return tokenize(text);

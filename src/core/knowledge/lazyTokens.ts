@@ -7,32 +7,36 @@ import { countTokens } from '../tokens';
 import type { Page, Section } from './types';
 
 /**
- * Makes `target.tokens` an own, enumerable property whose value is `count()`, worked out on
- * first read and then kept as a plain value: the object still reads, spreads, compares and
- * serializes like plain data. Returns `target`.
+ * `tokens` as an own, enumerable property worked out on first read from the object itself
+ * (one getter shared by every object, nothing allocated per object) and then kept as a plain
+ * value: the object still reads, spreads, compares and serializes like plain data.
  */
-export function countTokensLazily<T extends { readonly tokens: number }>(target: T, count: () => number): T {
-  Object.defineProperty(target, 'tokens', {
+function lazyTokens<T extends object>(count: (target: T) => number): PropertyDescriptor {
+  return {
     enumerable: true,
     configurable: true,
-    get(): number {
-      const tokens = count();
-      Object.defineProperty(target, 'tokens', { value: tokens, enumerable: true, configurable: false, writable: false });
+    get(this: T): number {
+      const tokens = count(this);
+      // Reflect: on an object frozen since, the count is simply worked out again next time.
+      Reflect.defineProperty(this, 'tokens', { value: tokens, enumerable: true, configurable: false, writable: false });
       return tokens;
     },
-  });
-  return target;
+  };
 }
+
+const SECTION_TOKENS = lazyTokens<Section>((section) => countTokens(section.text));
+// Summed from the sections rather than counted again: the body is counted once, in pieces.
+const PAGE_TOKENS = lazyTokens<Page>((page) => page.sections.reduce((sum, section) => sum + section.tokens, 0));
 
 /** A section whose `tokens` (of its text) are counted when first read. */
 export function sectionCountedLazily(section: Omit<Section, 'tokens'>): Section {
   const { id, pageId, index, headingPath, text, rows } = section;
   // `tokens: 0` keeps the key in its place among the others until the getter replaces it.
-  return countTokensLazily({ id, pageId, index, headingPath, text, tokens: 0, rows }, () => countTokens(text));
+  return Object.defineProperty({ id, pageId, index, headingPath, text, tokens: 0, rows }, 'tokens', SECTION_TOKENS);
 }
 
-/** A page whose `tokens` are counted when first read, summed from its sections: the body is counted once, in pieces. */
+/** A page whose `tokens` are counted when first read, from its sections. */
 export function pageCountedLazily(page: Omit<Page, 'tokens'>): Page {
   const { id, path, folder, meta, body, terms, sections, links, hash, readWhole } = page;
-  return countTokensLazily({ id, path, folder, meta, body, tokens: 0, terms, sections, links, hash, readWhole }, () => sections.reduce((sum, section) => sum + section.tokens, 0));
+  return Object.defineProperty({ id, path, folder, meta, body, tokens: 0, terms, sections, links, hash, readWhole }, 'tokens', PAGE_TOKENS);
 }

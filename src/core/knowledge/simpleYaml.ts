@@ -18,7 +18,8 @@ export function parseSimpleYaml(text: string): Record<string, unknown> | undefin
     const match = KEY_LINE.exec(line);
     if (!match) return undefined;
     const key = match[1]!;
-    if (Object.prototype.hasOwnProperty.call(result, key) || key === '__proto__') return undefined;
+    // A null or boolean word as a key is a null or boolean key to YAML, named otherwise in JavaScript.
+    if (Object.prototype.hasOwnProperty.call(result, key) || key === '__proto__' || RESERVED_WORDS.has(key) || key === 'true' || key === 'false') return undefined;
     const rest = trimSpaces(match[2] ?? '');
     if (rest !== '') {
       const value = rest.startsWith('[') ? flowList(rest) : scalar(rest, false);

@@ -60,7 +60,7 @@ describe('knowledge: the simple front matter reader', () => {
   });
 
   it('agrees with yaml on generated front matter, or steps aside', () => {
-    const key = fc.constantFrom('title', 'type', 'tags', 'good_for', 'names', 'status', 'pinned', 'questions', 'owner', 'usage_notes', 'x_1', 'File');
+    const key = fc.oneof({ weight: 6, arbitrary: fc.constantFrom('title', 'type', 'tags', 'good_for', 'names', 'status', 'pinned', 'questions', 'owner', 'usage_notes', 'x_1', 'File') }, { weight: 1, arbitrary: fc.constantFrom('null', 'Null', 'NULL', 'true', 'True', 'FALSE', 'yes', 'on', 'y', 'NaN', '__proto__', 'constructor') });
     // Mostly values of the simple form, so the reader answers often; the rest probe its edges.
     const scalar = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...SIMPLE_SCALARS) }, { weight: 1, arbitrary: fc.constantFrom(...SCALARS) });
     const flow = fc.tuple(fc.array(scalar, { maxLength: 4 }), fc.constantFrom(', ', ',', ' , ', ',  ')).map(([items, separator]) => `[${items.join(separator)}]`);
@@ -74,6 +74,10 @@ describe('knowledge: the simple front matter reader', () => {
     }), { numRuns: 3000, seed: 11 });
     // Not a test that passes by stepping aside every time.
     assert.ok(read >= 1000, `${read} of 3000 read`);
+  });
+
+  it('agrees with yaml on keys that read as null or booleans', () => {
+    for (const key of ['null', 'Null', 'NULL', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'yes', 'on', 'y', 'NaN', 'constructor']) assertAgrees(`${key}: x\ntitle: T`);
   });
 
   it('agrees with yaml on every single value it reads', () => {

@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../core/files';
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 import { describeError } from '../core/errors';
 
-const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true, 'time-limit': true };
+const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true, 'time-limit': true, 'rewrite-share': true };
 
 /** A command-line run is one request: the OCR worker may stop as soon as the last image is read, so the process can exit. */
 const CLI_OCR_IDLE_MS = 250;
@@ -34,6 +34,8 @@ export const optimizeCommand: CliCommand = async (args, io) => {
   const embeddingModel = typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined;
   // Each strategy's time limit (ms): a first run that starts the OCR engine or an embedding model may need more than the default.
   const timeLimitMs = options['time-limit'] === undefined ? undefined : positiveInteger(options['time-limit'], '--time-limit');
+  // The least share of a cached history output a rewrite must remove (see core/pipeline/cacheEconomics.ts).
+  const rewriteShare = options['rewrite-share'] === undefined ? undefined : shareOption(options['rewrite-share'], '--rewrite-share');
   const body = await readJsonInput(io);
   const request = parseRequestOrFail(body, format);
 
@@ -48,7 +50,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     io.stdout(JSON.stringify(serializeRequest(request)) + '\n');
     return 0;
   }
-  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled, ...(timeLimitMs ? { timeLimitMs } : {}) }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
+  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request, { windowTokens });
   directory.sites.record(result.request, result.elisions);
   try {
@@ -111,5 +113,11 @@ function splitIds(list: string | true | undefined): string[] {
 export function positiveInteger(value: string | true, name: string): number {
   const number = Number(value);
   if (!Number.isInteger(number) || number <= 0) throw new CliError(`herald: ${name} takes a positive whole number, not "${String(value)}"`);
+  return number;
+}
+
+function shareOption(value: string | true, name: string): number {
+  const number = Number(value);
+  if (value === true || !Number.isFinite(number) || number < 0 || number > 1) throw new CliError(`herald: ${name} takes a number from 0 to 1, not "${String(value)}"`);
   return number;
 }

@@ -35,9 +35,10 @@ export interface Outline {
 
 /**
  * The outline of `source`; `keep(unit)` says whether a definition is in the working set.
- * Definitions the parser had to repair are never elided.
+ * Definitions the parser had to repair are never elided. Each body goes through `stash.elide`;
+ * a caller that only prices the outline passes `{ elide: (input) => stash.preview(input) }`.
  */
-export function outlineSource(source: RecognizedSource, symbols: SourceSymbols, keep: (unit: CodeUnit) => boolean, stash: Stash, options: OutlineOptions): Outline {
+export function outlineSource(source: RecognizedSource, symbols: SourceSymbols, keep: (unit: CodeUnit) => boolean, stash: Pick<Stash, 'elide'>, options: OutlineOptions): Outline {
   const units = symbols.units;
   // A definition holding a kept one is kept too: the kept code must be shown in its place.
   const keptInside = units.map((unit) => unit.kind !== 'class' && keep(unit));

@@ -7,3 +7,4 @@ export * from './sessionState';
 export { invalidResult } from './validate';
 export * from './elisionSites';
 export * from './expandRequest';
+export * from './cacheEconomics';

@@ -7,6 +7,7 @@ import type { ChatMessage, ChatRequest } from '../chat/types';
 import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import { TokenCounter } from '../tokens/tokenCounter';
+import { CACHED_REWRITE_MIN_SAVED_SHARE } from './cacheEconomics';
 import { ElisionTracker, type RequestElisionSite } from './elisionSites';
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
@@ -23,6 +24,12 @@ export interface PipelineConfig {
   readonly options?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Longest a strategy may take, in ms. Default 5000. */
   readonly timeLimitMs?: number;
+  /**
+   * Least share (0–1) of a cached history output's tokens a rewrite must remove to pay for the
+   * cache write it causes; 0 rewrites whatever saves a token. Default 0.4, the break-even with
+   * cache reads at 0.1 and writes at 1.25 of the input price (see `cacheEconomics.ts`).
+   */
+  readonly cachedRewriteMinSavedShare?: number;
 }
 
 export interface PipelineDependencies {
@@ -93,7 +100,12 @@ export class Pipeline {
     this.state = dependencies.state ?? new SessionStateStore();
     this.logger = dependencies.logger ?? silentLogger;
     validateConfig(strategies, config);
-    this.configHash = sha256(canonicalJson({ order: strategies.map((strategy) => strategy.id), enabled: this.enabledIds(), options: config.options ?? {} }));
+    this.configHash = sha256(canonicalJson({
+      order: strategies.map((strategy) => strategy.id),
+      enabled: this.enabledIds(),
+      options: config.options ?? {},
+      cachedRewriteMinSavedShare: config.cachedRewriteMinSavedShare ?? CACHED_REWRITE_MIN_SAVED_SHARE,
+    }));
   }
 
   /** Ids of the strategies that will run, in order. */
@@ -247,6 +259,7 @@ export class Pipeline {
         freshStart,
         original,
         options: { ...(strategy.defaults ?? {}), ...(this.config.options?.[strategy.id] ?? {}) },
+        cachedRewriteMinSavedShare: this.config.cachedRewriteMinSavedShare ?? CACHED_REWRITE_MIN_SAVED_SHARE,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
         logger: this.logger,
@@ -318,6 +331,10 @@ function skipped(strategy: string, action: string, reason: string, tokens: numbe
 }
 
 function validateConfig(strategies: readonly Strategy[], config: PipelineConfig): void {
+  const share = config.cachedRewriteMinSavedShare;
+  if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) {
+    throw new Error(`Herald: cachedRewriteMinSavedShare must be a number from 0 to 1, got ${String(share)}`);
+  }
   const known = new Map(strategies.map((strategy) => [strategy.id, strategy]));
   const seen = new Set<string>();
   for (const strategy of strategies) {

@@ -19,6 +19,11 @@ export interface StrategyContext {
   readonly original: ChatRequest;
   /** This strategy's parameters, validated, defaults applied. */
   readonly options: Readonly<Record<string, unknown>>;
+  /**
+   * Least share of a history output's tokens a rewrite must remove: the provider has cached
+   * the output as it stood, and the rewrite costs a cache write (see `PipelineConfig`).
+   */
+  readonly cachedRewriteMinSavedShare: number;
   /** Per-session key/value pins (a decision taken once and replayed). */
   readonly state: SessionState;
   /** The target model's usable input budget in tokens, when known. */

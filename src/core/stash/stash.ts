@@ -91,12 +91,21 @@ export class Stash {
     return handle;
   }
 
-  /** Stashes an original and returns the text to put in its place. */
-  elide(input: ElideInput): Elision {
+  /**
+   * The elision {@link elide} would make, with nothing stashed: a strategy prices a replacement
+   * with it first, so one that does not pay leaves no entry behind.
+   */
+  preview(input: ElideInput): Elision {
     const handle = this.handleFor(input.original);
     const marker = formatMarker(input.summary, handle);
     const replacement = input.render ? input.render(marker) : marker;
     if (!replacement.includes(marker)) throw new Error(`Herald: a replacement for ${handle} must contain its marker`);
+    return { handle, marker, replacement };
+  }
+
+  /** Stashes an original and returns the text to put in its place. */
+  elide(input: ElideInput): Elision {
+    const { handle, marker, replacement } = this.preview(input);
     const known = this.pending.get(handle) ?? this.cache.get(handle);
     const replacements = known ? (known.replacements.includes(replacement) ? known.replacements : [...known.replacements, replacement]) : [replacement];
     const entry: StashEntry = { schema: STASH_SCHEMA_VERSION, handle, kind: known?.kind ?? input.kind, original: input.original, replacements, created: known?.created ?? this.now() };

@@ -6,6 +6,7 @@ import { findToolOutputs, parseRequest, type ChatRequest } from '../chat';
 import { nodeModulesAssetLocator, RUNTIME_FILE } from '../code/grammarLoader';
 import { Pipeline, type Decision } from '../pipeline';
 import { findMarkers, MemoryBlobStore, Stash } from '../stash';
+import { TokenCounter } from '../tokens';
 import { createCodeGraph } from './codeGraph';
 
 const assets = nodeModulesAssetLocator();
@@ -81,9 +82,14 @@ function conversation(task: string, reads: { id: string; path: string; text: str
   return parseRequest({ model: 'gpt-4o', messages });
 }
 
-function setup(options: Record<string, unknown> = {}, locator = assets): { pipeline: Pipeline; stash: Stash } {
+/**
+ * A pipeline of code_graph alone. The fixtures are small files whose outlines save less than a
+ * rewrite of a cached read has to (a fifth to a third), so the targeting tests set the pipeline's
+ * share to 0; the cache rule has its own test with the default.
+ */
+function setup(options: Record<string, unknown> = {}, locator = assets, cachedRewriteMinSavedShare: number | undefined = 0): { pipeline: Pipeline; stash: Stash } {
   const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
-  const pipeline = new Pipeline([createCodeGraph({ assets: locator })], { options: { code_graph: options } }, { stash });
+  const pipeline = new Pipeline([createCodeGraph({ assets: locator })], { options: { code_graph: options }, cachedRewriteMinSavedShare }, { stash });
   return { pipeline, stash };
 }
 
@@ -108,6 +114,31 @@ function decisionOf(decisions: readonly Decision[]): Decision {
 }
 
 describe('code_graph strategy', () => {
+  it('leaves a read whole when its outline would not pay for rewriting what the provider cached, and stashes nothing for it', async () => {
+    const request = conversation('totalPrice() is wrong for big carts', [
+      { id: 'a', path: 'src/cart.ts', text: CART_TS },
+      { id: 'b', path: 'src/math.ts', text: UTIL_TS },
+    ]);
+    const tokens = new TokenCounter(1000);
+    const { pipeline: free } = setup();
+    const outlinedShare = 1 - tokens.count(toolText((await free.run(request)).request, 3)) / tokens.count(CART_TS);
+    assert.ok(outlinedShare > 0.1 && outlinedShare < 0.4, `the outline saves ${(outlinedShare * 100).toFixed(0)}%, under the default share`);
+
+    const store = new MemoryBlobStore();
+    const pipeline = new Pipeline([createCodeGraph({ assets })], {}, { stash: new Stash({ store, key: new Uint8Array(32) }) });
+    const result = await pipeline.run(request);
+    assert.equal(toolText(result.request, 3), CART_TS);
+    const decision = decisionOf(result.decisions);
+    assert.equal(decision.action, 'nothing-to-do');
+    assert.equal(decision.details?.keptForCache, 1);
+    assert.match(decision.reason, /would not have paid for rewriting a cached read/);
+    assert.deepEqual(decision.handles, []);
+    assert.deepEqual(await store.list(), [], 'no body was stashed');
+
+    const { pipeline: lower } = setup({}, assets, outlinedShare - 0.01);
+    assert.notEqual(toolText((await lower.run(request)).request, 3), CART_TS, 'a share just under what the outline saves lets it through');
+  });
+
   it('keeps the targeted function and its callee in full and outlines the rest, losslessly', async () => {
     const { pipeline, stash } = setup();
     const request = conversation('totalPrice() is wrong for big carts', [

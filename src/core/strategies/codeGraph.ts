@@ -7,18 +7,22 @@
  * Cache-safe: only tool outputs that are becoming history (messages in [frozenCount,
  * freshStart)) are rewritten, once; the working set is what the latest turn (the last
  * assistant message and the fresh input) mentions at that moment, optionally with the task.
- * The reference graph is built from every source in the original request.
+ * The reference graph is built from every source in the original request. A read is outlined
+ * only when the outline removes enough to pay for rewriting what the provider has cached
+ * (`pipeline/cacheEconomics.ts`).
  */
 import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
 import { messageText, type ChatRequest } from '../chat/types';
 import { GrammarLoader } from '../code/grammarLoader';
 import { extractMentions, mergeMentions, type Mentions } from '../code/mentions';
-import { outlineSource } from '../code/outliner';
+import { outlineSource, type Outline } from '../code/outliner';
 import { readHintFromCommand, readHintFromToolCall, type ReadHint } from '../code/readCommands';
 import { ReferenceGraph, type GraphSource } from '../code/referenceGraph';
 import { SourceAnalyzer, type Analysis } from '../code/sourceAnalyzer';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import type { Stash } from '../stash/stash';
 import type { StrategyEnvironment } from './environment';
+import { paysForCacheWrite } from '../pipeline/cacheEconomics';
 
 export const CODE_GRAPH_ID = 'code_graph';
 
@@ -109,7 +113,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
     if (lineCount(segment.text) < options.minLines || context.stash.hasIssuedMarker(segment.text)) continue;
     candidates.push({ segment, analysis: await analyzeSegment(segment) });
   }
-  const counts = { sources: 0, outlined: 0, bodiesElided: 0, linesElided: 0, keptInFull: 0, unknownLanguage: 0, parseFailed: 0, grammarFailed: 0 };
+  const counts = { sources: 0, outlined: 0, bodiesElided: 0, linesElided: 0, keptInFull: 0, keptForCache: 0, unknownLanguage: 0, parseFailed: 0, grammarFailed: 0 };
   const problems: string[] = [];
   for (const { analysis } of candidates) {
     if (analysis.status === 'unknown-language') counts.unknownLanguage++;
@@ -148,9 +152,17 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   for (const { segment, analysis } of parsed) {
     if (analysis.status !== 'parsed') continue;
     const entry: GraphSource = { id: segment.key, source: analysis.source, symbols: analysis.symbols };
-    const outline = outlineSource(analysis.source, analysis.symbols, (unit) => workingSet.keys.has(graph.keyOf(entry, unit)), context.stash, { minBodyLines: options.minBodyLines, kind: CODE_GRAPH_ID });
-    counts.keptInFull += outline.keptUnits;
-    if (outline.elided.length === 0) continue;
+    const outlineWith = (stash: Pick<Stash, 'elide'>): Outline =>
+      outlineSource(analysis.source, analysis.symbols, (unit) => workingSet.keys.has(graph.keyOf(entry, unit)), stash, { minBodyLines: options.minBodyLines, kind: CODE_GRAPH_ID });
+    // Priced before anything is stashed: the read is in history, so the provider has it cached.
+    const priced = outlineWith({ elide: (input) => context.stash.preview(input) });
+    counts.keptInFull += priced.keptUnits;
+    if (priced.elided.length === 0) continue;
+    if (!paysForCacheWrite(context.tokens.count(segment.text), context.tokens.count(priced.text), context.cachedRewriteMinSavedShare)) {
+      counts.keptForCache++;
+      continue;
+    }
+    const outline = outlineWith(context.stash);
     replacements.set(segment.key, outline.text);
     counts.outlined++;
     counts.bodiesElided += outline.elided.length;
@@ -160,7 +172,8 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   const details = { ...counts, targeted: workingSet.targeted, addedByGraph: workingSet.added, workingSet: workingSet.keys.size };
   const problemNote = problems.length > 0 ? `; ${uniqueProblems(problems)} (passed through)` : '';
   if (replacements.size === 0) {
-    return unchanged('nothing-to-do', `${counts.sources} source read(s) had no body worth eliding outside the working set${problemNote}`, details);
+    const cacheNote = counts.keptForCache > 0 ? `; ${counts.keptForCache} outline(s) would not have paid for rewriting a cached read` : '';
+    return unchanged('nothing-to-do', `${counts.sources} source read(s) had no body worth eliding outside the working set${cacheNote}${problemNote}`, details);
   }
   const target = workingSet.keys.size === 0 ? 'no target in the latest turn: whole files outlined' : `${workingSet.keys.size} definition(s) kept in full (${workingSet.targeted} targeted, ${workingSet.added} by calls and class context)`;
   return {

@@ -34,7 +34,6 @@
 import type { ChatMessage, ChatRequest, Part, TextPart } from '../chat/types';
 import { partText } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { formatMarker } from '../stash/marker';
 import { visibleNames } from './history/names';
 import { planTrim, renderTrim } from './history/trimPlan';
 
@@ -165,10 +164,10 @@ function trimMessage(
     if (plan.droppedSentences === 0 && plan.droppedQuotes === 0) return;
     const summary = describeDropped(plan.droppedSentences, plan.droppedQuotes);
     // The handle is a function of the original alone, so the saving is known before anything is stashed.
-    const previewMarker = formatMarker(summary, context.stash.handleFor(part.text));
-    const saved = context.tokens.count(part.text) - context.tokens.count(renderTrim(plan, previewMarker));
+    const input = { original: part.text, summary, kind: HISTORY_TRIM_ID, render: (marker: string) => renderTrim(plan, marker) };
+    const saved = context.tokens.count(part.text) - context.tokens.count(context.stash.preview(input).replacement);
     if (saved < options.minSavedTokens) return;
-    const elision = context.stash.elide({ original: part.text, summary, kind: HISTORY_TRIM_ID, render: (marker) => renderTrim(plan, marker) });
+    const elision = context.stash.elide(input);
     parts ??= [...message.parts];
     parts[partIndex] = { ...part, text: elision.replacement } satisfies TextPart;
     handles.push(elision.handle);

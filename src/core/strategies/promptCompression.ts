@@ -110,11 +110,10 @@ function rewrite(text: string, spans: readonly { start: number; end: number }[],
   out += tidier.tidy(text.slice(cursor));
   if (out === text) return undefined;
   const summary = summaryOf(tidier.duplicateSentences, tidier.duplicateParagraphs);
-  const handle = context.stash.handleFor(text);
-  const render = (marker: string): string => `${out}\n${marker}`;
-  const saved = context.tokens.count(text) - context.tokens.count(render(`[herald: ${summary} · retrieve ${handle}]`));
+  const input = { original: text, summary, kind: 'prompt_compression', render: (marker: string): string => `${out}\n${marker}` };
+  const saved = context.tokens.count(text) - context.tokens.count(context.stash.preview(input).replacement);
   if (saved < options.minSavedTokens) return undefined;
-  const elision = context.stash.elide({ original: text, summary, kind: 'prompt_compression', render });
+  const elision = context.stash.elide(input);
   totals.texts++;
   totals.sentences += tidier.duplicateSentences;
   totals.paragraphs += tidier.duplicateParagraphs;

@@ -4,6 +4,7 @@
  * A bad value never stops Herald: it falls back to the default and the problem is reported.
  */
 import { z } from 'zod';
+import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
 
 /** One endpoint the user added: a model behind an OpenAI-compatible or Anthropic API. */
 export const endpointSchema = z.strictObject({
@@ -62,6 +63,8 @@ export const settingsSchema = z.object({
   stashMaxMegabytes: z.number().positive().max(100_000).default(256),
   /** Longest a single strategy may run, in milliseconds. */
   strategyTimeLimitMs: z.number().int().positive().max(60_000).default(5000),
+  /** Least share of a cached history output a rewrite must remove to pay for its cache write. */
+  cachedRewriteMinSavedShare: z.number().min(0).max(1).default(CACHED_REWRITE_MIN_SAVED_SHARE),
   /** How many times in one turn Herald answers the model's `herald_retrieve` calls itself. */
   retrieveRounds: z.number().int().min(0).max(10).default(4),
   /** Endpoints the user added. */
@@ -83,6 +86,7 @@ export const SETTING_KEYS = {
   stashTtlDays: 'stash.ttlDays',
   stashMaxMegabytes: 'stash.maxMegabytes',
   strategyTimeLimitMs: 'strategyTimeLimitMs',
+  cachedRewriteMinSavedShare: 'cache.rewriteMinSavedShare',
   retrieveRounds: 'retrieve.maxRounds',
   endpoints: 'endpoints',
 } as const satisfies Record<keyof HeraldSettings, string>;

@@ -31,6 +31,19 @@ describe('herald CLI', () => {
     assert.ok(!fs.readFileSync(decisions, 'utf8').includes('TaxMismatchError'));
   });
 
+  it('optimize --rewrite-share sets how much a rewrite of a cached output must remove (1: none is worth it)', async () => {
+    const tokensAfter = async (extra: string[]): Promise<number> => {
+      const stash = tempDir();
+      const decisions = path.join(stash, 'decisions.json');
+      const result = await run(['optimize', '--stash', stash, '--decisions', decisions, ...extra], REQUEST);
+      assert.equal(result.code, 0, result.stderr);
+      return (JSON.parse(fs.readFileSync(decisions, 'utf8')) as { tokensAfter: number }).tokensAfter;
+    };
+    const byDefault = await tokensAfter([]);
+    const never = await tokensAfter(['--rewrite-share', '1']);
+    assert.ok(never > byDefault * 2, `${never} tokens with --rewrite-share 1, ${byDefault} by default`);
+  });
+
   it('expand restores the original request from an optimized one, and retrieve prints originals', async () => {
     const stash = tempDir();
     const decisions = path.join(stash, 'decisions.json');
@@ -71,6 +84,7 @@ describe('herald CLI', () => {
     ['unknown strategy', ['optimize', '--disable', 'context_dedupe,warp_drive'], REQUEST, /unknown strategy id "warp_drive"/, 2],
     ['bad window', ['optimize', '--window-tokens', 'lots'], REQUEST, /--window-tokens takes a positive whole number/, 2],
     ['unknown option', ['optimize', '--fast'], REQUEST, /unknown option --fast/, 2],
+    ['bad rewrite share', ['optimize', '--rewrite-share', '1.5'], REQUEST, /--rewrite-share takes a number from 0 to 1/, 2],
     ['malformed handle', ['retrieve', 'abc'], '', /not a Herald handle/, 2],
     ['unknown handle', ['retrieve', 'hr_aaaaaaaaaaaaaaaa'], '', /no original for hr_aaaaaaaaaaaaaaaa/, 1],
     ['unknown command', ['frobnicate'], '', /unknown command "frobnicate"/, 2],

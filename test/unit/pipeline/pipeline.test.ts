@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest, type ChatRequest } from '../../../src/core/chat';
-import { Pipeline, type Strategy } from '../../../src/core/pipeline';
+import { MessageMemo, Pipeline, type Strategy } from '../../../src/core/pipeline';
 import { RecordingLogger } from '../../../src/core/ports';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { TokenCounter } from '../../../src/core/tokens';
@@ -133,6 +133,25 @@ describe('Pipeline', () => {
     assert.throws(() => new Pipeline([strategy], { enabled: { nope: true } }, { stash: newStash() }), /unknown strategy id "nope"/);
     assert.throws(() => new Pipeline([strategy], { options: { elide_long_outputs: { minLine: 3 } } }, { stash: newStash() }), /unknown option "minLine"/);
     assert.throws(() => new Pipeline([strategy, strategy], {}, { stash: newStash() }), /registered twice/);
+  });
+
+  it('hands every strategy the cache-rewrite share (0.4 unless set), refuses one outside 0–1, and keeps decisions of different shares apart', async () => {
+    const seen: number[] = [];
+    const recording: Strategy = { id: 'share_reader', defaultEnabled: true, apply: (request, context) => (seen.push(context.cachedRewriteMinSavedShare), { request, action: 'x', reason: 'x' }) };
+    await new Pipeline([recording], {}, { stash: newStash() }).run(sampleRequest());
+    await new Pipeline([recording], { cachedRewriteMinSavedShare: 0.1 }, { stash: newStash() }).run(sampleRequest());
+    assert.deepEqual(seen, [0.4, 0.1]);
+    for (const bad of [-0.1, 1.5, Number.NaN]) {
+      assert.throws(() => new Pipeline([recording], { cachedRewriteMinSavedShare: bad }, { stash: newStash() }), /cachedRewriteMinSavedShare must be a number from 0 to 1/);
+    }
+    // One memo shared by two shares: the second must decide afresh, not replay the first one's history.
+    const stash = newStash();
+    const memo = new MessageMemo();
+    await new Pipeline([recording], {}, { stash, memo }).run(sampleRequest());
+    const second = await new Pipeline([recording], { cachedRewriteMinSavedShare: 0.2 }, { stash, memo }).run(sampleRequest());
+    assert.equal(second.replayedMessages, 0);
+    const third = await new Pipeline([recording], { cachedRewriteMinSavedShare: 0.2 }, { stash, memo }).run(sampleRequest());
+    assert.ok(third.replayedMessages > 0, 'the same share replays its own decisions');
   });
 
   it('replays a real trajectory turn by turn with byte-identical prefixes and lossless markers', async function () {

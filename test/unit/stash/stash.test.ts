@@ -45,6 +45,20 @@ describe('Stash', () => {
     assert.equal(await stash.expandText(`x ${moved.replace('3 lines', 'three lines')} y`), `x ${moved.replace('3 lines', 'three lines')} y`);
   });
 
+  it('previews the elision elide would make without stashing anything', async () => {
+    const store = new MemoryBlobStore();
+    const stash = new Stash({ store, key: new Uint8Array(32).fill(1) });
+    const input = { original: 'a long output', summary: '1 line elided', kind: 'test', render: (marker: string) => `head\n${marker}` };
+    const preview = stash.preview(input);
+    await stash.flush();
+    assert.deepEqual(await store.list(), []);
+    assert.equal(stash.issued(preview.handle), false);
+    assert.deepEqual(stash.elide(input), preview);
+    await stash.flush();
+    assert.equal((await store.list()).length, 1);
+    assert.throws(() => stash.preview({ ...input, render: () => 'no marker' }), /must contain its marker/);
+  });
+
   it('refuses a replacement that does not carry its marker', () => {
     assert.throws(() => memoryStash().elide({ original: 'x', summary: 's', kind: 'test', render: () => 'no marker here' }), /must contain its marker/);
   });

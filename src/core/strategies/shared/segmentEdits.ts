@@ -6,7 +6,7 @@
 import { replaceSegments, type ToolOutputSegment } from '../../chat/toolOutput';
 import type { ChatRequest } from '../../chat/types';
 import type { StrategyContext, StrategyResult } from '../../pipeline/types';
-import { formatMarker } from '../../stash/marker';
+import { paysForCacheWrite } from '../../pipeline/cacheEconomics';
 
 /** One segment to elide and how its replacement reads. */
 export interface SegmentElision {
@@ -23,22 +23,24 @@ export class SegmentEdits {
   private readonly handles: string[] = [];
   private tokensSaved = 0;
 
-  constructor(private readonly strategyId: string, private readonly context: Pick<StrategyContext, 'stash' | 'tokens'>) {}
+  constructor(private readonly strategyId: string, private readonly context: Pick<StrategyContext, 'stash' | 'tokens' | 'freshStart' | 'cachedRewriteMinSavedShare'>) {}
 
   /**
    * Stashes the segment's text and records its replacement, unless the replacement would not
-   * save at least `minSavedTokens` and `minSavedRatio` of the segment's tokens. Returns whether
-   * the elision was kept.
+   * save at least `minSavedTokens` and `minSavedRatio` of the segment's tokens, or, for an
+   * output in history (the provider has it cached), not enough to pay for the cache write
+   * (see `pipeline/cacheEconomics.ts`). Returns whether the elision was kept.
    */
   elide(elision: SegmentElision, minSavedTokens = 1, minSavedRatio = 0): boolean {
     const { segment } = elision;
-    const handle = this.context.stash.handleFor(segment.text);
+    const input = { original: segment.text, summary: elision.summary, kind: this.strategyId, render: elision.render };
     // Price the replacement before stashing, so an unprofitable elision leaves no entry behind.
-    const preview = (elision.render ?? ((marker: string) => marker))(formatMarker(elision.summary, handle));
     const before = this.context.tokens.count(segment.text);
-    const saved = before - this.context.tokens.count(preview);
+    const after = this.context.tokens.count(this.context.stash.preview(input).replacement);
+    const saved = before - after;
     if (saved < minSavedTokens || saved < minSavedRatio * before) return false;
-    const result = this.context.stash.elide({ original: segment.text, summary: elision.summary, kind: this.strategyId, render: elision.render });
+    if (segment.messageIndex < this.context.freshStart && !paysForCacheWrite(before, after, this.context.cachedRewriteMinSavedShare)) return false;
+    const result = this.context.stash.elide(input);
     this.replacements.set(segment.key, result.replacement);
     this.handles.push(result.handle);
     this.tokensSaved += saved;

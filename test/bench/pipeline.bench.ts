@@ -130,9 +130,14 @@ export async function bench(): Promise<BenchReport> {
   const tokens = new TokenCounter(200_000);
   // HERALD_BENCH_CONFIG: a PipelineConfig as JSON, to compare settings (e.g. {"enabled":{"code_graph":false}}).
   const config = JSON.parse(process.env.HERALD_BENCH_CONFIG ?? '{}') as PipelineConfig;
-  const floor = { lines: { tokens: 0, cost: 0 }, whole: { tokens: 0, cost: 0 } };
+  const floor = { lines: { tokens: 0, cost: 0 }, whole: { tokens: 0, cost: 0 }, conclusions: { tokens: 0, cost: 0 } };
+  const readings = [
+    [{ failures: 'failure-lines', markers: false }, floor.lines],
+    [{ failures: 'whole-output', markers: true }, floor.whole],
+    [{ failures: 'failure-lines', markers: true, prose: 'conclusions' }, floor.conclusions],
+  ] as const;
   const full = await replayAll(names, config, tokens, (requests) => {
-    for (const [reading, into] of [[{ failures: 'failure-lines', markers: false }, floor.lines], [{ failures: 'whole-output', markers: true }, floor.whole]] as const) {
+    for (const [reading, into] of readings) {
       const bound = floorOf(requests, tokens, reading);
       into.tokens += bound.tokens;
       into.cost += bound.cachedCost;
@@ -152,6 +157,7 @@ export async function bench(): Promise<BenchReport> {
     `code-like facts the next reply took from history, still shown: ${percent(factsVisible, factsUsed)} (${factsVisible} of ${factsUsed})`,
     `keep-rule floor (prose and non-failing observations gone at no cost; failures as failure lines): tokens saved ${percent(tokensBefore - floor.lines.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.lines.cost, costBefore)}`,
     `keep-rule floor, failed outputs kept whole and one marker per shortened message: tokens saved ${percent(tokensBefore - floor.whole.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.whole.cost, costBefore)}`,
+    `keep-rule floor, the agent's conclusions kept (history_trim's rule), failures as failure lines, one marker per shortened message: tokens saved ${percent(tokensBefore - floor.conclusions.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.conclusions.cost, costBefore)}`,
     'tokens each strategy removed (its own decisions, summed over every request):',
     ...Object.entries(saved).sort((a, b) => b[1] - a[1]).map(([id, value]) => `  ${id}: ${value} (${percent(value, tokensBefore)})`),
     ...(stepped ? stepLines(full, stepped.base, stepped.steps) : []),

@@ -4,8 +4,8 @@
  * task (first user message), the fresh input, every action of the agent (tool calls, opaque
  * parts, fenced command blocks in its text) and, of each failed tool output in history, its
  * failure lines (or the whole output, in the stricter reading). Gone at no cost, not even a
- * marker (or, in the stricter reading, behind one marker per message): the agent's prose,
- * every other observation. No real optimizer reaches this floor; it bounds what the savings
+ * marker (or, in the stricter reading, behind one marker per message): the agent's prose (or
+ * all of it but its conclusions, in a third reading), every other observation. No real optimizer reaches this floor; it bounds what the savings
  * goal asks against what the rules let go.
  */
 import type { ChatMessage, ChatRequest, Part } from '../../src/core/chat/types';
@@ -14,6 +14,8 @@ import { findToolOutputs, type ToolOutputSegment } from '../../src/core/chat/too
 import { freshStartOf } from '../../src/core/pipeline/freshInput';
 import { failureLines, isFailureOutput } from '../../src/core/strategies/shared/failure';
 import { formatMarker } from '../../src/core/stash/marker';
+import { HISTORY_TRIM_DEFAULTS } from '../../src/core/strategies/historyTrim';
+import { planTrim, renderTrim } from '../../src/core/strategies/history/trimPlan';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
 import { cachedCost } from './replay';
 
@@ -23,6 +25,13 @@ export interface FloorReading {
   readonly failures: 'failure-lines' | 'whole-output';
   /** Each shortened message pays for one marker (a real optimizer leaves one to retrieve the rest). */
   readonly markers: boolean;
+  /**
+   * What of the agent's prose stays beside its actions: nothing, or what history_trim's own rule
+   * calls what it concluded (the last sentences before the action, findings, decisions and
+   * captions of kept code), without the sentences it keeps only for a name not shown elsewhere.
+   * Default nothing.
+   */
+  readonly prose?: 'none' | 'conclusions';
 }
 
 /** A marker as Herald writes it, for the price of one. */
@@ -46,7 +55,7 @@ export function floorRequest(request: ChatRequest, reading: FloorReading): ChatM
 }
 
 function protectedText(message: ChatMessage, segments: readonly ToolOutputSegment[], reading: FloorReading): string {
-  if (message.role === 'assistant') return message.parts.map(assistantAction).join('\n');
+  if (message.role === 'assistant') return message.parts.map(reading.prose === 'conclusions' ? assistantConclusions : assistantAction).join('\n');
   // An observation: only failures have to stay; the user's own words around pasted output stay too.
   const kept = segments.filter((segment) => isFailureOutput(segment)).map((segment) => (reading.failures === 'whole-output' ? segment.text : failureLines(segment.text, Number.MAX_SAFE_INTEGER).join('\n')));
   if (segments.length === 0) return message.parts.map(partText).join('\n');
@@ -61,6 +70,13 @@ function ownWords(message: ChatMessage, segments: readonly ToolOutputSegment[]):
   for (const segment of segments) rest = rest.replace(segment.text, '');
   const words = rest.replace(/<returncode>\s*-?\d+\s*<\/returncode>/g, '').replace(/<\/?(?:output|output_head|output_tail|stdout|stderr|warning)>/g, '').trim();
   return words.length > 0 ? [words] : [];
+}
+
+/** The actions with the sentences history_trim keeps as conclusions; every name counts as shown elsewhere. */
+function assistantConclusions(part: Part): string {
+  if (part.type !== 'text') return partText(part);
+  const plan = planTrim(part.text, { keepLastSentences: HISTORY_TRIM_DEFAULTS.keepLastSentences, seenBefore: () => true, shownBefore: () => true });
+  return renderTrim(plan, '');
 }
 
 function assistantAction(part: Part): string {

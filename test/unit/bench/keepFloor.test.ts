@@ -37,6 +37,13 @@ describe('bench support: the keep-rule floor and fact recall', () => {
     assert.ok(whole[5]!.includes(TRACEBACK), 'the stricter reading keeps the failed output whole');
     assert.match(whole[3]!, /^\[herald: .* · retrieve hr_[a-z]{16}\]$/, 'and pays one marker for a dropped observation');
     assert.equal(whole[1], TASK, 'no marker where nothing was dropped');
+    const conclusions = floorRequest(request(conversation), { failures: 'failure-lines', markers: true, prose: 'conclusions' }).map(messageText);
+    assert.ok(conclusions[6]!.startsWith('THOUGHT: refund_total in billing/module_7.py drops a cent.'), 'the conclusion before the action stays');
+    assert.ok(conclusions[6]!.includes('sed -n 1,20p billing/module_7.py'));
+    const musing = 'THOUGHT: I wonder where the rounding happens. Maybe in the views. Maybe in a helper. Let me search the package.\n\n```bash\ngrep -rn round billing/\n```';
+    const withMusing = conversation.map((message, index) => (index === 2 ? { ...message, content: musing } : message));
+    const trimmed = messageText(floorRequest(request(withMusing), { failures: 'failure-lines', markers: true, prose: 'conclusions' })[2]!);
+    assert.ok(!trimmed.includes('I wonder where') && trimmed.includes('Let me search the package.') && trimmed.includes('grep -rn round billing/'), trimmed);
   });
 
   it('prices the floor below the original, with the stricter reading in between', () => {

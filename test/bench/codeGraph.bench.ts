@@ -59,10 +59,15 @@ function isSourceRead(command: string | undefined): boolean {
   return hint !== undefined && languageFromPath(hint.path) !== undefined;
 }
 
-/** Replays one trajectory through code_graph alone and checks the definitions its submission edits. */
-export async function evaluateTrajectory(trajectory: Trajectory, tokens = new TokenCounter(50_000), options: Record<string, unknown> = {}): Promise<TrajectoryOutcome> {
+/**
+ * Replays one trajectory through code_graph alone and checks the definitions its submission
+ * edits. The pipeline's cache-write rule is off by default (share 0), so every outline code_graph
+ * would make is made and checked; the default pipeline keeps the reads whose outline saves less
+ * than its share (see the pipeline bench for what that leaves).
+ */
+export async function evaluateTrajectory(trajectory: Trajectory, tokens = new TokenCounter(50_000), options: Record<string, unknown> = {}, cachedRewriteMinSavedShare = 0): Promise<TrajectoryOutcome> {
   const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
-  const pipeline = new Pipeline([createCodeGraph({ assets: nodeModulesAssetLocator() })], { options: { code_graph: options } }, { stash, tokens });
+  const pipeline = new Pipeline([createCodeGraph({ assets: nodeModulesAssetLocator() })], { options: { code_graph: options }, cachedRewriteMinSavedShare }, { stash, tokens });
   const bodies = turnRequests(trajectory);
   let tokensBefore = 0;
   let tokensAfter = 0;
@@ -210,7 +215,9 @@ export async function bench(): Promise<BenchReport> {
   const outcomes: TrajectoryOutcome[] = [];
   // Options to try other settings from the command line: HERALD_CODE_GRAPH_OPTIONS='{"calleeDepth":2}'.
   const options = JSON.parse(process.env.HERALD_CODE_GRAPH_OPTIONS ?? '{}') as Record<string, unknown>;
-  for (const name of names) outcomes.push(await evaluateTrajectory(loadTrajectory(name), tokens, options));
+  // HERALD_BENCH_REWRITE_SHARE=0.4: the pipeline's cache-write rule as the default pipeline applies it.
+  const share = Number(process.env.HERALD_BENCH_REWRITE_SHARE ?? 0);
+  for (const name of names) outcomes.push(await evaluateTrajectory(loadTrajectory(name), tokens, options, share));
   const sum = (pick: (outcome: TrajectoryOutcome) => number): number => outcomes.reduce((total, outcome) => total + pick(outcome), 0);
   const durations = outcomes.flatMap((outcome) => [...outcome.durationsMs]);
   const checks = outcomes.flatMap((outcome) => [...outcome.checks]);
@@ -219,7 +226,7 @@ export async function bench(): Promise<BenchReport> {
   const readPairs = checks.reduce((total, check) => total + check.reads, 0);
   const readPairsKept = checks.reduce((total, check) => total + check.keptInFull, 0);
   lines.push(
-    `trajectories: ${outcomes.length}, requests: ${sum((outcome) => outcome.requests)}`,
+    `trajectories: ${outcomes.length}, requests: ${sum((outcome) => outcome.requests)}, cache-write share ${share} (0: every outline code_graph would make)`,
     `source-file reads in history: ${sum((outcome) => outcome.readTokensBefore)} → ${sum((outcome) => outcome.readTokensAfter)} tokens (saved ${percent(sum((outcome) => outcome.readTokensBefore - outcome.readTokensAfter), sum((outcome) => outcome.readTokensBefore))} of those reads)`,
     `all billed input: ${sum((outcome) => outcome.tokensBefore)} → ${sum((outcome) => outcome.tokensAfter)} (saved ${percent(sum((outcome) => outcome.tokensBefore - outcome.tokensAfter), sum((outcome) => outcome.tokensBefore))})`,
     `later-edited definitions: ${checks.length}; kept in full in every read: ${percent(strictKept, checks.length)}; in at least one read: ${percent(availableKept, checks.length)}; read copies kept: ${percent(readPairsKept, readPairs)}`,

@@ -36,7 +36,8 @@ export interface Outline {
 /**
  * The outline of `source`; `keep(unit)` says whether a definition is in the working set.
  * Definitions the parser had to repair are never elided. Each body goes through `stash.elide`;
- * a caller that only prices the outline passes `{ elide: (input) => stash.preview(input) }`.
+ * a caller that prices the outline first passes `{ elide: (input) => stash.preview(input) }`
+ * and stashes the same inputs once it decides to keep the outline.
  */
 export function outlineSource(source: RecognizedSource, symbols: SourceSymbols, keep: (unit: CodeUnit) => boolean, stash: Pick<Stash, 'elide'>, options: OutlineOptions): Outline {
   const units = symbols.units;

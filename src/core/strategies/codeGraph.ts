@@ -15,12 +15,12 @@ import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../cha
 import { messageText, type ChatRequest } from '../chat/types';
 import { GrammarLoader } from '../code/grammarLoader';
 import { extractMentions, mergeMentions, type Mentions } from '../code/mentions';
-import { outlineSource, type Outline } from '../code/outliner';
+import { outlineSource } from '../code/outliner';
 import { readHintFromCommand, readHintFromToolCall, type ReadHint } from '../code/readCommands';
 import { ReferenceGraph, type GraphSource } from '../code/referenceGraph';
 import { SourceAnalyzer, type Analysis } from '../code/sourceAnalyzer';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import type { Stash } from '../stash/stash';
+import type { ElideInput } from '../stash/stash';
 import type { StrategyEnvironment } from './environment';
 import { paysForCacheWrite } from '../pipeline/cacheEconomics';
 
@@ -152,17 +152,18 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   for (const { segment, analysis } of parsed) {
     if (analysis.status !== 'parsed') continue;
     const entry: GraphSource = { id: segment.key, source: analysis.source, symbols: analysis.symbols };
-    const outlineWith = (stash: Pick<Stash, 'elide'>): Outline =>
-      outlineSource(analysis.source, analysis.symbols, (unit) => workingSet.keys.has(graph.keyOf(entry, unit)), stash, { minBodyLines: options.minBodyLines, kind: CODE_GRAPH_ID });
-    // Priced before anything is stashed: the read is in history, so the provider has it cached.
-    const priced = outlineWith({ elide: (input) => context.stash.preview(input) });
-    counts.keptInFull += priced.keptUnits;
-    if (priced.elided.length === 0) continue;
-    if (!paysForCacheWrite(context.tokens.count(segment.text), context.tokens.count(priced.text), context.cachedRewriteMinSavedShare)) {
+    // Priced before anything is stashed (the read is in history, so the provider has it cached);
+    // the bodies are stashed only once the outline pays, and come out as the preview showed them.
+    const bodies: ElideInput[] = [];
+    const preview = (input: ElideInput) => (bodies.push(input), context.stash.preview(input));
+    const outline = outlineSource(analysis.source, analysis.symbols, (unit) => workingSet.keys.has(graph.keyOf(entry, unit)), { elide: preview }, { minBodyLines: options.minBodyLines, kind: CODE_GRAPH_ID });
+    counts.keptInFull += outline.keptUnits;
+    if (outline.elided.length === 0) continue;
+    if (!paysForCacheWrite(context.tokens.count(segment.text), context.tokens.count(outline.text), context.cachedRewriteMinSavedShare)) {
       counts.keptForCache++;
       continue;
     }
-    const outline = outlineWith(context.stash);
+    for (const input of bodies) context.stash.elide(input);
     replacements.set(segment.key, outline.text);
     counts.outlined++;
     counts.bodiesElided += outline.elided.length;

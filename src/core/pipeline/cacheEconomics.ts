@@ -12,9 +12,10 @@
  * forbids waiting. The default takes the break-even at about 17 requests left, which is what an
  * agent session of the length the benchmark replays (about 38 requests) has left on average
  * when a message becomes history. Providers that bill no cache write and read at a quarter or
- * half of the input price (OpenAI's) make smaller rewrites pay: the share is a setting. An assistant message is not subject to this: it is new in
- * the request where it is first history, billed as a write whatever its length, so shortening
- * it pays from the first request.
+ * half of the input price (OpenAI's) make smaller rewrites pay: the share is a setting.
+ *
+ * An assistant message is not subject to this: it is new in the request where it is first
+ * history, billed as a write whatever its length, so shortening it pays from the first request.
  */
 
 /** Least share of a cached history message's tokens a rewrite must remove to pay for its cache write (the default). */

@@ -89,6 +89,8 @@ export class Pipeline {
   readonly state: SessionStateStore;
   private readonly logger: Logger;
   private readonly configHash: string;
+  /** The least share a rewrite of a cached history output must remove (the config's, or the default). */
+  private readonly cachedRewriteMinSavedShare: number;
 
   constructor(
     readonly strategies: readonly Strategy[],
@@ -100,11 +102,12 @@ export class Pipeline {
     this.state = dependencies.state ?? new SessionStateStore();
     this.logger = dependencies.logger ?? silentLogger;
     validateConfig(strategies, config);
+    this.cachedRewriteMinSavedShare = config.cachedRewriteMinSavedShare ?? CACHED_REWRITE_MIN_SAVED_SHARE;
     this.configHash = sha256(canonicalJson({
       order: strategies.map((strategy) => strategy.id),
       enabled: this.enabledIds(),
       options: config.options ?? {},
-      cachedRewriteMinSavedShare: config.cachedRewriteMinSavedShare ?? CACHED_REWRITE_MIN_SAVED_SHARE,
+      cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
     }));
   }
 
@@ -259,7 +262,7 @@ export class Pipeline {
         freshStart,
         original,
         options: { ...(strategy.defaults ?? {}), ...(this.config.options?.[strategy.id] ?? {}) },
-        cachedRewriteMinSavedShare: this.config.cachedRewriteMinSavedShare ?? CACHED_REWRITE_MIN_SAVED_SHARE,
+        cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
         logger: this.logger,

@@ -19,10 +19,10 @@ import { outlineSource } from '../code/outliner';
 import { readHintFromCommand, readHintFromToolCall, type ReadHint } from '../code/readCommands';
 import { ReferenceGraph, type GraphSource } from '../code/referenceGraph';
 import { SourceAnalyzer, type Analysis } from '../code/sourceAnalyzer';
+import { paysForCacheWrite } from '../pipeline/cacheEconomics';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { ElideInput } from '../stash/stash';
 import type { StrategyEnvironment } from './environment';
-import { paysForCacheWrite } from '../pipeline/cacheEconomics';
 
 export const CODE_GRAPH_ID = 'code_graph';
 

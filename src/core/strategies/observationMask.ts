@@ -54,7 +54,7 @@ export const OBSERVATION_MASK_DEFAULTS: ObservationMaskOptions = {
   contextLines: 2,
 };
 
-/** A trim must remove at least this share of a result: a history rewrite pays one cache write. */
+/** A trim must remove at least this share of a result (stricter than the pipeline's cache-write share: it also hides lines). */
 const TRIM_MIN_SAVED_RATIO = 0.5;
 /** Results shorter than this many lines are masked whole or kept whole, never trimmed. */
 const TRIM_MIN_LINES = 20;

@@ -6,10 +6,10 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { DecisionLog } from '../decisions/decisionLog';
-import type { ForwardTarget } from './forwardTarget';
+import type { ForwardTarget } from '../../core/flow/forwardTarget';
 import { LanguageModelTarget } from './languageModelTarget';
 import { fromVscode, type PartKit, type VscodeMessageLike } from './messageConversion';
-import { recordOfFailure, runRequestFlow } from './requestFlow';
+import { recordOfFailure, runRequestFlow } from '../../core/flow/requestFlow';
 import type { Optimizer } from '../optimizer/optimizer';
 import type { HeraldSettings } from '../settings/settingsSchema';
 import { describeError } from '../../core/errors';

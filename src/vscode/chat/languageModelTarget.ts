@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { ChatRequest } from '../../core/chat/types';
-import type { ForwardTarget, ResponseChunk, TargetInformation } from './forwardTarget';
+import type { ForwardTarget, ResponseChunk, TargetInformation } from '../../core/flow/forwardTarget';
 import { toVscodeMessages, toVscodeTools, type PartKit } from './messageConversion';
 
 export class LanguageModelTarget implements ForwardTarget {

@@ -2,7 +2,7 @@
  * The session's requests and their decisions: what the sidebar, the status bar, `/explain`
  * and the savings report show. Pure and bounded; metadata only (no prompt text).
  */
-import type { RequestRecord } from '../chat/requestFlow';
+import type { RequestRecord } from '../../core/flow/requestFlow';
 
 /** Report files carry this; a reader of another version must refuse them. */
 export const SAVINGS_REPORT_SCHEMA_VERSION = 1;

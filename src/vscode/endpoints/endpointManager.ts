@@ -3,7 +3,7 @@
  * SecretStorage (never in settings), and the "Herald: Manage Endpoints" flow.
  */
 import * as vscode from 'vscode';
-import type { ForwardTarget } from '../chat/forwardTarget';
+import type { ForwardTarget } from '../../core/flow/forwardTarget';
 import type { HeraldHost } from '../host/heraldHost';
 import { endpointSchema, type EndpointSettings } from '../settings/settingsSchema';
 import { EndpointTarget, type FetchFunction } from './endpointTarget';

@@ -5,7 +5,7 @@
 import type { ChatRequest } from '../../core/chat/types';
 import { takeAnthropicBetas } from '../../core/strategies/providerContextTrim';
 import { FAMILY_FACTORS, TokenCounter } from '../../core/tokens/tokenCounter';
-import type { ForwardTarget, ResponseChunk, TargetInformation } from '../chat/forwardTarget';
+import type { ForwardTarget, ResponseChunk, TargetInformation } from '../../core/flow/forwardTarget';
 import type { EndpointSettings } from '../settings/settingsSchema';
 import { anthropicChunks, openAIChunks, serverSentData, toAnthropicBody, toOpenAIBody } from './endpointWire';
 

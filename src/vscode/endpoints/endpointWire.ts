@@ -7,7 +7,7 @@
  * round-trip their own formats exactly; these writers translate between formats instead.
  */
 import type { ChatRequest, Part, ResultContentPart } from '../../core/chat/types';
-import type { ResponseChunk } from '../chat/forwardTarget';
+import type { ResponseChunk } from '../../core/flow/forwardTarget';
 
 type Json = Record<string, unknown>;
 

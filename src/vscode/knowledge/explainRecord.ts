@@ -1,5 +1,5 @@
 /** `/explain`: one request's decisions as Markdown a person reads in the chat. */
-import type { RequestRecord } from '../chat/requestFlow';
+import type { RequestRecord } from '../../core/flow/requestFlow';
 import { percentSaved } from '../decisions/decisionLog';
 
 export function explainRecord(record: RequestRecord | undefined): string {

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { filter } from '../../core/filter/filter';
 import { getContext } from '../../core/knowledge/getContext';
 import { readPage } from '../../core/knowledge/readPage';
-import { answerRetrieveCall } from '../chat/requestFlow';
+import { answerRetrieveCall } from '../../core/flow/requestFlow';
 import type { HeraldHost } from '../host/heraldHost';
 import { filterToolInput, getContextToolInput, inputProblem, readPageToolInput, retrieveToolInput } from './toolInputs';
 import { describeError } from '../../core/errors';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Decision } from '../../../src/core/pipeline/types';
 import { createStrategies } from '../../../src/core/strategies/index';
-import type { RequestRecord } from '../../../src/vscode/chat/requestFlow';
+import type { RequestRecord } from '../../../src/core/flow/requestFlow';
 import { guessLanguage } from '../../../src/vscode/commands/guessLanguage';
 import { DecisionLog, SAVINGS_REPORT_SCHEMA_VERSION, savingsReportCsv, savingsReportJson } from '../../../src/vscode/decisions/decisionLog';
 import { compactNumber, statusText } from '../../../src/vscode/host/statusText';

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { ChatRequest } from '../../../src/core/chat/types';
-import type { ResponseChunk } from '../../../src/vscode/chat/forwardTarget';
+import type { ResponseChunk } from '../../../src/core/flow/forwardTarget';
 import { anthropicChunks, openAIChunks, serverSentData, toAnthropicBody, toOpenAIBody } from '../../../src/vscode/endpoints/endpointWire';
 import { EndpointTarget, type FetchFunction } from '../../../src/vscode/endpoints/endpointTarget';
 

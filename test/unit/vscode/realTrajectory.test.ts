@@ -6,11 +6,11 @@ import { Stash } from '../../../src/core/stash/stash';
 import { createStrategies } from '../../../src/core/strategies/index';
 import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
 import { fromVscode, toVscodeMessages } from '../../../src/vscode/chat/messageConversion';
-import { runRequestFlow, RETRIEVE_TOOL_NAME } from '../../../src/vscode/chat/requestFlow';
+import { runRequestFlow, RETRIEVE_TOOL_NAME } from '../../../src/core/flow/requestFlow';
 import { RecordingLogger } from '../../../src/core/ports';
 import { hasSharedData, loadTrajectory } from '../../support/sharedData';
 import { FakeMessage, FakeText, fakeKit } from './fakePartKit';
-import { FakeTarget } from './fakeTarget';
+import { FakeTarget } from '../flow/fakeTarget';
 
 /** A real mini-swe-agent run, as a VS Code caller would send it to a Herald model. */
 function vscodeMessages(instance: string, count: number): FakeMessage[] {

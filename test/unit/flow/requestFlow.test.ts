@@ -6,8 +6,8 @@ import { RecordingLogger } from '../../../src/core/ports';
 import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
 import { Stash } from '../../../src/core/stash/stash';
 import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
-import type { ResponseChunk } from '../../../src/vscode/chat/forwardTarget';
-import { RETRIEVE_TOOL_NAME, recordOfFailure, runRequestFlow, type RequestFlowInput } from '../../../src/vscode/chat/requestFlow';
+import type { ResponseChunk } from '../../../src/core/flow/forwardTarget';
+import { RETRIEVE_TOOL_NAME, recordOfFailure, runRequestFlow, type RequestFlowInput } from '../../../src/core/flow/requestFlow';
 import { FakeTarget } from './fakeTarget';
 
 const BULK = Array.from({ length: 200 }, (_, index) => `line ${index}: build output`).join('\n');

@@ -2,7 +2,7 @@
  * Where a Herald model forwards to: a model VS Code already has (`vscode.lm`), or an endpoint
  * the user configured. Both stream the same chunks back, so the request flow is written once.
  */
-import type { ChatRequest } from '../../core/chat/types';
+import type { ChatRequest } from '../chat/types';
 
 /** One piece of the model's answer, in arrival order. */
 export type ResponseChunk =

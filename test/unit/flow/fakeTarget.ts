@@ -1,6 +1,6 @@
 /** A scripted forward target: each call plays the next script and records the request it got. */
 import type { ChatRequest } from '../../../src/core/chat/types';
-import type { ForwardTarget, ResponseChunk, TargetInformation } from '../../../src/vscode/chat/forwardTarget';
+import type { ForwardTarget, ResponseChunk, TargetInformation } from '../../../src/core/flow/forwardTarget';
 
 export type Script = readonly ResponseChunk[] | ((request: ChatRequest) => readonly ResponseChunk[]) | Error;
 

@@ -6,8 +6,8 @@ import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
 import { Stash } from '../../../src/core/stash/stash';
 import { createSemanticCache } from '../../../src/core/strategies/semanticCache';
 import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
-import type { ResponseChunk } from '../../../src/vscode/chat/forwardTarget';
-import { cachedAnswerOf, runRequestFlow, type RequestFlowInput } from '../../../src/vscode/chat/requestFlow';
+import type { ResponseChunk } from '../../../src/core/flow/forwardTarget';
+import { cachedAnswerOf, runRequestFlow, type RequestFlowInput } from '../../../src/core/flow/requestFlow';
 import { FakeTarget, type Script } from './fakeTarget';
 
 function question(text: string): ChatRequest {

@@ -2,17 +2,17 @@
  * One request through a Herald model: optimize, forward, stream back, and answer the model's
  * `herald_retrieve` calls inside the turn so the caller never sees a tool it does not know.
  *
- * Pure logic (no `vscode`): the provider adapts VS Code's types to these and back.
+ * Host-neutral: the VS Code provider and the gateway adapt their transport to these types and back.
  */
-import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../../core/chat/types';
-import type { PipelineResult } from '../../core/pipeline/pipeline';
-import type { Decision } from '../../core/pipeline/types';
-import { findMarkers, isHandle } from '../../core/stash/marker';
-import type { Logger } from '../../core/ports';
-import { partText } from '../../core/chat/types';
-import { latestUserText } from '../../core/pipeline/freshInput';
+import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
+import type { PipelineResult } from '../pipeline/pipeline';
+import type { Decision } from '../pipeline/types';
+import { findMarkers, isHandle } from '../stash/marker';
+import type { Logger } from '../ports';
+import { partText } from '../chat/types';
+import { latestUserText } from '../pipeline/freshInput';
 import type { ForwardTarget, ResponseChunk } from './forwardTarget';
-import { describeError } from '../../core/errors';
+import { describeError } from '../errors';
 
 export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
 const PREVIEW_CHARS = 200;

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { findToolOutputs } from '../chat/toolOutput';
 import { findMarkers } from '../stash/marker';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createObservationMask } from './observationMask';
 import { isFailureOutput } from './shared/failure';
@@ -91,7 +91,7 @@ describe('observation_mask', () => {
     assert.match(partTexts(warm.request)[9]!, /^module|^\.\//, 'one turn from the end: kept');
   });
 
-  (hasSharedData() ? it : it.skip)('on a real trajectory: masks some outputs, never a failure, prefix-stable and lossless', async () => {
+  itWithData('on a real trajectory: masks some outputs, never a failure, prefix-stable and lossless', async () => {
     const rig = createRig([createObservationMask()]);
     const bodies = turnRequests(loadTrajectory('django__django-10973'));
     const summary = await replay(rig.pipeline, rig.stash, bodies, rig.tokens);

@@ -4,7 +4,7 @@ import { loadTrajectory, skipWithoutData, trajectoryNames } from '../../../test/
 import { createAuditedHoldout } from './auditedHoldout';
 import { createContentCensus } from './contentCensus';
 import { createToolSchemaCompression } from './toolSchemaCompression';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 describe('audited_holdout', () => {
   it('is a signal and off by default', () => {

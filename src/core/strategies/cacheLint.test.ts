@@ -3,7 +3,7 @@ import { parseRequest, serializeRequest } from '../chat';
 import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createCacheLint } from './cacheLint';
 import { createToolPruning } from './toolPruning';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 describe('cache_lint', () => {
   for (const format of ['openai', 'anthropic'] as const) {

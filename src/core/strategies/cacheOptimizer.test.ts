@@ -15,7 +15,7 @@ import { createReasoningBudget } from './reasoningBudget';
 import { createSemanticCache } from './semanticCache';
 import { createToolPruning } from './toolPruning';
 import { createToolSchemaCompression } from './toolSchemaCompression';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 /** The same list in a different order each turn, as some clients send it. */
 function rotate<T>(list: readonly T[], by: number): T[] {

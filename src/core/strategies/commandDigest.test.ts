@@ -5,7 +5,7 @@ import { findMarkers } from '../stash/marker';
 import { itWithData, loadTrajectory, sharedPath, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createCommandDigest, routeOf } from './commandDigest';
-import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 /** A pytest run: progress, 126 passes, two failures, the count line. */
 const PYTEST = [

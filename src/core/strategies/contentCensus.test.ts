@@ -4,7 +4,7 @@ import { parseRequest, serializeRequest } from '../chat';
 import { loadTrajectory, sharedPath, skipWithoutData, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
 import { createContentCensus } from './contentCensus';
 import { classifyShape, type ShapeClass } from './signals/shapeClass';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 const BASH = /```bash\n([\s\S]*?)\n```/;
 

@@ -4,7 +4,7 @@ import { findMarkers } from '../stash/marker';
 import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { createCommandDigest } from './commandDigest';
 import { createContextCompression } from './contextCompression';
-import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 /** 500 orders, all shipped but one that failed, deep in the list. */
 function orders(): string {

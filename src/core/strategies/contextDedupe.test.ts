@@ -3,7 +3,7 @@ import { findMarkers } from '../stash/marker';
 import { itWithData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createContextDedupe } from './contextDedupe';
-import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 const FILE = numberedLines(60, 'rate');
 const EDITED = FILE.replace('const rate_41 = computeThing(280, "rate");', 'const rate_41 = computeThing(281, "rate");');

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
 import { loadTrajectory, skipWithoutData, turnRequests } from '../../../test/support/sharedData';
 import { createContextQuality } from './contextQuality';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 async function score(body: unknown, windowTokens?: number): Promise<Readonly<Record<string, string | number | boolean>>> {
   const { pipeline } = pipelineOf([createContextQuality()]);

@@ -5,7 +5,7 @@ import { itWithData, loadTrajectory, turnRequests } from '../../../test/support/
 import { replay } from '../../../test/support/replay';
 import { createObservationMask } from './observationMask';
 import { isFailureOutput } from './shared/failure';
-import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 const LISTING = Array.from({ length: 40 }, (_, index) => `./packages/module_${index}/src/component_${index}.py`).join('\n');
 const SOURCE = numberedLines(30, 'checkout');

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { createOutputExternalize } from './outputExternalize';
-import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 /** A 5,000-row query result, like a database tool returns. */
 function bigJson(): string {

@@ -3,7 +3,7 @@ import { parseRequest, serializeRequest } from '../chat';
 import { loadTrajectory, skipWithoutData, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createOutputShaping, OUTPUT_SHAPING_NOTE } from './outputShaping';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 function notes(body: unknown): number {
   return JSON.stringify(body).split(OUTPUT_SHAPING_NOTE.replace(/"/g, '\\"')).length - 1;

@@ -5,7 +5,7 @@ import { itWithData, loadTrajectory, sharedPath, turnRequests } from '../../../t
 import { replay } from '../../../test/support/replay';
 import { createPromptCompression } from './promptCompression';
 import { tidyProse } from './shared/proseTidy';
-import { assertNoPromptText, createRig, partTexts } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts } from '../../../test/support/strategyTestKit';
 
 const WORDY = [
   'You are a senior support engineer.',

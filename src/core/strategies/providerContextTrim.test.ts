@@ -4,7 +4,7 @@ import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedDat
 import { CONTEXT_MANAGEMENT_BETA, createProviderContextTrim, hasProviderContextTrim, takeAnthropicBetas } from './providerContextTrim';
 import { TokenCounter } from '../tokens';
 import { createObservationMask } from './observationMask';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 describe('provider_context_trim', () => {
   it('asks Anthropic to clear aged tool results on a large agent request, without touching content', async function () {

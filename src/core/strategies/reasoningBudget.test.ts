@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
 import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createReasoningBudget } from './reasoningBudget';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 /** True when the turn's fresh input (after the last assistant message) holds a failed tool result. */
 function freshFailed(body: Record<string, unknown>): boolean {

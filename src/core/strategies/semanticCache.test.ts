@@ -3,9 +3,9 @@ import { parseRequest } from '../chat';
 import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createSemanticCache } from './semanticCache';
 import { createToolSchemaCompression } from './toolSchemaCompression';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
-import { MemoryResponseCache } from './tools/responseCache';
-import { normaliseVolatile } from './tools/volatileText';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
+import { MemoryResponseCache } from './responseCache/responseCache';
+import { normaliseVolatile } from './responseCache/volatileText';
 
 const ANSWER = { id: 'msg_1', content: [{ type: 'text', text: 'The refund window is 30 days.' }] };
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
 import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createToolPruning } from './toolPruning';
-import { anthropicTools, openAITools, pipelineOf, toolCallingTurns, type NeutralTool } from './tools/agentFixtures';
+import { anthropicTools, openAITools, pipelineOf, toolCallingTurns, type NeutralTool } from '../../../test/support/agentFixtures';
 
 const SEED_TOOLS: NeutralTool[] = [
   { name: 'jira_search_issues', description: 'Search issues in a Jira project by JQL.', parameters: { type: 'object', properties: { jql: { type: 'string' } } } },

@@ -16,8 +16,8 @@ import { RUNTIME_FILES } from '../../../src/core/relevance/embedding/onnxEmbedde
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { implementedStrategyIds } from '../../../src/core/strategies';
 import { createCodeGraph } from '../../../src/core/strategies/codeGraph';
-import { OCR_CORE_FILES, OCR_MODEL_FILE, OCR_WORKER_FILE } from '../../../src/core/strategies/tools/ocrAssets';
-import { hasTestFont, textScreenshot } from '../../../src/core/strategies/tools/testImages';
+import { OCR_CORE_FILES, OCR_MODEL_FILE, OCR_WORKER_FILE } from '../../../src/core/strategies/ocr/ocrAssets';
+import { hasTestFont, textScreenshot } from '../../support/testImages';
 import { writeTinyEmbeddingModel } from '../../../scripts/makeTinyEmbeddingModel';
 import { loadTrajectory, sharedPath, skipWithoutData, turnRequests } from '../../support/sharedData';
 import { copyDistAlone, ensureBuilt, reachableNodeModules, runBundledCli, runNode } from './builtDist';

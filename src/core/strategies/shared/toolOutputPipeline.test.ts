@@ -12,7 +12,7 @@ import { createContextDedupe } from '../contextDedupe';
 import { createObservationMask } from '../observationMask';
 import { createOutputExternalize } from '../outputExternalize';
 import { createPromptCompression } from '../promptCompression';
-import { assertNoPromptText, createRig } from './testKit';
+import { assertNoPromptText, createRig } from '../../../../test/support/strategyTestKit';
 
 /** The six history and tool-output strategies, in registry order. */
 function strategies() {

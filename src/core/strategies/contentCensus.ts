@@ -7,6 +7,7 @@
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import { sha256 } from '../pipeline/hash';
 import { numberOption } from './shared/optionReads';
 import { classifyShape, type ShapeClass } from './signals/shapeClass';
 
@@ -22,6 +23,24 @@ export const CONTENT_CENSUS_DEFAULTS: ContentCensusOptions = { headChars: 2000 }
 
 const TOTALS_KEY = 'totals';
 
+/** How many outputs' classes are remembered: history is re-sent every turn, so each is classified once. */
+const MAX_REMEMBERED = 8_192;
+const remembered = new Map<string, ShapeClass>();
+
+/** Outputs longer than this are remembered by a digest, so the memory stays small. */
+const KEY_CHARS = 4_096;
+
+/** {@link classifyShape}, remembered per text and head size. */
+function shapeOf(text: string, headChars: number): ShapeClass {
+  const key = `${headChars}\u0000${text.length > KEY_CHARS ? `${text.length}\u0000${sha256(text)}` : text}`;
+  const known = remembered.get(key);
+  if (known !== undefined) return known;
+  const shape = classifyShape(text, headChars);
+  remembered.set(key, shape);
+  if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  return shape;
+}
+
 export function createContentCensus(): Strategy {
   return {
     id: CONTENT_CENSUS_ID,
@@ -30,7 +49,7 @@ export function createContentCensus(): Strategy {
     defaults: CONTENT_CENSUS_DEFAULTS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const headChars = numberOption(context.options, CONTENT_CENSUS_ID, 'headChars', 1);
-      const shapes = findToolOutputs(request).map((segment) => classifyShape(segment.text, headChars));
+      const shapes = findToolOutputs(request).map((segment) => shapeOf(segment.text, headChars));
       const counts = countShapes(shapes);
       // The same history is re-sent every turn: only segments past those already counted join the session totals.
       const counted = Math.min(context.state.get<number>('segments') ?? 0, shapes.length);

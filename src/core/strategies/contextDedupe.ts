@@ -73,7 +73,13 @@ function readOptions(options: Readonly<Record<string, unknown>>): ContextDedupeO
 
 interface Reference {
   readonly segment: ToolOutputSegment;
-  readonly lines: readonly string[];
+  /** Its lines, split when a near-duplicate comparison first needs them (most history never is compared). */
+  lines(): readonly string[];
+}
+
+function referenceOf(segment: ToolOutputSegment): Reference {
+  let lines: readonly string[] | undefined;
+  return { segment, lines: () => (lines ??= segment.text.split('\n')) };
 }
 
 function dedupe(request: ChatRequest, context: StrategyContext, options: ContextDedupeOptions): StrategyResult {
@@ -105,7 +111,7 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
       }
     }
     if (!verbatim) continue;
-    const reference = { segment, lines: segment.text.split('\n') };
+    const reference = referenceOf(segment);
     if (!firstCopy.has(segment.text)) firstCopy.set(segment.text, reference);
     references.push(reference);
   }
@@ -124,11 +130,12 @@ function collapseNear(segment: ToolOutputSegment, references: readonly Reference
   for (let index = references.length - 1; index >= 0 && compared < options.maxAnchors; index--) {
     const reference = references[index]!;
     // Only outputs of comparable length can be near-identical; skip the rest without counting them.
-    const shorter = Math.min(reference.lines.length, lines.length);
-    const longer = Math.max(reference.lines.length, lines.length);
+    const referenceLines = reference.lines();
+    const shorter = Math.min(referenceLines.length, lines.length);
+    const longer = Math.max(referenceLines.length, lines.length);
     if (shorter < longer * options.nearSimilarity) continue;
     compared++;
-    const diff = diffLines(reference.lines, lines, options.maxDeltaLines);
+    const diff = diffLines(referenceLines, lines, options.maxDeltaLines);
     if (!diff) continue;
     const similarity = diff.commonLines / longer;
     if (similarity < options.nearSimilarity) continue;

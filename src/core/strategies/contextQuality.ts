@@ -8,7 +8,6 @@ import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { numberOption } from './shared/optionReads';
-import { shortHash } from './signals/shortHash';
 
 export const CONTEXT_QUALITY_ID = 'context_quality';
 
@@ -75,12 +74,13 @@ export function measureContext(request: ChatRequest, context: Pick<StrategyConte
       bloated++;
       bloatedTokens += tokens;
     }
-    const hash = shortHash(segment.text.trim());
-    if (seen.has(hash)) {
+    // The texts themselves: hashing every output with SHA-256 each turn cost more than the whole rest of this signal.
+    const text = segment.text.trim();
+    if (seen.has(text)) {
       duplicates++;
       duplicateTokens += tokens;
     } else {
-      seen.add(hash);
+      seen.add(text);
     }
   }
   // A window up to half full costs nothing; from there to full costs the whole fill weight.

@@ -12,7 +12,8 @@
  * (timestamps, UUIDs, request ids, temp paths, retry counters) normalised, and records whether
  * that key would have hit. The shadow lane is measurement only: it never serves anything.
  */
-import type { ChatRequest } from '../chat/types';
+import { stripCacheHints } from '../chat/cacheHints';
+import type { ChatMessage, ChatRequest } from '../chat/types';
 import { createHash } from 'node:crypto';
 import { canonicalJson, digestOf, jsonLengthOf, sequenceDigest, sha256 } from '../pipeline/hash';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -77,7 +78,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const scanChars = numberOption(context.options, SEMANTIC_CACHE_ID, 'shadowMaxScanChars', 0);
       const choices = request.options.n;
       if (typeof choices === 'number' && choices > 1) return { request, action: 'cache-bypassed', reason: 'several answers were asked for (n > 1)' };
-      const exact = requestKey(request, scope);
+      const exact = requestKey(context.original, scope);
       const entry = store.get(exact);
       const served = context.state.get<string[]>(SERVED_KEY) ?? [];
       // The same request again right after a cached answer is a person pressing "retry": let it through.
@@ -87,7 +88,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
         return { request, response: entry.response, action: 'response-served-from-cache', reason: 'an exact repeat of an answered request; the model was not called', details: { hit: true, ageMs: now() - entry.stored } };
       }
       if (retry) context.state.set(SERVED_KEY, served.filter((key) => key !== exact));
-      const shadow = shadowEnabled ? shadowKey(request, scope, scanChars) : undefined;
+      const shadow = shadowEnabled ? shadowKey(context.original, scope, scanChars) : undefined;
       const shadowWouldHit = shadow !== undefined && store.hasShadow(shadow);
       const pending = (context.state.get<PendingAnswer[]>(PENDING_KEY) ?? []).filter((item) => item.exact !== exact);
       context.state.set(PENDING_KEY, [...pending, { exact, shadow, scope, maxResponseChars }].slice(-MAX_PENDING));
@@ -126,11 +127,16 @@ function canonicalHead(request: ChatRequest, scope: string): string {
 
 /**
  * The key two requests must share to be the same question: the canonical head, then every
- * message and tool by the digest of its JSON (each worked out once per object, so a history
- * replayed from the memo is not hashed again every turn).
+ * message (without the cache hints a client moves) and tool by the digest of its JSON, each
+ * worked out once per object: the pipeline has already digested the messages as they arrived.
+ * Keyed on the request as it arrived: its optimized form is a function of it (decide once).
  */
 export function requestKey(request: ChatRequest, scope: string): string {
-  return sha256(`${canonicalHead(request, scope)}\u0000${sequenceDigest(request.messages)}\u0000${sequenceDigest(request.tools)}`);
+  return sha256(`${canonicalHead(request, scope)}\u0000${sequenceDigest(bareMessages(request))}\u0000${sequenceDigest(request.tools)}`);
+}
+
+function bareMessages(request: ChatRequest): ChatMessage[] {
+  return request.messages.map((message) => stripCacheHints(message).bare);
 }
 
 /** Digests of messages' JSON with volatile values normalised, per object (measurement only). */
@@ -149,7 +155,7 @@ function shadowKey(request: ChatRequest, scope: string, scanChars: number): stri
   const hash = createHash('sha256');
   hash.update(normaliseVolatile(canonicalHead(request, scope)));
   let scanned = 0;
-  for (const message of request.messages) {
+  for (const message of bareMessages(request)) {
     scanned += jsonLengthOf(message);
     hash.update(scanned <= scanChars ? normalisedDigest(message) : digestOf(message));
   }

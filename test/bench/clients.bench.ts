@@ -86,7 +86,8 @@ async function replayGroup(group: ClientGroup, limit: number, config: PipelineCo
         summarizations++;
         if (turn.optimized.tools.length > 0) summarizationsWithTools++;
       }
-      if (entry.usage) {
+      // Copilot reports the cached part of a prompt but not what was written to the cache; Claude Code's usage has both.
+      if (entry.usage && session.client === 'claude-code') {
         usage ??= { requests: 0, tokens: 0, cost: 0 };
         usage.requests++;
         usage.tokens += entry.usage.input + entry.usage.cacheWrite + entry.usage.cacheRead;

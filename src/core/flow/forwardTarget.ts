@@ -3,13 +3,17 @@
  * the user configured. Both stream the same chunks back, so the request flow is written once.
  */
 import type { ChatRequest } from '../chat/types';
+import type { BillingKind } from '../costs/billing';
+import type { ProviderUsage } from '../costs/usage';
 
 /** One piece of the model's answer, in arrival order. */
 export type ResponseChunk =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'tool_call'; readonly id: string; readonly name: string; readonly input: object }
   /** A part Herald does not interpret (thinking, data): handed to the caller untouched. */
-  | { readonly type: 'other'; readonly part: unknown };
+  | { readonly type: 'other'; readonly part: unknown }
+  /** What the provider says it billed for this round (its own usage figures); recorded, never shown to the caller. */
+  | { readonly type: 'usage'; readonly usage: ProviderUsage };
 
 /** What a forward target can do, mirrored into the model's `LanguageModelChatInformation`. */
 export interface TargetInformation {
@@ -30,6 +34,8 @@ export interface TargetInformation {
    * Undefined for VS Code models, whose wire Herald does not see.
    */
   readonly wireFormat?: 'openai' | 'anthropic';
+  /** How the target bills: premium requests (a Copilot-hosted model), tokens (an endpoint), or unknown. */
+  readonly billing?: BillingKind;
 }
 
 export interface ForwardTarget {

@@ -13,6 +13,8 @@ import { partText } from '../chat/types';
 import { latestUserText } from '../pipeline/freshInput';
 import type { ForwardTarget, ResponseChunk } from './forwardTarget';
 import { describeError } from '../errors';
+import type { BillingKind } from '../costs/billing';
+import { addUsage, type ProviderUsage } from '../costs/usage';
 
 export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
 const PREVIEW_CHARS = 200;
@@ -35,8 +37,10 @@ export interface RequestRecord {
   readonly startedAt: number;
   /** The Herald model's display name. */
   readonly model: string;
-  /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, or `failed` (the target failed). */
-  readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed';
+  /** The target's model family (for an endpoint, the model id it expects): what the price table is looked up by. */
+  readonly family?: string;
+  /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, `failed` (the target failed) or `cancelled` (the caller stopped it). A failed or cancelled request saves nothing. */
+  readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed' | 'cancelled';
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** Time the pipeline took, in ms. */
@@ -47,6 +51,20 @@ export interface RequestRecord {
   readonly handles: readonly string[];
   /** How many `herald_retrieve` calls Herald answered inside the turn. */
   readonly retrievals: number;
+  /** `herald_retrieve` calls the model addressed to the caller's own tool of that name (passed through, counted). */
+  readonly callerRetrievals?: number;
+  /** Requests sent to the target for this turn: the first, plus one per round of Herald's own tool answers. */
+  readonly rounds?: number;
+  /** How the target bills (premium requests, tokens, unknown). */
+  readonly billing?: BillingKind;
+  /** Premium requests this turn spent: every round sent to a Copilot-hosted model (each is user-initiated). */
+  readonly premiumRequests?: number;
+  /** The provider's own usage figures, summed over the rounds that reported them. */
+  readonly usage?: ProviderUsage;
+  /** Who asked: the caller of the Herald model, or Herald itself (the library's plan, the filter's quality check). */
+  readonly origin?: 'caller' | 'herald';
+  /** Money, when the target bills by the token and the price table knows the model (filled by the host). */
+  readonly cost?: RequestCost;
   /** Leading messages replayed exactly as earlier turns decided them (their savings carry over). */
   readonly replayedMessages: number;
   /** The `context_quality` signal's verdict, when that strategy ran. */
@@ -55,6 +73,16 @@ export interface RequestRecord {
   readonly error?: string;
   /** The start of the user's latest words; only recorded when content mode is on. */
   readonly promptPreview?: string;
+}
+
+/** What one request cost in money, at the price table's prices. */
+export interface RequestCost {
+  /** The price table's key that matched the model. */
+  readonly priceKey: string;
+  /** USD the provider's usage comes to. */
+  readonly billedUsd: number;
+  /** Herald's estimate in USD of the same turn without the optimizer. */
+  readonly unoptimizedUsd: number;
 }
 
 export interface RequestFlowInput {
@@ -82,6 +110,8 @@ export interface RequestFlowInput {
    */
   readonly afterResponse?: (request: ChatRequest, answer: CachedAnswer, sessionId: string) => Promise<void>;
   readonly now?: () => number;
+  /** Who asked (default: the caller). */
+  readonly origin?: 'caller' | 'herald';
 }
 
 /** What Herald stores as the answer to a request: the text and tool calls the caller saw, in order. */
@@ -125,10 +155,15 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const tokensBefore = result?.tokensBefore ?? input.countTokens(input.request);
   const tokensAfter = result?.tokensAfter ?? tokensBefore;
   let retrievals = 0;
+  let callerRetrievals = 0;
+  let rounds = 0;
+  let usage: ProviderUsage | undefined;
+  const billing = input.target.information.billing ?? 'unknown';
   const record = (): RequestRecord => ({
     id: input.id,
     startedAt,
     model: input.target.information.name,
+    family: input.target.information.family,
     status,
     tokensBefore,
     tokensAfter,
@@ -137,6 +172,12 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     decisions: result?.decisions ?? [],
     handles: [...new Set((result?.decisions ?? []).flatMap((decision) => decision.handles))],
     retrievals,
+    callerRetrievals,
+    rounds,
+    billing,
+    premiumRequests: billing === 'premium-requests' ? rounds : 0,
+    ...(usage ? { usage } : {}),
+    origin: input.origin ?? 'caller',
     replayedMessages: result?.replayedMessages ?? 0,
     contextQuality: qualityOf(result?.decisions ?? []),
     error,
@@ -168,7 +209,13 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       const text: string[] = [];
       const ownCalls: Extract<ResponseChunk, { type: 'tool_call' }>[] = [];
       const foreignCalls: Extract<ResponseChunk, { type: 'tool_call' }>[] = [];
+      rounds++;
       for await (const chunk of input.target.send(request, input.signal)) {
+        if (chunk.type === 'usage') {
+          usage = usage ? addUsage(usage, chunk.usage) : chunk.usage;
+          continue;
+        }
+        if (chunk.type === 'tool_call' && chunk.name === RETRIEVE_TOOL_NAME && !offerRetrieve) callerRetrievals++;
         if (chunk.type === 'tool_call' && offerRetrieve && chunk.name === RETRIEVE_TOOL_NAME) {
           // Herald's own tool: answered here, never shown to the caller (past the round limit it is dropped).
           if (answerRetrieve) ownCalls.push(chunk);
@@ -203,11 +250,13 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       request = { ...request, messages: [...request.messages, assistant, { role: 'user', parts: answers, contentShape: 'parts' }] };
     }
   } catch (failure) {
-    status = 'failed';
+    // A stop by the caller is not the target's failure; either way nothing was saved.
+    status = input.signal.aborted ? 'cancelled' : 'failed';
     error = describeError(failure);
     const failed = record();
     throw Object.assign(failure instanceof Error ? failure : new Error(error), { heraldRecord: failed });
   }
+  if (input.signal.aborted) status = 'cancelled';
   if (input.afterResponse && result && !input.signal.aborted && storable && seen.length > 0) {
     try {
       await input.afterResponse(input.request, { herald: 'answer', chunks: seen }, result.sessionId);

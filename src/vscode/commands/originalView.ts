@@ -9,9 +9,8 @@ import * as vscode from 'vscode';
 import type { HeraldHost } from '../host/heraldHost';
 import { guessLanguage } from './guessLanguage';
 import { originalUri } from './originalDocuments';
+import { COPY_ORIGINAL_COMMAND, OPEN_ORIGINAL_AS_TEXT_COMMAND, originalHtml } from './originalHtml';
 
-export const COPY_ORIGINAL_COMMAND = 'herald.copyOriginal';
-export const OPEN_ORIGINAL_AS_TEXT_COMMAND = 'herald.openOriginalAsText';
 export const ORIGINAL_VIEW_TYPE = 'herald.original';
 
 const panels = new Map<string, vscode.WebviewPanel>();
@@ -50,29 +49,4 @@ export function registerOriginalView(host: HeraldHost): vscode.Disposable[] {
       void vscode.window.showWarningMessage('Herald: while this editor is active, VS Code attaches it to your next chat message. Close it before you chat if the model should not get the whole original.');
     }),
   ];
-}
-
-/** The page: the original as preformatted text, escaped; no script. Pure, for tests. */
-export function originalHtml(input: { handle: string; original: string; language: string; cspSource: string; styleUri: string }): string {
-  const csp = `default-src 'none'; style-src ${input.cspSource};`;
-  const argument = encodeURIComponent(JSON.stringify([input.handle]));
-  const lines = input.original.split('\n').length;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${escape(csp)}">
-<link href="${escape(input.styleUri)}" rel="stylesheet">
-<title>Original ${escape(input.handle)}</title>
-</head>
-<body class="original-page">
-<header class="original-head"><strong>${escape(input.handle)}</strong> <span class="muted">${lines.toLocaleString('en-US')} lines · ${input.original.length.toLocaleString('en-US')} characters · ${escape(input.language)} · read-only, not attached to chat</span>
-<a href="command:${COPY_ORIGINAL_COMMAND}?${argument}">Copy</a> · <a href="command:${OPEN_ORIGINAL_AS_TEXT_COMMAND}?${argument}" title="VS Code attaches the active editor to your next chat message">Open as text</a></header>
-<pre class="original" data-handle="${escape(input.handle)}">${escape(input.original)}</pre>
-</body>
-</html>`;
-}
-
-function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }

@@ -4,7 +4,8 @@
  * read-only view (see originalView.ts for why not a text editor).
  */
 import * as vscode from 'vscode';
-import { HANDLE_PATTERN, isHandle } from '../../core/stash/marker';
+import { isHandle } from '../../core/stash/marker';
+import { handleInText } from './retrieveContentText';
 import type { HeraldHost } from '../host/heraldHost';
 import { showOriginal } from './originalView';
 
@@ -19,11 +20,6 @@ export async function retrieveElidedContent(host: HeraldHost, handleArgument?: u
   }
   await showOriginal(host, handle, original);
   host.logger.info('original-opened', `Herald: opened the original of ${handle} (${original.length} characters)`);
-}
-
-/** The handle in what the user typed or pasted: a bare handle, a whole marker, or a line around one. */
-export function handleInText(value: string): string | undefined {
-  return HANDLE_PATTERN.exec(value)?.[0];
 }
 
 type Item = vscode.QuickPickItem & { handle?: string };

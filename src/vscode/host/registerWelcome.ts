@@ -9,15 +9,13 @@
 import * as vscode from 'vscode';
 import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 import type { HeraldHost } from './heraldHost';
+import { copilotTradeoffText, WELCOME_TEXT } from './welcomeText';
 
 const WELCOMED = 'herald.welcomed';
 /** VS Code has renamed this command across versions; the first that exists is used. */
 const MANAGE_MODELS_COMMANDS = ['workbench.action.chat.manage', 'workbench.action.chat.manageLanguageModels'];
 
 export const ENABLE_MODELS_COMMAND = 'herald.enableModels';
-
-export const WELCOME_TEXT =
-  'Herald is ready: its "Herald · …" models make every chat request smaller. VS Code shows a new provider\'s models in the chat only once you enable them under Manage Models (this needs a default chat model, i.e. Copilot signed in; without Copilot, use @herald with an endpoint model).';
 
 export function registerWelcome(host: HeraldHost): vscode.Disposable[] {
   const disposables = [vscode.commands.registerCommand(ENABLE_MODELS_COMMAND, () => openManageModels(host))];
@@ -44,10 +42,6 @@ export async function openManageModels(host: HeraldHost): Promise<void> {
   }
 }
 
-/** The text of the one-time notice about Copilot-hosted models. */
-export function copilotTradeoffText(count: number): string {
-  return `Herald can also offer your ${count} Copilot model${count === 1 ? '' : 's'} as "Herald · …". Copilot counts every request Herald sends to them (each agent step, each Herald retrieve round) as a premium request, times the model's multiplier: an agent task can cost several premium requests instead of one. Smaller requests still help there (a fuller window, better answers, later compaction). Endpoint models are billed by the token instead.`;
-}
 
 let noticeShown = false;
 

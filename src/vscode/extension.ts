@@ -21,6 +21,8 @@ import { describeError } from '../core/errors';
 export interface HeraldApi {
   /** The session's request records, newest last. */
   requests(): readonly unknown[];
+  /** The totals of every request recorded (tokens saved, failures, premium requests, money). */
+  totals(): unknown;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<HeraldApi> {
@@ -46,7 +48,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
     }
   }
   host.logger.info('activated', 'Herald: activated');
-  return { requests: () => host.log.list() };
+  return { requests: () => host.log.list(), totals: () => host.log.sessionTotals() };
 }
 
 function registerModelProvider(host: HeraldHost, endpoints: EndpointManager): vscode.Disposable[] {

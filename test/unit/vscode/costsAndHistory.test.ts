@@ -188,3 +188,10 @@ describe('opening an original', () => {
     assert.match(html, /command:herald\.copyOriginal\?/);
   });
 });
+
+describe('the original view keeps every byte', () => {
+  it('survives a leading newline and carriage returns once parsed', () => {
+    const html = originalHtml({ handle: 'hr_aaaaaaaaaaaaaaaa', original: '\nline 1\r\nline 2', language: 'plaintext', cspSource: 'c', styleUri: 's' });
+    assert.ok(html.includes('data-handle="hr_aaaaaaaaaaaaaaaa">\n\nline 1&#13;\nline 2</pre>'));
+  });
+});

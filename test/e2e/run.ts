@@ -382,7 +382,7 @@ async function checkDecisions(page: Page): Promise<void> {
   const rows = await frame.locator('li.decision').count();
   const handles = await frame.locator('button.handle').count();
   check("the Decisions view lists every strategy's decision and its handles", rows > 0 && handles > 0, `${rows} decisions, ${handles} handles`);
-  const costs = await frame.locator('.cost').allInnerTexts();
+  const costs = await frame.locator('.cost').allTextContents();
   check('the Decisions view shows premium requests for the Copilot-hosted turn, with GitHub\'s multiplier table', /premium requests? × the model's multiplier/.test(text) && costs.some((line) => /^2 premium requests/.test(line)) && text.includes("GitHub's table"), costs.find((line) => /premium/.test(line)) ?? 'none');
   check("the Decisions view shows the provider's billed tokens and money next to the estimate without Herald", costs.some((line) => /billed [\d,]+ input \+ [\d,]+ cached .*= \$[\d.]+, ≈ \$[\d.]+ without Herald/.test(line)) && /\$[\d.]+ billed, ≈ \$[\d.]+ without Herald/.test(text), costs.find((line) => /billed/.test(line)) ?? 'none');
   check('the Decisions view says the failed request saved nothing', /failed \(saved nothing\)/.test(text) && /The model failed, so nothing was saved/.test(all), text.match(/\d+ failed \(saved nothing\)/)?.[0] ?? '');
@@ -391,8 +391,9 @@ async function checkDecisions(page: Page): Promise<void> {
   const libraryHeader = page.locator('.pane-header', { hasText: 'Library' }).first();
   await libraryHeader.click();
   const decisionsFrame = await findFrame(page, 'details.request', 5_000);
-  await decisionsFrame.locator('details.request:not([open]) > summary').first().click().catch(() => undefined);
-  await decisionsFrame.locator('details.request[open] > summary').first().click().catch(() => undefined);
+  // The endpoint's request, with its billed tokens and money, open; the others folded.
+  for (const open of await decisionsFrame.locator('details.request[open] > summary').all()) await open.click().catch(() => undefined);
+  await decisionsFrame.locator('details.request > summary', { hasText: ENDPOINT_NAME }).filter({ hasNotText: DOWN_ENDPOINT_NAME }).first().click().catch(() => undefined);
   await page.waitForTimeout(500);
   await page.locator('.part.sidebar').screenshot({ path: path.join(ARTIFACTS, 'sidebar.png') });
   await libraryHeader.click();

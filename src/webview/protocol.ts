@@ -32,7 +32,7 @@ export const requestViewSchema = z.object({
   billing: z.enum(['premium-requests', 'tokens', 'unknown']),
   premiumRequests: z.number(),
   /** The provider's own usage figures, when it reported them. */
-  usage: z.object({ inputTokens: z.number(), cachedInputTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() }).optional(),
+  usage: z.object({ inputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() }).optional(),
   /** Money at the price table, when the model is in it. */
   cost: z.object({ priceKey: z.string(), billedUsd: z.number(), unoptimizedUsd: z.number() }).optional(),
   optimizeMs: z.number(),

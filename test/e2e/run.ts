@@ -283,7 +283,7 @@ interface Totals {
 interface SavedReport {
   schema: number;
   totals: Totals;
-  requests: { model: string; status: string; premiumRequests?: number; billing?: string; usage?: { inputTokens: number; cachedInputTokens: number }; cost?: { billedUsd: number; unoptimizedUsd: number } }[];
+  requests: { model: string; status: string; premiumRequests?: number; billing?: string; usage?: { inputTokens: number; cacheReadTokens: number }; cost?: { billedUsd: number; unoptimizedUsd: number } }[];
 }
 
 async function driverResponse(page: Page, workspace: string, command: string, file: string, timeoutMs = 60_000): Promise<DriverResponse> {
@@ -333,7 +333,7 @@ function checkReportCosts(saved: SavedReport | undefined): void {
   const expectedInput = FAKE_USAGE.prompt_tokens - FAKE_USAGE.prompt_tokens_details.cached_tokens;
   check(
     "the export has the provider's own usage and its cost next to Herald's estimate without the optimizer",
-    priced !== undefined && priced.usage!.cachedInputTokens % FAKE_USAGE.prompt_tokens_details.cached_tokens === 0 && priced.usage!.inputTokens % expectedInput === 0 && priced.cost!.billedUsd > 0 && priced.cost!.unoptimizedUsd > priced.cost!.billedUsd,
+    priced !== undefined && priced.usage!.cacheReadTokens % FAKE_USAGE.prompt_tokens_details.cached_tokens === 0 && priced.usage!.inputTokens % expectedInput === 0 && priced.cost!.billedUsd > 0 && priced.cost!.unoptimizedUsd > priced.cost!.billedUsd,
     priced ? `usage ${JSON.stringify(priced.usage)}, billed $${priced.cost!.billedUsd.toFixed(5)}, ≈ $${priced.cost!.unoptimizedUsd.toFixed(5)} without Herald` : 'no priced request',
   );
   check('the export records the down endpoint\'s request as failed', down?.status === 'failed', down?.status ?? 'missing');

@@ -7,7 +7,7 @@
  * 5-minute write, 1.25× input; OpenAI bills none) and output.
  */
 import { z } from 'zod';
-import type { ProviderUsage } from './usage';
+import { fullUsage, type ProviderUsage } from './usage';
 
 /** When the default table was last checked against the providers' pricing pages. */
 export const PRICES_CHECKED = '2026-12-01';
@@ -69,8 +69,9 @@ export function priceFor(model: string, table: PriceTable): { readonly key: stri
 }
 
 /** USD the provider billed for this usage at these prices. */
-export function usageCost(usage: ProviderUsage, price: ModelPrice): number {
-  return (usage.inputTokens * price.input + usage.cachedInputTokens * price.cachedInput + usage.cacheWriteTokens * price.cacheWrite + usage.outputTokens * price.output) / 1_000_000;
+export function usageCost(given: ProviderUsage, price: ModelPrice): number {
+  const usage = fullUsage(given);
+  return (usage.inputTokens * price.input + usage.cacheReadTokens * price.cachedInput + usage.cacheWriteTokens * price.cacheWrite + usage.outputTokens * price.output) / 1_000_000;
 }
 
 /**
@@ -78,11 +79,12 @@ export function usageCost(usage: ProviderUsage, price: ModelPrice): number {
  * plus the input tokens Herald removed, priced at the average input price the provider actually
  * billed for this turn (its own mix of fresh, cached and written tokens), once per round.
  */
-export function unoptimizedCost(usage: ProviderUsage, price: ModelPrice, removedTokens: number, rounds: number): number {
-  const inputTokens = usage.inputTokens + usage.cachedInputTokens + usage.cacheWriteTokens;
-  const inputCost = (usage.inputTokens * price.input + usage.cachedInputTokens * price.cachedInput + usage.cacheWriteTokens * price.cacheWrite) / 1_000_000;
+export function unoptimizedCost(given: ProviderUsage, price: ModelPrice, removedTokens: number, rounds: number): number {
+  const usage = fullUsage(given);
+  const inputTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const inputCost = (usage.inputTokens * price.input + usage.cacheReadTokens * price.cachedInput + usage.cacheWriteTokens * price.cacheWrite) / 1_000_000;
   const perToken = inputTokens > 0 ? inputCost / inputTokens : price.input / 1_000_000;
-  return usageCost(usage, price) + Math.max(0, removedTokens) * Math.max(1, rounds) * perToken;
+  return usageCost(given, price) + Math.max(0, removedTokens) * Math.max(1, rounds) * perToken;
 }
 
 /**

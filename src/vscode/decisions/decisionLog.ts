@@ -152,7 +152,7 @@ export function savingsReportCsv(records: readonly RequestRecord[]): string {
     record.billing ?? 'unknown',
     String(record.premiumRequests ?? 0),
     optional(record.usage?.inputTokens),
-    optional(record.usage?.cachedInputTokens),
+    optional(record.usage?.cacheReadTokens),
     optional(record.usage?.cacheWriteTokens),
     optional(record.usage?.outputTokens),
     record.cost ? record.cost.billedUsd.toFixed(6) : '',

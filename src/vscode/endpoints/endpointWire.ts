@@ -300,7 +300,7 @@ function mergeAnthropicUsage(before: ProviderUsage | undefined, after: ProviderU
   if (!before) return after;
   return {
     inputTokens: after.inputTokens || before.inputTokens,
-    cachedInputTokens: after.cachedInputTokens || before.cachedInputTokens,
+    cacheReadTokens: after.cacheReadTokens || before.cacheReadTokens,
     cacheWriteTokens: after.cacheWriteTokens || before.cacheWriteTokens,
     outputTokens: after.outputTokens || before.outputTokens,
   };

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { completed, percentSaved, savedTokensOf } from '../decisions/decisionLog';
 import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 import { PRICES_CHECKED } from '../../core/costs/prices';
+import { fullUsage } from '../../core/costs/usage';
 import type { HeraldHost } from '../host/heraldHost';
 import type { HostMessage, RequestView, WebviewMessage } from '../../webview/protocol';
 import { SidebarView } from './sidebarView';
@@ -73,7 +74,7 @@ function decisionsMessage(host: HeraldHost): HostMessage {
     rounds: record.rounds ?? 1,
     billing: record.billing ?? 'unknown',
     premiumRequests: record.premiumRequests ?? 0,
-    ...(record.usage ? { usage: record.usage } : {}),
+    ...(record.usage ? { usage: fullUsage(record.usage) } : {}),
     ...(record.cost ? { cost: record.cost } : {}),
     optimizeMs: record.optimizeMs,
     totalMs: record.totalMs,

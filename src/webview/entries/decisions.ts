@@ -141,7 +141,7 @@ function costLine(request: RequestView): string {
   if (request.billing === 'premium-requests') return `${request.premiumRequests} premium ${request.premiumRequests === 1 ? 'request' : 'requests'} × the model's multiplier${rounds}`;
   if (request.usage) {
     const usage = request.usage;
-    const tokens = `billed ${formatNumber(usage.inputTokens)} input + ${formatNumber(usage.cachedInputTokens)} cached${usage.cacheWriteTokens > 0 ? ` + ${formatNumber(usage.cacheWriteTokens)} cache write` : ''} + ${formatNumber(usage.outputTokens)} output tokens`;
+    const tokens = `billed ${formatNumber(usage.inputTokens)} input + ${formatNumber(usage.cacheReadTokens)} cached${usage.cacheWriteTokens > 0 ? ` + ${formatNumber(usage.cacheWriteTokens)} cache write` : ''} + ${formatNumber(usage.outputTokens)} output tokens`;
     const money = request.cost ? ` = ${usd(request.cost.billedUsd)}, ≈ ${usd(request.cost.unoptimizedUsd)} without Herald` : ' (no price for this model in herald.prices)';
     return `${tokens}${money}${rounds}`;
   }

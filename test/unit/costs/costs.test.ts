@@ -5,21 +5,21 @@ import { addUsage, anthropicUsage, openAIUsage, totalInputTokens } from '../../.
 
 describe('provider usage figures', () => {
   it("reads OpenAI's usage: cached tokens are part of prompt_tokens and priced apart", () => {
-    assert.deepEqual(openAIUsage({ prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280, prompt_tokens_details: { cached_tokens: 1024 } }), { inputTokens: 176, cachedInputTokens: 1024, cacheWriteTokens: 0, outputTokens: 80 });
-    assert.deepEqual(openAIUsage({ prompt_tokens: 10, completion_tokens: 2 }), { inputTokens: 10, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 2 });
+    assert.deepEqual(openAIUsage({ prompt_tokens: 1200, completion_tokens: 80, total_tokens: 1280, prompt_tokens_details: { cached_tokens: 1024 } }), { inputTokens: 176, cacheReadTokens: 1024, cacheWriteTokens: 0, outputTokens: 80 });
+    assert.deepEqual(openAIUsage({ prompt_tokens: 10, completion_tokens: 2 }), { inputTokens: 10, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 2 });
     assert.equal(openAIUsage({ completion_tokens: 2 }), undefined, 'no prompt count: not a usage object');
     assert.equal(openAIUsage(null), undefined);
   });
 
   it("reads Anthropic's usage: cache reads and writes come beside input_tokens", () => {
-    assert.deepEqual(anthropicUsage({ input_tokens: 12, cache_read_input_tokens: 9000, cache_creation_input_tokens: 300, output_tokens: 1 }), { inputTokens: 12, cachedInputTokens: 9000, cacheWriteTokens: 300, outputTokens: 1 });
-    assert.deepEqual(anthropicUsage({ output_tokens: 55 }), { inputTokens: 0, cachedInputTokens: 0, cacheWriteTokens: 0, outputTokens: 55 });
+    assert.deepEqual(anthropicUsage({ input_tokens: 12, cache_read_input_tokens: 9000, cache_creation_input_tokens: 300, output_tokens: 1 }), { inputTokens: 12, cacheReadTokens: 9000, cacheWriteTokens: 300, outputTokens: 1 });
+    assert.deepEqual(anthropicUsage({ output_tokens: 55 }), { inputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 55 });
     assert.equal(anthropicUsage({ foo: 1 }), undefined);
   });
 
   it('adds usage over rounds', () => {
-    const sum = addUsage({ inputTokens: 1, cachedInputTokens: 2, cacheWriteTokens: 3, outputTokens: 4 }, { inputTokens: 10, cachedInputTokens: 20, cacheWriteTokens: 30, outputTokens: 40 });
-    assert.deepEqual(sum, { inputTokens: 11, cachedInputTokens: 22, cacheWriteTokens: 33, outputTokens: 44 });
+    const sum = addUsage({ inputTokens: 1, cacheReadTokens: 2, cacheWriteTokens: 3, outputTokens: 4 }, { inputTokens: 10, cacheReadTokens: 20, cacheWriteTokens: 30, outputTokens: 40 });
+    assert.deepEqual(sum, { inputTokens: 11, cacheReadTokens: 22, cacheWriteTokens: 33, outputTokens: 44 });
     assert.equal(totalInputTokens(sum), 66);
   });
 });
@@ -39,13 +39,13 @@ describe('price table', () => {
     const sonnet = DEFAULT_PRICES['claude-sonnet-4']!;
     assert.ok(Math.abs(sonnet.cachedInput / sonnet.input - 0.1) < 1e-9);
     assert.equal(sonnet.cacheWrite / sonnet.input, 1.25);
-    const usage = { inputTokens: 1_000_000, cachedInputTokens: 1_000_000, cacheWriteTokens: 1_000_000, outputTokens: 1_000_000 };
+    const usage = { inputTokens: 1_000_000, cacheReadTokens: 1_000_000, cacheWriteTokens: 1_000_000, outputTokens: 1_000_000 };
     assert.ok(Math.abs(usageCost(usage, sonnet) - (3 + 0.3 + 3.75 + 15)) < 1e-9);
   });
 
   it("estimates the unoptimized turn at the provider's own average input price, once per round", () => {
     const price = { input: 2, cachedInput: 0.5, cacheWrite: 0, output: 8 };
-    const usage = { inputTokens: 500_000, cachedInputTokens: 500_000, cacheWriteTokens: 0, outputTokens: 0 };
+    const usage = { inputTokens: 500_000, cacheReadTokens: 500_000, cacheWriteTokens: 0, outputTokens: 0 };
     const billed = usageCost(usage, price); // 1 + 0.25
     assert.equal(billed, 1.25);
     // Average input price 1.25 per million; 400k removed tokens in each of 2 rounds.

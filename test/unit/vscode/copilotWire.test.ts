@@ -108,7 +108,7 @@ describe('usage figures from the streams', () => {
   it('asks OpenAI for usage and reads the last event', async () => {
     assert.deepEqual(toOpenAIBody(requestWith({ user: [{ type: 'text', text: 'q' }] }), 'gpt-4.1').stream_options, { include_usage: true });
     const chunks = await collect(openAIChunks(events([{ choices: [{ delta: { content: 'ok' } }] }, { choices: [], usage: { prompt_tokens: 2048, completion_tokens: 7, total_tokens: 2055, prompt_tokens_details: { cached_tokens: 1024 } } }, '[DONE]'])));
-    assert.deepEqual(chunks, [{ type: 'text', text: 'ok' }, { type: 'usage', usage: { inputTokens: 1024, cachedInputTokens: 1024, cacheWriteTokens: 0, outputTokens: 7 } }]);
+    assert.deepEqual(chunks, [{ type: 'text', text: 'ok' }, { type: 'usage', usage: { inputTokens: 1024, cacheReadTokens: 1024, cacheWriteTokens: 0, outputTokens: 7 } }]);
   });
 
   it("merges Anthropic's message_start and message_delta usage into one figure", async () => {
@@ -122,6 +122,6 @@ describe('usage figures from the streams', () => {
         ]),
       ),
     );
-    assert.deepEqual(chunks.at(-1), { type: 'usage', usage: { inputTokens: 20, cachedInputTokens: 5000, cacheWriteTokens: 700, outputTokens: 42 } });
+    assert.deepEqual(chunks.at(-1), { type: 'usage', usage: { inputTokens: 20, cacheReadTokens: 5000, cacheWriteTokens: 700, outputTokens: 42 } });
   });
 });

@@ -23,7 +23,7 @@ function record(id: string, extra: Partial<RequestRecord> = {}): RequestRecord {
 }
 
 describe('money per request', () => {
-  const usage = { inputTokens: 400_000, cachedInputTokens: 200_000, cacheWriteTokens: 0, outputTokens: 10_000 };
+  const usage = { inputTokens: 400_000, cacheReadTokens: 200_000, cacheWriteTokens: 0, outputTokens: 10_000 };
 
   it("prices the provider's usage by the target's model id, and estimates the unoptimized turn beside it", () => {
     const priced = withCost(record('a', { billing: 'tokens', family: 'gpt-4.1-2025-04-14', usage, rounds: 1 }), DEFAULT_PRICES);

@@ -50,7 +50,7 @@ describe('webview protocol', () => {
 
   it('accepts the messages each side sends', () => {
     assert.ok(parseHostMessage({ type: 'decisions', requests: [request], totals, optimizerEnabled: true, ...extras }));
-    assert.ok(parseHostMessage({ type: 'decisions', requests: [{ ...request, status: 'cancelled', billing: 'tokens', usage: { inputTokens: 1, cachedInputTokens: 2, cacheWriteTokens: 0, outputTokens: 3 }, cost: { priceKey: 'gpt-4.1', billedUsd: 0.1, unoptimizedUsd: 0.2 } }], totals, optimizerEnabled: true, ...extras }));
+    assert.ok(parseHostMessage({ type: 'decisions', requests: [{ ...request, status: 'cancelled', billing: 'tokens', usage: { inputTokens: 1, cacheReadTokens: 2, cacheWriteTokens: 0, outputTokens: 3 }, cost: { priceKey: 'gpt-4.1', billedUsd: 0.1, unoptimizedUsd: 0.2 } }], totals, optimizerEnabled: true, ...extras }));
     assert.ok(parseWebviewMessage({ type: 'command', command: 'enable-models' }));
     assert.ok(parseHostMessage({ type: 'library', library: { folder: '.herald', available: false, pages: [], activity: [] } }));
     assert.deepEqual(parseWebviewMessage({ type: 'open-handle', handle: 'hr_abcdefghijklmnop' }), { type: 'open-handle', handle: 'hr_abcdefghijklmnop' });

@@ -144,6 +144,7 @@ async function main(): Promise<number> {
     await browser?.close().catch(() => undefined);
     if (server?.pid) await stopServer(server);
     // After the server is gone, so its logs and state are on disk.
+    checkNoNavigatorProbe(userData);
     if (keySet) await timed('secret-scan', () => checkNoLeak(canary, [userData, workspace, ...(report ? [report] : []), path.join(ARTIFACTS, 'code-server.log'), path.join(ARTIFACTS, 'code-server.err.log')], userData, report, fake.url));
     await fake.close();
     fs.writeFileSync(path.join(ARTIFACTS, 'fake-server-requests.json'), JSON.stringify(fake.requests.map(summarizeRequest), null, 2));
@@ -787,6 +788,23 @@ function checkNoLeak(key: string, roots: readonly string[], userData: string, re
       (result.hits.length ? `; FOUND in ${result.hits.map((hit) => `${hit.file} (${hit.form})`).join(', ')}` : '') +
       (result.unreadable.length ? `; unreadable: ${result.unreadable.map((entry) => entry.file).join(', ')}` : ''),
   );
+}
+
+/** VS Code's extension host logs every read of the global `navigator` by an extension as a PendingMigrationError; Herald's bundle makes none. */
+function checkNoNavigatorProbe(userData: string): void {
+  const logs = path.join(userData, 'logs');
+  const files: string[] = [];
+  const walk = (folder: string): void => {
+    for (const entry of fs.existsSync(folder) ? fs.readdirSync(folder, { withFileTypes: true }) : []) {
+      const full = path.join(folder, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name.endsWith('.log')) files.push(full);
+    }
+  };
+  walk(logs);
+  const hostLogs = files.filter((file) => /exthost/i.test(file));
+  const probes = files.filter((file) => fs.readFileSync(file, 'utf8').includes('navigator is now a global'));
+  check('activation logs no PendingMigrationError for `navigator`', hostLogs.length > 0 && probes.length === 0, `${hostLogs.length} extension host logs of ${files.length} read${probes.length ? `; found in ${probes.map((file) => path.relative(userData, file)).join(', ')}` : ''}`);
 }
 
 /** Stops code-server's process group and waits (up to 10 s) for it to exit, so its files are complete on disk. */

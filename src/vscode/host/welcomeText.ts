@@ -1,7 +1,7 @@
 /** What the first-run notices say. Pure. */
 
 export const WELCOME_TEXT =
-  'Herald is ready: its "Herald · …" models make every chat request smaller. VS Code shows a new provider\'s models in the chat only once you enable them under Manage Models (this needs a default chat model, i.e. Copilot signed in; without Copilot, use @herald with an endpoint model).';
+  'Herald is ready: its "Herald · …" models make every chat request smaller. Enable them under Manage Models (the chat lists models once a default model exists, i.e. Copilot signed in; without Copilot, use @herald with an endpoint model). Through Copilot\'s own models every request Herald sends counts as a premium request; endpoint models are billed by the token, and come first.';
 
 /** The text of the one-time notice about Copilot-hosted models. */
 export function copilotTradeoffText(count: number): string {

@@ -4,13 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_PRICES, priceFor, usageCost } from '../../../src/core/costs/prices';
 import { addUsage, anthropicUsage, NO_USAGE, totalInputTokens } from '../../../src/core/costs/usage';
-import { hasSharedData, sharedPath } from '../../support/sharedData';
+import { describeWithData, sharedPath } from '../../support/sharedData';
 
-describe('real Anthropic usage figures', function () {
+describeWithData('real Anthropic usage figures', function () {
   const folder = sharedPath('clients', 'claude-code', 'spotter');
-  before(function () {
-    if (!hasSharedData() || !fs.existsSync(folder)) this.skip();
-  });
 
   it('reads every reply of the long sessions, prices them by their model id, and counts every input token once', () => {
     for (const file of fs.readdirSync(folder).filter((name) => name.endsWith('.jsonl'))) {

@@ -12,7 +12,7 @@ import { originalHtml } from '../../../src/vscode/commands/originalHtml';
 import { DecisionLog, savingsReportCsv } from '../../../src/vscode/decisions/decisionLog';
 import { DecisionStore, readDecisionFile } from '../../../src/vscode/decisions/decisionStore';
 import { withCost } from '../../../src/vscode/decisions/requestCost';
-import { copilotTradeoffText } from '../../../src/vscode/host/welcomeText';
+import { copilotTradeoffText, WELCOME_TEXT } from '../../../src/vscode/host/welcomeText';
 import { ownCallRecord } from '../../../src/vscode/knowledge/ownCalls';
 import { manifestContributions } from '../../../src/vscode/manifest/contributes';
 import { billingNote } from '../../../src/core/costs/billing';
@@ -193,5 +193,13 @@ describe('the original view keeps every byte', () => {
   it('survives a leading newline and carriage returns once parsed', () => {
     const html = originalHtml({ handle: 'hr_aaaaaaaaaaaaaaaa', original: '\nline 1\r\nline 2', language: 'plaintext', cspSource: 'c', styleUri: 's' });
     assert.ok(html.includes('data-handle="hr_aaaaaaaaaaaaaaaa">\n\nline 1&#13;\nline 2</pre>'));
+  });
+});
+
+describe('the first-run notice', () => {
+  it('says what needs Copilot, what works without it, and what Copilot-hosted models cost', () => {
+    assert.match(WELCOME_TEXT, /Manage Models/);
+    assert.match(WELCOME_TEXT, /without Copilot, use @herald with an endpoint model/);
+    assert.match(WELCOME_TEXT, /premium request/);
   });
 });

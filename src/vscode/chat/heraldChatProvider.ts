@@ -16,6 +16,28 @@ import { describeError } from '../../core/errors';
 import { billingNote } from '../../core/costs/billing';
 import { withCost } from '../decisions/requestCost';
 import { HERALD_ORIGIN_OPTION, providerInformation, targetOrder, forwardedModelOptions } from './modelInformation';
+import { isThinkingDescriptor, type ThinkingDescriptor } from '../endpoints/endpointWire';
+
+type ThinkingPartConstructor = new (value: string, id?: string, metadata?: Record<string, unknown>) => unknown;
+
+/**
+ * An endpoint's thinking block as VS Code's thinking part, its signature in the metadata, so
+ * Copilot keeps it in the conversation and the next request gives it back
+ * (microsoft/vscode-copilot-chat `extChatEndpoint.ts` reads `LanguageModelThinkingPart`s of an
+ * extension's answer, and sends them back with their metadata). Left out where this VS Code has
+ * no thinking part class: never turned into text.
+ */
+function thinkingPart(descriptor: ThinkingDescriptor): unknown {
+  let ThinkingPart: ThinkingPartConstructor | undefined;
+  try {
+    ThinkingPart = (vscode as unknown as { LanguageModelThinkingPart?: ThinkingPartConstructor }).LanguageModelThinkingPart;
+  } catch {
+    // A proposed API this VS Code guards: no thinking part to hand over.
+  }
+  if (!ThinkingPart) return undefined;
+  const { text, signature, redactedData } = descriptor.heraldThinking;
+  return new ThinkingPart(text, undefined, { ...(signature ? { signature } : {}), ...(redactedData ? { redactedData } : {}) });
+}
 
 export const HERALD_VENDOR = 'herald';
 
@@ -116,7 +138,10 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         report: (chunk) => {
           if (chunk.type === 'text') progress.report(new vscode.LanguageModelTextPart(chunk.text));
           else if (chunk.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(chunk.id, chunk.name, chunk.input));
-          else if (chunk.type === 'other') progress.report(chunk.part as vscode.LanguageModelResponsePart);
+          else if (chunk.type === 'other') {
+            const part = isThinkingDescriptor(chunk.part) ? thinkingPart(chunk.part) : chunk.part;
+            if (part !== undefined) progress.report(part as vscode.LanguageModelResponsePart);
+          }
         },
         origin,
         signal: abort.signal,

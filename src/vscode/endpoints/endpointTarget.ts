@@ -4,14 +4,14 @@
  * Failures become {@link EndpointError}s that say which endpoint, which URL, what happened and
  * what to do; the provider's usage figures come back as `usage` chunks for the record.
  */
-import type { ChatRequest } from '../../core/chat/types';
+import type { ChatMessage, ChatRequest, Part } from '../../core/chat/types';
 import { takeAnthropicBetas } from '../../core/strategies/providerContextTrim';
 import { FAMILY_FACTORS, TokenCounter } from '../../core/tokens/tokenCounter';
-import type { ForwardTarget, ResponseChunk, TargetInformation } from '../../core/flow/forwardTarget';
+import type { ForwardTarget, OwnToolRound, ResponseChunk, TargetInformation } from '../../core/flow/forwardTarget';
 import type { EndpointSettings } from '../settings/settingsSchema';
 import { httpError, networkError } from './endpointErrors';
 import { modelsUrl, requestUrl } from './endpointUrl';
-import { anthropicChunks, openAIChunks, serverSentData, toAnthropicBody, toOpenAIBody } from './endpointWire';
+import { anthropicChunks, isThinkingDescriptor, openAIChunks, serverSentData, toAnthropicBody, toOpenAIBody, type ThinkingDescriptor } from './endpointWire';
 
 /** The subset of `fetch` Herald uses, injectable for tests. */
 export type FetchFunction = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal }) => Promise<{
@@ -37,6 +37,8 @@ const ANTHROPIC_VERSION = '2023-06-01';
 
 export class EndpointTarget implements ForwardTarget {
   readonly information: TargetInformation;
+  /** The thinking each request's answer carried, so a round Herald answers itself gives it back (Anthropic requires it with tool use). */
+  private readonly thinkingOf = new WeakMap<ChatRequest, ThinkingDescriptor[]>();
 
   constructor(
     private readonly endpoint: EndpointSettings,
@@ -88,7 +90,28 @@ export class EndpointTarget implements ForwardTarget {
     }
     if (!response.body) throw new Error(`Herald: endpoint "${this.endpoint.name}" (${url}) sent no response body; check that it supports streaming ("stream": true).`);
     const events = serverSentData(response.body);
-    yield* this.endpoint.kind === 'openai' ? openAIChunks(events) : anthropicChunks(events);
+    const thinking: ThinkingDescriptor[] = [];
+    this.thinkingOf.set(request, thinking);
+    for await (const chunk of this.endpoint.kind === 'openai' ? openAIChunks(events) : anthropicChunks(events)) {
+      if (chunk.type === 'other' && isThinkingDescriptor(chunk.part)) thinking.push(chunk.part);
+      yield chunk;
+    }
+  }
+
+  /** The next round after Herald answered its own calls: the model's thinking, text and calls, then the answers. */
+  continueAfter(request: ChatRequest, round: OwnToolRound): ChatRequest {
+    const thinking = this.thinkingOf.get(request) ?? [];
+    const assistant: ChatMessage = {
+      role: 'assistant',
+      parts: [
+        ...thinking.map((descriptor): Part => ({ type: 'opaque', kind: 'thinking', raw: descriptor })),
+        ...(round.text.length > 0 ? [{ type: 'text' as const, text: round.text }] : []),
+        ...round.calls.map(({ call }): Part => ({ type: 'tool_call', id: call.id, name: call.name, arguments: call.input })),
+      ],
+      contentShape: 'parts',
+    };
+    const answers = round.calls.map(({ call, answer, isError }): Part => ({ type: 'tool_result', callId: call.id, content: [{ type: 'text', text: answer }], contentShape: 'parts', ...(isError ? { isError } : {}) }));
+    return { ...request, messages: [...request.messages, assistant, { role: 'user', parts: answers, contentShape: 'parts' }] };
   }
 
   async countTokens(text: string): Promise<number> {

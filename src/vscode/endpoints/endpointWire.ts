@@ -136,6 +136,11 @@ function limitCacheBreakpoints(body: Json): void {
  * turned into text.
  */
 function thinkingBlock(part: Part): Json | undefined {
+  if (part.type === 'opaque' && isThinkingDescriptor(part.raw)) {
+    const { text, signature, redactedData } = part.raw.heraldThinking;
+    if (redactedData) return { type: 'redacted_thinking', data: redactedData };
+    return signature ? { type: 'thinking', thinking: text, signature } : undefined;
+  }
   if (part.type !== 'opaque' || !/thinking/i.test(part.kind)) return undefined;
   const raw = part.raw as { value?: unknown; metadata?: Record<string, unknown> } | null;
   const metadata = raw?.metadata ?? {};
@@ -258,9 +263,24 @@ export async function* openAIChunks(events: AsyncIterable<string>): AsyncGenerat
   }
 }
 
+/**
+ * A thinking block of an Anthropic answer, handed on as an `other` chunk: the host turns it into
+ * its own thinking part (VS Code: `LanguageModelThinkingPart` with the signature in its
+ * metadata), so the next request can give it back as Anthropic requires when thinking is on.
+ */
+export interface ThinkingDescriptor {
+  readonly heraldThinking: { readonly text: string; readonly signature?: string; readonly redactedData?: string };
+}
+
+export function isThinkingDescriptor(value: unknown): value is ThinkingDescriptor {
+  const inner = (value as { heraldThinking?: unknown } | null)?.heraldThinking;
+  return typeof inner === 'object' && inner !== null && typeof (inner as { text?: unknown }).text === 'string';
+}
+
 /** Anthropic streaming events as chunks. */
 export async function* anthropicChunks(events: AsyncIterable<string>): AsyncGenerator<ResponseChunk> {
   const blocks = new Map<number, { id: string; name: string; json: string }>();
+  const thinking = new Map<number, { text: string; signature: string; redactedData?: string }>();
   // message_start carries the input and cache counts; message_delta the output count so far (cumulative).
   let usage: ProviderUsage | undefined;
   for await (const data of events) {
@@ -274,14 +294,25 @@ export async function* anthropicChunks(events: AsyncIterable<string>): AsyncGene
       const block = (event.content_block ?? {}) as Json;
       if (block.type === 'tool_use') blocks.set(index, { id: String(block.id ?? ''), name: String(block.name ?? ''), json: '' });
       if (block.type === 'text' && typeof block.text === 'string' && block.text.length > 0) yield { type: 'text', text: block.text };
+      if (block.type === 'thinking') thinking.set(index, { text: typeof block.thinking === 'string' ? block.thinking : '', signature: typeof block.signature === 'string' ? block.signature : '' });
+      if (block.type === 'redacted_thinking' && typeof block.data === 'string') thinking.set(index, { text: '', signature: '', redactedData: block.data });
     } else if (event.type === 'content_block_delta') {
       const delta = (event.delta ?? {}) as Json;
       if (delta.type === 'text_delta' && typeof delta.text === 'string') yield { type: 'text', text: delta.text };
+      const open = thinking.get(index);
+      if (open && delta.type === 'thinking_delta' && typeof delta.thinking === 'string') open.text += delta.thinking;
+      if (open && delta.type === 'signature_delta' && typeof delta.signature === 'string') open.signature += delta.signature;
       if (delta.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
         const block = blocks.get(index);
         if (block) block.json += delta.partial_json;
       }
     } else if (event.type === 'content_block_stop') {
+      const done = thinking.get(index);
+      if (done) {
+        thinking.delete(index);
+        const descriptor: ThinkingDescriptor = { heraldThinking: { text: done.text, ...(done.signature ? { signature: done.signature } : {}), ...(done.redactedData ? { redactedData: done.redactedData } : {}) } };
+        yield { type: 'other', part: descriptor };
+      }
       const block = blocks.get(index);
       if (block) {
         blocks.delete(index);

@@ -9,6 +9,7 @@ import type { ChatRequest, Part } from '../../../src/core/chat/types';
 import type { ResponseChunk } from '../../../src/core/flow/forwardTarget';
 import { anthropicChunks, modelOptionsWithDropped, openAIChunks, toAnthropicBody, toOpenAIBody } from '../../../src/vscode/endpoints/endpointWire';
 import { fromVscode } from '../../../src/vscode/chat/messageConversion';
+import { EndpointTarget } from '../../../src/vscode/endpoints/endpointTarget';
 import { FakeData, FakeThinking, fakeKit } from './fakePartKit';
 
 /** The options Copilot's agent sends every extension-provided model (extChatEndpoint.ts, makeChatRequest2). */
@@ -123,5 +124,33 @@ describe('usage figures from the streams', () => {
       ),
     );
     assert.deepEqual(chunks.at(-1), { type: 'usage', usage: { inputTokens: 20, cacheReadTokens: 5000, cacheWriteTokens: 700, outputTokens: 42 } });
+  });
+});
+
+describe('thinking from an Anthropic endpoint, kept intact', () => {
+  it('streams a signed thinking block as one part and gives it back, first, on the round Herald answers itself', async () => {
+    const stream = [
+      { type: 'message_start', message: { usage: { input_tokens: 5, output_tokens: 1 } } },
+      { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'The marker hides ' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: 'the log.' } },
+      { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'EqQB' } },
+      { type: 'content_block_stop', index: 0 },
+      { type: 'content_block_start', index: 1, content_block: { type: 'tool_use', id: 'toolu_1', name: 'herald_retrieve' } },
+      { type: 'content_block_delta', index: 1, delta: { type: 'input_json_delta', partial_json: '{"handle":"hr_aaaaaaaaaaaaaaaa"}' } },
+      { type: 'content_block_stop', index: 1 },
+      { type: 'message_stop' },
+    ].map((event) => `data: ${JSON.stringify(event)}\n\n`).join('');
+    const target = new EndpointTarget({ name: 'claude', kind: 'anthropic', url: 'http://127.0.0.1:9/v1', model: 'claude-sonnet-4-5', maxInputTokens: 200_000, maxOutputTokens: 1000, toolCalling: true, imageInput: false }, async () => 'k', async () => ({ ok: true, status: 200, statusText: 'OK', body: (async function* () { yield new TextEncoder().encode(stream); })(), text: async () => '' }));
+    const request = requestWith({ user: [{ type: 'text', text: 'q' }] });
+    const chunks = await collect(target.send(request, new AbortController().signal));
+    const thought = chunks.find((chunk) => chunk.type === 'other');
+    assert.deepEqual(thought, { type: 'other', part: { heraldThinking: { text: 'The marker hides the log.', signature: 'EqQB' } } });
+    const call = chunks.find((chunk) => chunk.type === 'tool_call') as Extract<ResponseChunk, { type: 'tool_call' }>;
+    const next = target.continueAfter(request, { text: '', calls: [{ call, answer: 'the log' }] });
+    const body = toAnthropicBody(next, 'claude-sonnet-4-5', 100) as { messages: { role: string; content: { type: string }[] }[] };
+    assert.deepEqual(body.messages[1]!.content.map((block) => block.type), ['thinking', 'tool_use']);
+    assert.deepEqual(body.messages[1]!.content[0], { type: 'thinking', thinking: 'The marker hides the log.', signature: 'EqQB' });
+    assert.deepEqual(body.messages[2]!.content.map((block) => block.type), ['tool_result']);
   });
 });

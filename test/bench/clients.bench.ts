@@ -50,6 +50,33 @@ function addShares(shares: Shares, request: ChatRequest, tokens: TokenCounter): 
   }
 }
 
+/**
+ * What a system prompt could lose without any change of meaning: trailing spaces, blank-line
+ * runs past one empty line, and exact repeats of a line or a sentence (over 30 characters; short
+ * lines such as closing tags repeat legitimately). Measured on each distinct system prompt, to
+ * say whether tidying the prompt every request re-sends is worth a strategy.
+ */
+function tidyableChars(text: string): number {
+  let chars = 0;
+  for (const match of text.matchAll(/[ \t]+$/gm)) chars += match[0].length;
+  for (const match of text.matchAll(/\n{3,}/g)) chars += match[0].length - 2;
+  const seen = new Set<string>();
+  for (const line of text.split('\n').map((entry) => entry.trim()).filter((entry) => entry.length > 30)) {
+    if (seen.has(line)) chars += line.length + 1;
+    seen.add(line);
+  }
+  const sentences = new Set<string>();
+  for (const sentence of text.split(/(?<=[.!?])\s+/).map((entry) => entry.trim()).filter((entry) => entry.length > 30 && !entry.includes('\n'))) {
+    if (sentences.has(sentence)) chars += sentence.length + 1;
+    sentences.add(sentence);
+  }
+  return chars;
+}
+
+interface SystemPrompts {
+  readonly distinct: Map<string, number>;
+}
+
 /** Claude Code only: the provider's figures, and Herald's saving set against them. */
 interface Usage {
   requests: number;
@@ -65,6 +92,7 @@ interface GroupResult {
   readonly usage?: Usage;
   readonly summarizations: number;
   readonly summarizationsWithTools: number;
+  readonly systemPrompts: SystemPrompts;
 }
 
 async function replayGroup(group: ClientGroup, limit: number, config: PipelineConfig, tokens: TokenCounter): Promise<GroupResult> {
@@ -73,6 +101,7 @@ async function replayGroup(group: ClientGroup, limit: number, config: PipelineCo
   let usage: Usage | undefined;
   let summarizations = 0;
   let summarizationsWithTools = 0;
+  const systemPrompts: SystemPrompts = { distinct: new Map() };
   const sessions = sessionsOf(group, limit);
   for (const session of sessions) {
     const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
@@ -82,6 +111,11 @@ async function replayGroup(group: ClientGroup, limit: number, config: PipelineCo
       addTurn(totals, turn);
       const entry = session.requests[index]!;
       addShares(shares, entry.request, tokens);
+      const system = entry.request.messages[0];
+      if (system?.role === 'system') {
+        const text = system.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
+        systemPrompts.distinct.set(text, (systemPrompts.distinct.get(text) ?? 0) + 1);
+      }
       if (turn.summarization) {
         summarizations++;
         if (turn.optimized.tools.length > 0) summarizationsWithTools++;
@@ -95,7 +129,7 @@ async function replayGroup(group: ClientGroup, limit: number, config: PipelineCo
       }
     });
   }
-  return { group, sessions: sessions.length, totals, shares, ...(usage ? { usage } : {}), summarizations, summarizationsWithTools };
+  return { group, sessions: sessions.length, totals, shares, ...(usage ? { usage } : {}), summarizations, summarizationsWithTools, systemPrompts };
 }
 
 function linesOf(result: GroupResult): string[] {
@@ -112,6 +146,12 @@ function linesOf(result: GroupResult): string[] {
     `  time per request: median ${median(totals.durations).toFixed(2)} ms, p95 ${quantile(totals.durations, 0.95).toFixed(2)} ms`,
   ];
   if (result.summarizations > 0) lines.push(`  summarization requests: ${result.summarizations}, tools still offered on ${result.summarizationsWithTools}`);
+  const prompts = [...result.systemPrompts.distinct.keys()];
+  if (prompts.length > 0) {
+    const chars = prompts.reduce((sum, text) => sum + text.length, 0);
+    const tidyable = prompts.reduce((sum, text) => sum + tidyableChars(text), 0);
+    lines.push(`  system prompts: ${prompts.length} distinct (re-sent on ${[...result.systemPrompts.distinct.values()].reduce((a, b) => a + b, 0)} requests); a tidy that cannot change meaning (trailing spaces, blank runs, repeated lines and sentences) would remove ${percent(tidyable, chars)} of their characters`);
+  }
   if (result.usage) {
     const factor = FAMILY_FACTORS.claude ?? 1;
     const savedTokens = (totals.tokensBefore - totals.tokensAfter) * factor;

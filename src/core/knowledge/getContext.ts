@@ -12,6 +12,7 @@ import { judge, type JudgeCandidate, type JudgedVerdict, type JudgeMemory, type 
 import type { Library } from './library';
 import { containsPhrase, pageKind } from './names';
 import { resolveOptions, type KnowledgeOptionsInput } from './options';
+import { SHIPPED_MODEL_NAME } from '../relevance/embedding/bundledModel';
 import { phraseCoverage, phraseMeanings } from './phrases';
 import { Assembly } from './assembly';
 import { makePlan, type Plan } from './plan';
@@ -66,6 +67,10 @@ export interface GetContextDependencies {
   readonly signal?: AbortSignal;
 }
 
+/** How close in meaning a phrasing must be to match, by default: see {@link KnowledgeOptions.meaningMatch}. */
+const SHIPPED_MODEL_MEANING_MATCH = 0.45;
+const DEFAULT_MEANING_MATCH = 0.8;
+
 /** Below this many tokens of room, no section or row is worth trying. */
 const MIN_USEFUL_TOKENS = 12;
 
@@ -109,11 +114,14 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
   // Packs: the named one alone, or those whose phrasings the task comes close to.
   const goodForPhrases = [...library.packs.flatMap((pack) => pack.goodFor), ...visible.flatMap((page) => page.meta.good_for)];
   const meaning = dependencies.embedder ? await phraseMeanings(dependencies.embedder, input.task, goodForPhrases, dependencies.signal) : undefined;
+  const meaningMatch = options.meaningMatch ?? (dependencies.embedder?.name.startsWith(SHIPPED_MODEL_NAME) ? SHIPPED_MODEL_MEANING_MATCH : DEFAULT_MEANING_MATCH);
   // By words, or by meaning when an embedder is given and the phrasing is close enough.
   const phraseScore = (phrase: string): number => {
     const lexical = phraseCoverage(taskTerms, phrase);
     const similarity = meaning?.get(phrase) ?? 0;
-    return similarity >= options.meaningMatch ? Math.max(lexical, similarity) : lexical;
+    if (similarity < meaningMatch) return lexical;
+    // Close enough in meaning is a match: the meaning threshold maps onto the word-match threshold, a perfect match onto 1.
+    return Math.max(lexical, options.useMatch + ((1 - options.useMatch) * (similarity - meaningMatch)) / Math.max(1e-9, 1 - meaningMatch));
   };
   const packCoverage = new Map(library.packs.map((pack) => [pack.name, Math.max(0, ...pack.goodFor.map(phraseScore))]));
   let packCandidates: Pack[];

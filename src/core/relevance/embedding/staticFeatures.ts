@@ -57,15 +57,27 @@ export class StaticFeaturizer {
   rowsOf(term: string): Int32Array {
     let rows = this.termRows.get(term);
     if (rows) return rows;
-    const list: number[] = [];
     const known = this.vocabularyIndex.get(term);
-    if (known !== undefined) list.push(known);
     const marked = `<${term}>`;
+    const { ngramMin, ngramMax, ngramBuckets } = this.layout;
+    let count = known === undefined ? 0 : 1;
+    for (let size = ngramMin; size <= ngramMax; size++) count += Math.max(0, marked.length - size + 1);
+    const list = new Int32Array(count);
+    let at = 0;
+    if (known !== undefined) list[at++] = known;
     const base = this.layout.vocabulary.length;
-    for (let size = this.layout.ngramMin; size <= this.layout.ngramMax; size++) {
-      for (let start = 0; start + size <= marked.length; start++) list.push(base + (fnv1a(marked.slice(start, start + size)) % this.layout.ngramBuckets));
+    // FNV-1a of each n-gram, over the code units in place (the same hash as fnv1a(slice), without the slices).
+    for (let size = ngramMin; size <= ngramMax; size++) {
+      for (let start = 0; start + size <= marked.length; start++) {
+        let hash = 0x811c9dc5;
+        for (let index = start; index < start + size; index++) {
+          hash ^= marked.charCodeAt(index);
+          hash = Math.imul(hash, 0x01000193);
+        }
+        list[at++] = base + ((hash >>> 0) % ngramBuckets);
+      }
     }
-    rows = Int32Array.from(list);
+    rows = list;
     if (this.termRows.size >= TERM_MEMO_LIMIT) this.termRows.clear();
     this.termRows.set(term, rows);
     return rows;
@@ -76,23 +88,41 @@ export class StaticFeaturizer {
     return this.vocabularyIndex.has(term);
   }
 
-  /** The features of a text: every distinct term weighted 1 + ln(count), spread over its rows. */
-  features(text: string): TextFeatures {
+  /** A text's distinct terms (the first `maxTerms` read) with the weight each gets: 1 + ln(count). */
+  termWeights(text: string): Map<string, number> {
     const terms = tokenizeForSearch(text);
     const counts = new Map<string, number>();
     for (let index = 0; index < terms.length && index < this.layout.maxTerms; index++) counts.set(terms[index]!, (counts.get(terms[index]!) ?? 0) + 1);
+    for (const [term, count] of counts) counts.set(term, 1 + Math.log(count));
+    return counts;
+  }
+
+  /**
+   * The share of a term's weight each of its rows gets: the vocabulary row as much as all the
+   * n-grams together; a term without a row of its own spreads it all over its n-grams.
+   */
+  rowShare(term: string, index: number): number {
+    const known = this.knows(term);
+    const ngrams = this.rowsOf(term).length - (known ? 1 : 0);
+    if (known && index === 0) return 1;
+    return ngrams > 0 ? (known ? 1 : 2) / ngrams : 0;
+  }
+
+  /** The features of a text: every distinct term's weight spread over its rows. */
+  features(text: string): TextFeatures {
+    const counts = this.termWeights(text);
     let size = 0;
     for (const term of counts.keys()) size += this.rowsOf(term).length;
     const rows = new Int32Array(size);
     const weights = new Float32Array(size);
     let at = 0;
-    for (const [term, count] of counts) {
+    for (const [term, weight] of counts) {
       const termRows = this.rowsOf(term);
-      const weight = 1 + Math.log(count);
       const known = this.knows(term);
       const ngrams = termRows.length - (known ? 1 : 0);
       for (let index = 0; index < termRows.length; index++) {
         rows[at] = termRows[index]!;
+        // The same shares as rowShare, in the order of operations the shipped model was trained with.
         weights[at] = known && index === 0 ? weight : ngrams > 0 ? (weight / ngrams) * (known ? 1 : 2) : 0;
         at++;
       }

@@ -99,17 +99,43 @@ export function layoutOf(header: StaticModelHeader): StaticFeatureLayout {
   return { vocabulary: header.vocabulary, ngramBuckets: header.ngramBuckets, ngramMin: header.ngramMin, ngramMax: header.ngramMax, maxTerms: header.maxTerms };
 }
 
-/** The unit vector of one text (a text with no terms gets the zero vector). */
-export function embedStatic(model: StaticModel, featurizer: StaticFeaturizer, text: string): Float32Array {
+/**
+ * The vectors of single terms (their rows summed), kept so a term seen before costs one
+ * addition of its vector instead of one per row: log lines repeat their words endlessly, and a
+ * long identifier has dozens of n-gram rows. Bounded; cleared when full.
+ */
+export class TermVectors {
+  private readonly vectors = new Map<string, Float32Array>();
+  constructor(private readonly model: StaticModel, readonly featurizer: StaticFeaturizer, private readonly limit = 20_000) {}
+
+  of(term: string): Float32Array {
+    let vector = this.vectors.get(term);
+    if (vector) return vector;
+    const { dimension } = this.model.header;
+    const table = this.model.weights;
+    const scales = this.model.scales;
+    vector = new Float32Array(dimension);
+    const rows = this.featurizer.rowsOf(term);
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
+      const factor = this.featurizer.rowShare(term, index) * scales[row]!;
+      if (factor === 0) continue;
+      const base = row * dimension;
+      for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + factor * table[base + column]!;
+    }
+    if (this.vectors.size >= this.limit) this.vectors.clear();
+    this.vectors.set(term, vector);
+    return vector;
+  }
+}
+
+/** The unit vector of one text: its terms' vectors, each times its weight, summed (no terms: the zero vector). */
+export function embedStatic(model: StaticModel, terms: TermVectors, text: string): Float32Array {
   const { dimension } = model.header;
   const vector = new Float32Array(dimension);
-  const { rows, weights } = featurizer.features(text);
-  for (let index = 0; index < rows.length; index++) {
-    const row = rows[index]!;
-    const factor = weights[index]! * model.scales[row]!;
-    if (factor === 0) continue;
-    const base = row * dimension;
-    for (let column = 0; column < dimension; column++) vector[column]! += factor * model.weights[base + column]!;
+  for (const [term, weight] of terms.featurizer.termWeights(text)) {
+    const termVector = terms.of(term);
+    for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
   }
   let norm = 0;
   for (let column = 0; column < dimension; column++) norm += vector[column]! * vector[column]!;
@@ -120,7 +146,7 @@ export function embedStatic(model: StaticModel, featurizer: StaticFeaturizer, te
 
 /** An embedder over a static model; vectors of repeated texts come from a bounded cache. */
 export function createStaticEmbedder(name: string, model: StaticModel, cacheEntries = 10_000): Embedder {
-  const featurizer = new StaticFeaturizer(layoutOf(model.header));
+  const terms = new TermVectors(model, new StaticFeaturizer(layoutOf(model.header)));
   const cache = new Map<string, Float32Array>();
   return {
     name,
@@ -132,7 +158,7 @@ export function createStaticEmbedder(name: string, model: StaticModel, cacheEntr
         const text = texts[index]!;
         let vector = cache.get(text);
         if (!vector) {
-          vector = embedStatic(model, featurizer, text);
+          vector = embedStatic(model, terms, text);
           if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
           // Long texts (whole outputs) are rarely repeated: only lines and passages are cached.
           if (text.length <= 4096) cache.set(text, vector);

@@ -91,7 +91,7 @@ export async function bench(): Promise<BenchReport> {
 
   const figure = (quality: Quality, which: 'mrr' | 'ndcg10'): string => quality[which].toFixed(3);
   const lines = [
-    `retrieval quality (shipped model ${shipped.name}; fused = ${1 - SHIPPED_MODEL_WEIGHT} × BM25 / best BM25 + ${SHIPPED_MODEL_WEIGHT} × cosine; dev = even queries, test = odd, held out):`,
+    `retrieval quality (shipped model ${shipped.name}; fused = ${(1 - SHIPPED_MODEL_WEIGHT).toFixed(1)} × BM25 / best BM25 + ${SHIPPED_MODEL_WEIGHT} × cosine; dev = even queries, test = odd, held out):`,
     ...Object.entries(retrieval).flatMap(([name, splits]) => {
       const which = sets[name as 'CoSQA' | 'Cranfield'].figure;
       return (['dev', 'test'] as const).map((split) => `  ${name} ${split} (${sets[name as 'CoSQA' | 'Cranfield'][split].set.queries.length} queries) ${which === 'mrr' ? 'MRR' : 'nDCG@10'}: lexical ${figure(splits[split]!.lexical!, which)} · model alone ${figure(splits[split]!.model!, which)} · fused ${figure(splits[split]!.fused!, which)}   (${which === 'mrr' ? 'nDCG@10' : 'MRR'} ${figure(splits[split]!.lexical!, which === 'mrr' ? 'ndcg10' : 'mrr')} / ${figure(splits[split]!.model!, which === 'mrr' ? 'ndcg10' : 'mrr')} / ${figure(splits[split]!.fused!, which === 'mrr' ? 'ndcg10' : 'mrr')}; fused ${splits[split]!.fused!.msPerQuery.toFixed(1)} ms/query)`);

@@ -46,7 +46,6 @@ describe('knowledge: table rows as units', () => {
   it('a 500-row price table does not come whole for one plan\'s price', async () => {
     const rows = Array.from({ length: 500 }, (_, index) => `| Plan ${index + 1} | $${(index + 1) * 10} per month | ${index % 7 === 0 ? 'Phone and email' : 'Email'} |`);
     const folder = writeLibrary({
-      'library.yaml': 'name: Prices\n',
       'pricing/price-list.md': ['---', 'title: Price list', 'type: table', 'tags: [pricing]', '---', '# Price list', '', '## Monthly prices', 'Every plan\'s list price per month.', '', '| Plan | Price | Support |', '|---|---|---|', ...rows, ''].join('\n'),
     });
     const library = loadLibrary(folder);

@@ -78,7 +78,7 @@ const globalFetch = {
 };
 
 /** Packages whose code or data ships inside dist/, for the third-party notices. */
-const BUNDLED_PACKAGES = ['web-tree-sitter', '@vscode/tree-sitter-wasm', 'minisearch', 'onnxruntime-web', 'zod', 'gpt-tokenizer', 'yaml', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'];
+const BUNDLED_PACKAGES = ['web-tree-sitter', '@vscode/tree-sitter-wasm', 'minisearch', 'stemmer', 'onnxruntime-web', 'zod', 'gpt-tokenizer', 'yaml', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'];
 
 /** dist/THIRD-PARTY-NOTICES.txt: each bundled package's name, version, licence and licence text. */
 function writeNotices() {

@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger, ModelPort } from '../../core/ports';
-import { loadOnnxEmbedder } from '../../core/relevance/embedding/onnxEmbedder';
+import { bundledModelFolder } from '../../core/relevance/embedding/bundledModel';
+import { loadEmbedder } from '../../core/relevance/embedding/loadEmbedder';
 import { FileBlobStore } from '../../core/stash/blobStore';
 import { Stash } from '../../core/stash/stash';
 import { bundledEnvironment } from '../../core/strategies/environment';
@@ -86,7 +87,8 @@ export class HeraldHost implements vscode.Disposable {
     const knowledge = new KnowledgeSupport({
       storageFolder: context.globalStorageUri.fsPath,
       logger,
-      loadEmbedder: (folder) => loadOnnxEmbedder(folder, assets ? { assets } : {}),
+      loadEmbedder: (folder) => loadEmbedder(folder, assets ? { assets } : {}),
+      bundledFolder: bundledModelFolder(path.join(context.extensionPath, 'dist')),
       // Asked once per session: private notes go to their owner only.
       viewer: () => (viewer === null ? (viewer = gitUserName(workspaceRoot())) : viewer),
     });

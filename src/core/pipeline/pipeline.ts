@@ -16,6 +16,7 @@ import { SessionStateStore } from './sessionState';
 import type { Decision, Strategy, StrategyResult } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
+import { checkOptions } from './optionSchema';
 
 export interface PipelineConfig {
   /** Strategy id → on/off; strategies not named use their `defaultEnabled`. */
@@ -350,6 +351,10 @@ function validateConfig(strategies: readonly Strategy[], config: PipelineConfig)
   for (const [id, parameters] of Object.entries(config.options ?? {})) {
     const strategy = known.get(id);
     if (!strategy) throw new Error(`Herald: options for unknown strategy id "${id}"`);
+    if (strategy.optionSchema !== undefined) {
+      checkOptions(id, strategy.optionSchema, parameters);
+      continue;
+    }
     for (const name of Object.keys(parameters)) {
       if (!(name in (strategy.defaults ?? {}))) {
         throw new Error(`Herald: unknown option "${name}" for strategy "${id}" (known: ${Object.keys(strategy.defaults ?? {}).join(', ') || 'none'})`);

@@ -50,13 +50,32 @@ export function describeOptions(schema: OptionSchema): OptionDescription[] {
  * values fail with the option, the strategy and what was expected.
  */
 export function checkOptions(strategy: string, schema: OptionSchema, values: Readonly<Record<string, unknown>>): void {
+  checkOptionNames(strategy, schema, values);
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return;
+  const name = String(parsed.error.issues[0]!.path[0] ?? '');
+  const option = describeOptions(schema).find((each) => each.name === name);
+  const expected = option === undefined ? parsed.error.issues[0]!.message : expectation(option);
+  throw new Error(`Herald: ${strategy} option "${name}" must be ${expected}, got ${JSON.stringify(values[name])}`);
+}
+
+/** What an option takes, in words: "between 0 and 1", "a whole number of at least 0", "one of low, medium". */
+function expectation(option: OptionDescription): string {
+  if (option.values !== undefined) return `one of ${option.values.join(', ')}`;
+  if (option.type === 'boolean') return 'true or false';
+  if (option.type === 'array') return 'a list of strings';
+  if (option.type === 'string') return 'a string';
+  const kind = option.type === 'integer' ? 'a whole number' : 'a number';
+  if (option.minimum !== undefined && option.maximum !== undefined) return `${option.type === 'integer' ? 'a whole number ' : ''}between ${option.minimum} and ${option.maximum}`;
+  if (option.minimum !== undefined) return `${kind} of at least ${option.minimum}`;
+  if (option.maximum !== undefined) return `${kind} of at most ${option.maximum}`;
+  return kind;
+}
+
+/** Fails on a name the schema does not declare, listing the names it does. */
+export function checkOptionNames(strategy: string, schema: OptionSchema, values: Readonly<Record<string, unknown>>): void {
   const known = Object.keys(schema.shape);
   for (const name of Object.keys(values)) {
     if (!known.includes(name)) throw new Error(`Herald: unknown option "${name}" for strategy "${strategy}" (known: ${known.join(', ') || 'none'})`);
-  }
-  const parsed = schema.safeParse(values);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Herald: option "${issue.path.join('.')}" of ${strategy}: ${issue.message} (got ${JSON.stringify(issue.path.length > 0 ? values[String(issue.path[0])] : values)})`);
   }
 }

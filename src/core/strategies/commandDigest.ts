@@ -35,7 +35,7 @@ export interface CommandDigestOptions {
   readonly minSavedRatio: number;
 }
 
-/** The defaults of every command_digest option, in one place. */
+/** The defaults of every command_digest option, from its schema in options/. */
 export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = optionDefaults(COMMAND_DIGEST_OPTIONS);
 
 /** The formats whose verdict a digest keeps; the rest is context_compression's. */

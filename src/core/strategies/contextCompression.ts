@@ -34,7 +34,7 @@ export interface ContextCompressionOptions {
   readonly minSavedRatio: number;
 }
 
-/** The defaults of every context_compression option, in one place. */
+/** The defaults of every context_compression option, from its schema in options/. */
 export const CONTEXT_COMPRESSION_DEFAULTS: ContextCompressionOptions = optionDefaults(CONTEXT_COMPRESSION_OPTIONS);
 
 /** Builds the context_compression strategy; it needs nothing from the host. */

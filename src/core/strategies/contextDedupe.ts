@@ -39,7 +39,7 @@ export interface ContextDedupeOptions {
   readonly minSavedTokens: number;
 }
 
-/** The defaults of every context_dedupe option, in one place. */
+/** The defaults of every context_dedupe option, from its schema in options/. */
 export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = optionDefaults(CONTEXT_DEDUPE_OPTIONS);
 
 /** Builds the context_dedupe strategy; it needs nothing from the host. */

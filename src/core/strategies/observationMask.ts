@@ -47,7 +47,7 @@ export interface ObservationMaskOptions {
   readonly contextLines: number;
 }
 
-/** The defaults of every observation_mask option, in one place. */
+/** The defaults of every observation_mask option, from its schema in options/. */
 export const OBSERVATION_MASK_DEFAULTS: ObservationMaskOptions = optionDefaults(OBSERVATION_MASK_OPTIONS);
 
 /** A trim must remove at least this share of a result (stricter than the pipeline's cache-write share: it also hides lines). */

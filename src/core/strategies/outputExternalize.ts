@@ -34,7 +34,7 @@ export interface OutputExternalizeOptions {
   readonly maxFailureLines: number;
 }
 
-/** The defaults of every output_externalize option, in one place. */
+/** The defaults of every output_externalize option, from its schema in options/. */
 export const OUTPUT_EXTERNALIZE_DEFAULTS: OutputExternalizeOptions = optionDefaults(OUTPUT_EXTERNALIZE_OPTIONS);
 
 /** A preview line longer than this is cut: one minified line must not bring the bulk back. */

@@ -28,7 +28,7 @@ export interface PromptCompressionOptions {
   readonly minSavedTokens: number;
 }
 
-/** The defaults of every prompt_compression option, in one place. */
+/** The defaults of every prompt_compression option, from its schema in options/. */
 export const PROMPT_COMPRESSION_DEFAULTS: PromptCompressionOptions = optionDefaults(PROMPT_COMPRESSION_OPTIONS);
 
 /** Builds the prompt_compression strategy; it needs nothing from the host. */

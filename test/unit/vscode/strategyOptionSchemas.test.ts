@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { parseRequest } from '../../../src/core/chat';
 import { checkOptions, describeOptions, optionDefaults } from '../../../src/core/pipeline/optionSchema';
 import { Pipeline } from '../../../src/core/pipeline';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
@@ -29,12 +30,21 @@ describe('strategy options declared once', () => {
 
   it('rejects an unknown name, a wrong type and a value out of range, naming the option and the strategy', () => {
     const dedupe = strategies.find((strategy) => strategy.id === 'context_dedupe')!;
-    assert.throws(() => checkOptions('context_dedupe', dedupe.optionSchema!, { nearSimilarity: 1.5 }), /Herald: option "nearSimilarity" of context_dedupe: .*\(got 1\.5\)/);
-    assert.throws(() => checkOptions('context_dedupe', dedupe.optionSchema!, { nearDupe: 'yes' }), /Herald: option "nearDupe" of context_dedupe/);
+    assert.throws(() => checkOptions('context_dedupe', dedupe.optionSchema!, { nearSimilarity: 1.5 }), /Herald: context_dedupe option "nearSimilarity" must be between 0 and 1, got 1\.5/);
+    assert.throws(() => checkOptions('context_dedupe', dedupe.optionSchema!, { nearDupe: 'yes' }), /Herald: context_dedupe option "nearDupe" must be true or false, got "yes"/);
     assert.throws(() => checkOptions('context_dedupe', dedupe.optionSchema!, { nearness: 1 }), /Herald: unknown option "nearness" for strategy "context_dedupe"/);
     checkOptions('context_dedupe', dedupe.optionSchema!, { nearSimilarity: 0.9, maxAnchors: 3 });
+  });
+
+  it('fails only that strategy open when a value is wrong, with the reason, and the configuration when a name is unknown', async () => {
     const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
-    assert.throws(() => new Pipeline(createStrategies(), { options: { reasoning_budget: { openaiEffort: 'extreme' } } }, { stash, tokens: new TokenCounter(1000) }), /Herald: option "openaiEffort" of reasoning_budget/);
+    const pipeline = new Pipeline(createStrategies(), { enabled: { reasoning_budget: true }, options: { reasoning_budget: { openaiEffort: 'extreme' } } }, { stash, tokens: new TokenCounter(1000) });
+    const request = parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello' }] });
+    const result = await pipeline.run(request);
+    const decision = result.decisions.find((each) => each.strategy === 'reasoning_budget')!;
+    assert.equal(decision.status, 'failed');
+    assert.match(decision.reason, /reasoning_budget option "openaiEffort" must be one of none, minimal, low, medium, high, xhigh, got "extreme"/);
+    assert.throws(() => new Pipeline(createStrategies(), { options: { reasoning_budget: { effort: 'low' } } }, { stash, tokens: new TokenCounter(1000) }), /Herald: unknown option "effort" for strategy "reasoning_budget"/);
   });
 
   it('package.json describes every parameter with its default and range, as written from the schemas', () => {

@@ -1,8 +1,12 @@
 /**
  * Messages between the extension host and the sidebar's webviews, validated with zod on both
  * sides: a message that does not match is dropped and logged, never half-handled.
+ *
+ * Written with `zod/mini` (the same validation, functions instead of methods): each webview
+ * bundle is a browser script of its own and carried the whole of zod; the tree-shakable form
+ * leaves in each bundle only what these schemas use.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const decisionViewSchema = z.object({
   strategy: z.string(),
@@ -32,17 +36,17 @@ export const requestViewSchema = z.object({
   billing: z.enum(['premium-requests', 'tokens', 'unknown']),
   premiumRequests: z.number(),
   /** The provider's own usage figures, when it reported them. */
-  usage: z.object({ inputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() }).optional(),
+  usage: z.optional(z.object({ inputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() })),
   /** Money at the price table, when the model is in it. */
-  cost: z.object({ priceKey: z.string(), billedUsd: z.number(), unoptimizedUsd: z.number() }).optional(),
+  cost: z.optional(z.object({ priceKey: z.string(), billedUsd: z.number(), unoptimizedUsd: z.number() })),
   optimizeMs: z.number(),
   totalMs: z.number(),
   retrievals: z.number(),
   replayedMessages: z.number(),
-  contextQuality: z.string().optional(),
-  error: z.string().optional(),
+  contextQuality: z.optional(z.string()),
+  error: z.optional(z.string()),
   /** Only with content mode on. */
-  promptPreview: z.string().optional(),
+  promptPreview: z.optional(z.string()),
   decisions: z.array(decisionViewSchema),
 });
 
@@ -79,19 +83,19 @@ export const libraryViewSchema = z.object({
   /** False when there is no workspace or no library folder yet. */
   available: z.boolean(),
   /** Why the library is unavailable, or a note about it. */
-  message: z.string().optional(),
+  message: z.optional(z.string()),
   pages: z.array(pageViewSchema),
   /** Recent library events, newest first. */
   activity: z.array(z.object({ time: z.number(), text: z.string() })),
   /** The last search, when there was one. */
-  search: z
-    .object({
+  search: z.optional(
+    z.object({
       query: z.string(),
       results: z.array(pageViewSchema),
       /** Shown with "nothing found": the pages closest to the query. */
       nearest: z.array(pageViewSchema),
-    })
-    .optional(),
+    }),
+  ),
 });
 
 /** Host → webview. */
@@ -114,9 +118,9 @@ export const WEBVIEW_COMMANDS = ['export-report', 'toggle-optimizer', 'manage-en
 /** Webview → host. */
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('open-handle'), handle: z.string().regex(/^hr_[a-z2-7]{16}$/) }),
-  z.object({ type: z.literal('open-page'), path: z.string().min(1).max(1000) }),
-  z.object({ type: z.literal('search'), query: z.string().max(2000) }),
+  z.object({ type: z.literal('open-handle'), handle: z.string().check(z.regex(/^hr_[a-z2-7]{16}$/)) }),
+  z.object({ type: z.literal('open-page'), path: z.string().check(z.minLength(1), z.maxLength(1000)) }),
+  z.object({ type: z.literal('search'), query: z.string().check(z.maxLength(2000)) }),
   z.object({ type: z.literal('command'), command: z.enum(WEBVIEW_COMMANDS) }),
 ]);
 

@@ -10,6 +10,8 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { sha256 } from '../pipeline/hash';
 import { numberOption } from './shared/optionReads';
 import { classifyShape, type ShapeClass } from './signals/shapeClass';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CONTENT_CENSUS_OPTIONS } from './options/contentCensusOptions';
 
 export const CONTENT_CENSUS_ID = 'content_census';
 
@@ -19,7 +21,7 @@ export type ContentCensusOptions = {
   readonly headChars: number;
 };
 
-export const CONTENT_CENSUS_DEFAULTS: ContentCensusOptions = { headChars: 2000 };
+export const CONTENT_CENSUS_DEFAULTS: ContentCensusOptions = optionDefaults(CONTENT_CENSUS_OPTIONS);
 
 const TOTALS_KEY = 'totals';
 
@@ -47,6 +49,7 @@ export function createContentCensus(): Strategy {
     defaultEnabled: true,
     kind: 'signal',
     defaults: CONTENT_CENSUS_DEFAULTS,
+    optionSchema: CONTENT_CENSUS_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const headChars = numberOption(context.options, CONTENT_CENSUS_ID, 'headChars', 1);
       const shapes = findToolOutputs(request).map((segment) => shapeOf(segment.text, headChars));

@@ -18,6 +18,8 @@ import { booleanOption, numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments, hasMarker, originalSegmentTexts } from './shared/segmentSelection';
 import { recentTurnGuard } from './shared/turns';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CONTEXT_DEDUPE_OPTIONS } from './options/contextDedupeOptions';
 
 /** Options of context_dedupe. */
 export interface ContextDedupeOptions {
@@ -37,16 +39,8 @@ export interface ContextDedupeOptions {
   readonly minSavedTokens: number;
 }
 
-/** The defaults of every context_dedupe option, in one place. */
-export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = {
-  keepRecentTurns: 2,
-  nearDupe: true,
-  nearMinChars: 400,
-  nearSimilarity: 0.8,
-  maxAnchors: 8,
-  maxDeltaLines: 40,
-  minSavedTokens: 16,
-};
+/** The defaults of every context_dedupe option, from its schema in options/. */
+export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = optionDefaults(CONTEXT_DEDUPE_OPTIONS);
 
 /** Builds the context_dedupe strategy; it needs nothing from the host. */
 export function createContextDedupe(_environment: StrategyEnvironment = {}): Strategy {
@@ -55,6 +49,7 @@ export function createContextDedupe(_environment: StrategyEnvironment = {}): Str
     defaultEnabled: true,
     kind: 'transform',
     defaults: { ...CONTEXT_DEDUPE_DEFAULTS },
+    optionSchema: CONTEXT_DEDUPE_OPTIONS,
     apply: (request, context) => dedupe(request, context, readOptions(context.options)),
   };
 }

@@ -20,6 +20,8 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { booleanOption, numberOption, stringOption } from './shared/optionReads';
 import { MemoryResponseCache, type ResponseCacheStore } from './responseCache/responseCache';
 import { normaliseVolatile } from './responseCache/volatileText';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { SEMANTIC_CACHE_OPTIONS } from './options/semanticCacheOptions';
 
 export const SEMANTIC_CACHE_ID = 'semantic_cache';
 
@@ -37,7 +39,7 @@ export type SemanticCacheOptions = {
   readonly shadowMaxScanChars: number;
 };
 
-export const SEMANTIC_CACHE_DEFAULTS: SemanticCacheOptions = { scope: '', ttlMs: 3_600_000, maxResponseChars: 1_000_000, shadowNormalized: true, shadowMaxScanChars: 200_000 };
+export const SEMANTIC_CACHE_DEFAULTS: SemanticCacheOptions = optionDefaults(SEMANTIC_CACHE_OPTIONS);
 
 /** What the factory may be given. */
 export interface SemanticCacheDependencies {
@@ -70,6 +72,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
     defaultEnabled: true,
     kind: 'transform',
     defaults: SEMANTIC_CACHE_DEFAULTS,
+    optionSchema: SEMANTIC_CACHE_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const scope = stringOption(context.options, SEMANTIC_CACHE_ID, 'scope');
       const ttlMs = numberOption(context.options, SEMANTIC_CACHE_ID, 'ttlMs', 0);

@@ -14,6 +14,8 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { numberOption, stringListOption } from './shared/optionReads';
 import { topicWords } from './toolDescriptions/topicWords';
 import { shortHash } from './signals/shortHash';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { TOOL_PRUNING_OPTIONS } from './options/toolPruningOptions';
 
 export const TOOL_PRUNING_ID = 'tool_pruning';
 
@@ -29,7 +31,7 @@ export type ToolPruningOptions = {
   readonly keepTools: readonly string[];
 };
 
-export const TOOL_PRUNING_DEFAULTS: ToolPruningOptions = { minTools: 3, commonWordShare: 0.5, neverPrunePrefixes: ['mcp__'], keepTools: [] };
+export const TOOL_PRUNING_DEFAULTS: ToolPruningOptions = optionDefaults(TOOL_PRUNING_OPTIONS);
 
 /** The pinned selection of one session. */
 export interface ToolSelectionPin {
@@ -47,6 +49,7 @@ export function createToolPruning(): Strategy {
     defaultEnabled: true,
     kind: 'transform',
     defaults: TOOL_PRUNING_DEFAULTS,
+    optionSchema: TOOL_PRUNING_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const minTools = numberOption(context.options, TOOL_PRUNING_ID, 'minTools', 0);
       const share = numberOption(context.options, TOOL_PRUNING_ID, 'commonWordShare', 0);

@@ -24,6 +24,8 @@ import { loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
 import { queryForLatestTurn } from '../relevance/turnQuery';
 import type { RelevanceScorer } from '../relevance/types';
 import type { StrategyEnvironment } from './environment';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { WINDOW_BUDGET_OPTIONS } from './options/windowBudgetOptions';
 
 /** Options of window_budget. */
 export interface WindowBudgetOptions {
@@ -48,15 +50,7 @@ export interface WindowBudgetOptions {
   readonly minUnitTokens: number;
 }
 
-export const WINDOW_BUDGET_DEFAULTS: WindowBudgetOptions = {
-  maxTokens: 0,
-  windowShare: 0.95,
-  cropTarget: 0.6,
-  keepLeading: 2,
-  keepRecent: 6,
-  relevanceWeight: 0.6,
-  minUnitTokens: 50,
-};
+export const WINDOW_BUDGET_DEFAULTS: WindowBudgetOptions = optionDefaults(WINDOW_BUDGET_OPTIONS);
 
 /** Session-state key of the frozen messages cropped on earlier turns (position-and-content hashes). */
 const PINNED_CROPS = 'cropped-messages';
@@ -70,6 +64,7 @@ export function createWindowBudget(environment: StrategyEnvironment = {}): Strat
     kind: 'transform',
     rewritesFrozen: true,
     defaults: { ...WINDOW_BUDGET_DEFAULTS },
+    optionSchema: WINDOW_BUDGET_OPTIONS,
     apply: (request, context) => fitWindow(request, context, readOptions(context.options), scorers),
   };
 }

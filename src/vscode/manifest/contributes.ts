@@ -5,6 +5,7 @@
  * drift apart.
  */
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
+import { describeOptions, optionDefaults, type OptionDescription } from '../../core/pipeline/optionSchema';
 import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
 import { AGGRESSIVENESS, COPILOT_HOSTED_MODES, JUDGE_MODES } from '../settings/settingsSchema';
@@ -103,7 +104,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       type: 'array',
       default: [],
       order: 2,
-      markdownDescription: 'Models Herald forwards to besides the ones VS Code already offers. Each becomes a **Herald · <name>** model. Add them with **Herald: Manage Endpoints**, which keeps the API key in secret storage (never here).',
+      markdownDescription: 'Models Herald forwards to besides the ones VS Code already offers. Each becomes a **Herald · &lt;name&gt;** model. Add them with **Herald: Manage Endpoints**, which keeps the API key in secret storage (never here).',
       items: {
         type: 'object',
         required: ['name', 'kind', 'url', 'model'],
@@ -165,17 +166,8 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       order: 100 + index * 2,
       markdownDescription: `Run the \`${strategy.id}\` strategy${strategy.kind === 'signal' ? ' (a read-only signal: it only records a decision)' : ''}.`,
     };
-    const defaults = strategy.defaults ?? {};
-    if (Object.keys(defaults).length > 0) {
-      properties[`herald.strategy.${strategy.id}.options`] = {
-        type: 'object',
-        default: defaults,
-        order: 101 + index * 2,
-        additionalProperties: false,
-        markdownDescription: `Parameters of \`${strategy.id}\`. Names not listed here are rejected.`,
-        properties: Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: jsonType(value), default: value }])),
-      };
-    }
+    const options = strategyOptionProperty(strategy, 101 + index * 2);
+    if (options !== undefined) properties[`herald.strategy.${strategy.id}.options`] = options;
   }
   return properties;
 }
@@ -222,6 +214,63 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
       languageModelTools: TOOLS,
     },
   };
+}
+
+/**
+ * The setting holding a strategy's parameters: from its option schema, each parameter with
+ * its type, default, bounds and description; without a schema, the names and defaults only.
+ */
+function strategyOptionProperty(strategy: Strategy, order: number): Json | undefined {
+  if (strategy.optionSchema !== undefined) {
+    const options = describeOptions(strategy.optionSchema);
+    if (options.length === 0) return undefined;
+    return {
+      type: 'object',
+      default: optionDefaults(strategy.optionSchema),
+      order,
+      additionalProperties: false,
+      markdownDescription: `Parameters of \`${strategy.id}\` (a name not listed is rejected):\n\n${options.map((option) => `- \`${option.name}\`: ${optionSentence(option)}`).join('\n')}`,
+      properties: Object.fromEntries(options.map((option) => [option.name, {
+        type: option.type,
+        default: option.default,
+        ...(option.minimum !== undefined ? { minimum: option.minimum } : {}),
+        ...(option.maximum !== undefined ? { maximum: option.maximum } : {}),
+        ...(option.values !== undefined ? { enum: option.values } : {}),
+        markdownDescription: optionSentence(option),
+      }])),
+    };
+  }
+  const defaults = strategy.defaults ?? {};
+  if (Object.keys(defaults).length === 0) return undefined;
+  return {
+    type: 'object',
+    default: defaults,
+    order,
+    additionalProperties: false,
+    markdownDescription: `Parameters of \`${strategy.id}\`. Names not listed here are rejected.`,
+    properties: Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: jsonType(value), default: value }])),
+  };
+}
+
+/** An option's description followed by its default and range: "… Default 0.8, from 0 to 1." */
+export function optionSentence(option: OptionDescription): string {
+  return `${option.description} Default ${formatValue(option.default)}${rangeText(option)}.`;
+}
+
+/** "from 0 to 1", "at least 1", one of the values, or nothing. */
+export function rangeText(option: OptionDescription): string {
+  if (option.values !== undefined) return `, one of ${option.values.map((value) => `\`${value}\``).join(', ')}`;
+  if (option.minimum !== undefined && option.maximum !== undefined) return `, from ${option.minimum} to ${option.maximum}`;
+  if (option.minimum !== undefined) return `, at least ${option.minimum}`;
+  if (option.maximum !== undefined) return `, at most ${option.maximum}`;
+  return '';
+}
+
+/** A default as the settings UI shows it. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value === '' ? 'empty' : `\`${value}\``;
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((item) => `\`${String(item)}\``).join(', ');
+  return `\`${JSON.stringify(value)}\``;
 }
 
 function jsonType(value: unknown): string {

@@ -76,8 +76,8 @@ export const optimizeCommand: CliCommand = async (args, io) => {
 
 export function formatOption(value: string | true | undefined): RequestFormat | undefined {
   if (value === undefined) return undefined;
-  if (value === 'openai' || value === 'anthropic') return value;
-  throw new CliError(`herald: unknown format "${String(value)}" (use openai or anthropic)`);
+  if (value === 'openai' || value === 'anthropic' || value === 'responses') return value;
+  throw new CliError(`herald: unknown format "${String(value)}" (use openai, anthropic or responses)`);
 }
 
 export function parseRequestOrFail(body: unknown, format?: RequestFormat) {

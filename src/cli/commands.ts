@@ -6,6 +6,7 @@ import { filterCommand } from './filterCommand';
 import type { CliCommand } from './io';
 import { optimizeCommand } from './optimizeCommand';
 import { retrieveCommand } from './retrieveCommand';
+import { SERVE_USAGE, serveCommand } from './serveCommand';
 
 export interface CommandEntry {
   readonly usage: string;
@@ -27,5 +28,6 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'read {question, candidates} on stdin, print the kept items and a report of every decision',
     run: filterCommand,
   },
+  serve: { usage: SERVE_USAGE, summary: 'run the local gateway: OpenAI Chat Completions, Responses and Anthropic Messages, every request optimized on its way to the provider', run: serveCommand },
   expand: { usage: 'expand [--stash DIR] [--format openai|anthropic|responses]', summary: 'read an optimized request, print it with every marker expanded', run: expandCommand },
 };

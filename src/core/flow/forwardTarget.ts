@@ -18,8 +18,13 @@ export interface WireEvent {
   readonly data: unknown;
 }
 
-/** The provider's own usage figures for one answer, as far as it reported them. */
+/**
+ * The provider's own usage figures for one answer, as far as it reported them, in one reading
+ * for every provider: the three input counts do not overlap (OpenAI's `prompt_tokens`, which
+ * include the cached ones, are split accordingly).
+ */
 export interface ProviderUsage {
+  /** Input tokens billed at the full input price: neither read from nor written to the cache. */
   readonly inputTokens?: number;
   readonly outputTokens?: number;
   /** Input tokens read from the provider's prompt cache. */

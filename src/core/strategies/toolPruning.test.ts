@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createToolPruning } from './toolPruning';
-import { anthropicTools, openAITools, pipelineOf, toolCallingTurns, type NeutralTool } from './tools/agentFixtures';
+import { anthropicTools, openAITools, pipelineOf, toolCallingTurns, type NeutralTool } from '../../../test/support/agentFixtures';
 
 const SEED_TOOLS: NeutralTool[] = [
   { name: 'jira_search_issues', description: 'Search issues in a Jira project by JQL.', parameters: { type: 'object', properties: { jql: { type: 'string' } } } },
@@ -64,7 +64,7 @@ describe('tool_pruning', () => {
 
   for (const format of ['openai', 'anthropic'] as const) {
     it(`replays the pinned selection byte for byte across the turns of a real trajectory (${format})`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), format, { maxTurns: 8 });
       // A later user message names Slack: a fresh decision would keep slack_post_message, the pin must not.
       const later = bodies[bodies.length - 1]!;

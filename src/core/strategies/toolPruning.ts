@@ -11,8 +11,8 @@
  */
 import type { ChatRequest, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption, stringListOption } from './tools/options';
-import { topicWords } from './tools/topicWords';
+import { numberOption, stringListOption } from './shared/optionReads';
+import { topicWords } from './toolDescriptions/topicWords';
 import { shortHash } from './signals/shortHash';
 
 export const TOOL_PRUNING_ID = 'tool_pruning';

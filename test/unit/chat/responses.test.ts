@@ -7,7 +7,7 @@ import { createStrategies } from '../../../src/core/strategies';
 import { TokenCounter } from '../../../src/core/tokens';
 import { expandsBack, replay } from '../../support/replay';
 import { codexRequests } from '../../support/codexSessions';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../support/sharedData';
+import { loadTrajectory, skipWithoutData, turnRequests } from '../../support/sharedData';
 import { hostileText } from '../hardening/generators';
 import { partShape } from '../hardening/requestShape';
 
@@ -181,7 +181,7 @@ describe('Responses API converter', () => {
   });
 
   it('a Codex-shaped session saves what the same session saves as Chat Completions, byte-stable and lossless (shared data)', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     this.timeout(60_000);
     const run = async (bodies: readonly unknown[]) => {
       const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });

@@ -16,6 +16,10 @@ export interface ReceivedRequest {
   readonly json: Record<string, unknown> | undefined;
   /** True when the caller closed the connection before the answer was complete. */
   aborted: boolean;
+  /** performance.now() when the body had arrived, when the first byte of the answer went out, and when the answer ended. */
+  readonly receivedAt: number;
+  firstWriteAt?: number;
+  endAt?: number;
 }
 
 export interface StreamEvent {
@@ -76,7 +80,10 @@ export class FakeUpstream {
     } catch {
       json = undefined;
     }
-    const received: ReceivedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body, json, aborted: false };
+    const received: ReceivedRequest = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body, json, aborted: false, receivedAt: performance.now() };
+    response.on('finish', () => {
+      received.endAt = performance.now();
+    });
     const index = this.received.length;
     this.received.push(received);
     response.on('close', () => {
@@ -102,6 +109,7 @@ export class FakeUpstream {
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${index}`, ...(answer.headers ?? {}) });
     for (const event of answer.events) {
       if (response.destroyed) return;
+      received.firstWriteAt ??= performance.now();
       response.write(`${event.event !== undefined ? `event: ${event.event}\n` : ''}data: ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}\n\n`);
       if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
     }

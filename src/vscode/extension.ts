@@ -7,6 +7,7 @@ import { HeraldChatProvider, HERALD_VENDOR } from './chat/heraldChatProvider';
 import { createVscodePartKit } from './chat/vscodePartKit';
 import { registerOriginalDocuments } from './commands/originalDocuments';
 import { registerCommands } from './commands/registerCommands';
+import { registerGateway } from './gateway/registerGateway';
 import { EndpointManager } from './endpoints/endpointManager';
 import { HeraldHost } from './host/heraldHost';
 import { registerStatusBar } from './host/registerStatusBar';
@@ -36,6 +37,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
     ['tools', () => registerTools(host)],
     ['@herald participant', () => registerParticipant(host)],
     ['welcome', () => registerWelcome(host)],
+    ['gateway', () => registerGateway(host)],
   ];
   for (const [name, register] of contributions) {
     try {

@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import type { HeraldHost } from './heraldHost';
 import { statusText } from './statusText';
+import { gatewayStatus } from '../gateway/gatewayStatus';
 
 export function registerStatusBar(host: HeraldHost): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('herald.savings', vscode.StatusBarAlignment.Right, 100);
@@ -10,9 +11,9 @@ export function registerStatusBar(host: HeraldHost): vscode.Disposable[] {
   const update = (): void => {
     const { text, tooltip } = statusText(host.log.sessionTotals(), host.settings().enabled);
     item.text = text;
-    item.tooltip = tooltip;
+    item.tooltip = tooltip + gatewayStatus.tooltipLine();
   };
   update();
   item.show();
-  return [item, host.log.onDidChange(update), host.onDidChangeSettings(update)];
+  return [item, host.log.onDidChange(update), host.onDidChangeSettings(update), gatewayStatus.onDidChange(update)];
 }

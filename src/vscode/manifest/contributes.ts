@@ -4,6 +4,7 @@
  * real defaults). `writeManifest.ts` puts them into package.json; a unit test fails when the two
  * drift apart.
  */
+import { GATEWAY_CONFIGURATION } from '../gateway/gatewaySettings';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
 import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
@@ -130,6 +131,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
     'herald.strategyTimeLimitMs': { type: 'integer', default: 5000, minimum: 1, maximum: 60000, order: 9, description: 'Longest one strategy may run, in milliseconds; a slower one is skipped and the request goes on without it.' },
     'herald.cache.rewriteMinSavedShare': { type: 'number', default: CACHED_REWRITE_MIN_SAVED_SHARE, minimum: 0, maximum: 1, order: 9.5, markdownDescription: 'Least share (0–1) of an old tool output a history rewrite must remove. The provider has already cached the output as it stood, so a rewrite is billed as a cache write on that turn; the default 0.4 pays back within about 17 turns at Anthropic\'s prices (cache reads 0.1×, writes 1.25× the input price). With a provider that bills no cache write (OpenAI) a lower value saves more; 0 rewrites whatever saves a token.' },
     'herald.retrieve.maxRounds': { type: 'integer', default: 4, minimum: 0, maximum: 10, order: 10, markdownDescription: 'How many times in one turn Herald answers the model\'s `herald_retrieve` calls itself. 0 turns in-turn retrieval off.' },
+    ...GATEWAY_CONFIGURATION,
   };
   for (const strategy of strategies) {
     // Ordered by the registry, so a strategy landing later does not renumber the others.

@@ -56,7 +56,19 @@ export class GatewayTarget implements ForwardTarget {
     }
     const chunks: Buffer[] = [];
     for await (const chunk of response.body) chunks.push(Buffer.from(chunk));
-    yield* this.options.exchange.readJson(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    const answer = this.options.exchange.readJson(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    if (!this.options.stream) {
+      yield* answer;
+      return;
+    }
+    // A provider that ignored `stream: true` answered whole: the client still gets a stream, written from the content.
+    for (const chunk of answer) {
+      if (chunk.type === 'wire') continue;
+      if (chunk.type === 'usage') yield chunk;
+      else if (chunk.type === 'text') yield { type: 'text', text: chunk.text };
+      else if (chunk.type === 'tool_call') yield { type: 'tool_call', id: chunk.id, name: chunk.name, input: chunk.input };
+      else yield { type: 'other', part: chunk.part };
+    }
   }
 
   continueAfter(request: ChatRequest, round: OwnToolRound): ChatRequest {

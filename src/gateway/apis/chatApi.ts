@@ -252,6 +252,7 @@ class ChatStreamWriter implements ClientWriter {
 
   /** A chunk without events (a cached answer): written as OpenAI would have streamed it. */
   private writeOwn(chunk: ResponseChunk): void {
+    if (chunk.type !== 'text' && chunk.type !== 'tool_call') return;
     if (!this.ownOpened) {
       this.ownOpened = true;
       this.ownFrame({ role: 'assistant', content: '' });
@@ -270,7 +271,7 @@ class ChatStreamWriter implements ClientWriter {
   }
 
   finish(): void {
-    if (this.ownOpened && this.output.head() === undefined && !this.done) {
+    if (this.ownOpened && !this.done) {
       this.ownFrame({}, this.callsShown ? 'tool_calls' : 'stop');
       this.sse.send({ data: '[DONE]' });
     }

@@ -18,7 +18,8 @@ export class SseOutput {
     this.started = true;
     const head = this.output.head();
     const headers = { ...(head?.headers ?? {}) };
-    headers['content-type'] ??= 'text/event-stream; charset=utf-8';
+    // A stream whatever the provider answered with (one that ignored `stream: true` answered JSON).
+    if (!(headers['content-type'] ?? '').includes('text/event-stream')) headers['content-type'] = 'text/event-stream; charset=utf-8';
     headers['cache-control'] ??= 'no-cache';
     this.output.response.writeHead(head?.status ?? 200, headers);
     this.output.response.flushHeaders();

@@ -165,6 +165,8 @@ class MessagesStreamWriter implements ClientWriter {
   private stopped = false;
   /** The block Herald is writing itself (a cached answer), if one is open. */
   private ownText: number | undefined;
+  /** Herald wrote content itself (a cached answer, or a provider's whole answer to a stream request). */
+  private ownWritten = false;
 
   constructor(private readonly output: ClientOutput) {
     this.sse = new SseOutput(output);
@@ -240,6 +242,9 @@ class MessagesStreamWriter implements ClientWriter {
 
   /** A chunk without events (a cached answer): written as Anthropic would have streamed it. */
   private writeOwn(chunk: ResponseChunk): void {
+    const block = chunk.type === 'other' && typeof chunk.part === 'object' && chunk.part !== null ? (chunk.part as Json) : undefined;
+    if (chunk.type !== 'text' && chunk.type !== 'tool_call' && !block) return;
+    this.ownWritten = true;
     if (!this.opened) {
       this.opened = true;
       this.send('message_start', { type: 'message_start', message: { id: heraldId('msg_'), type: 'message', role: 'assistant', model: this.output.model ?? '', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } });
@@ -250,6 +255,12 @@ class MessagesStreamWriter implements ClientWriter {
         this.send('content_block_start', { type: 'content_block_start', index: this.ownText, content_block: { type: 'text', text: '' } });
       }
       this.send('content_block_delta', { type: 'content_block_delta', index: this.ownText, delta: { type: 'text_delta', text: chunk.text } });
+    } else if (block) {
+      // A whole block (thinking with its signature): one start carrying it, then its stop.
+      this.closeOwnText();
+      const index = this.nextIndex++;
+      this.send('content_block_start', { type: 'content_block_start', index, content_block: block });
+      this.send('content_block_stop', { type: 'content_block_stop', index });
     } else if (chunk.type === 'tool_call') {
       this.closeOwnText();
       const index = this.nextIndex++;
@@ -271,7 +282,7 @@ class MessagesStreamWriter implements ClientWriter {
   }
 
   finish(): void {
-    if (this.opened && !this.stopped && this.output.head() === undefined) {
+    if (this.ownWritten && !this.stopped) {
       this.closeOwnText();
       this.send('message_delta', { type: 'message_delta', delta: { stop_reason: this.toolUseShown ? 'tool_use' : 'end_turn', stop_sequence: null }, usage: { output_tokens: 0 } });
       this.send('message_stop', { type: 'message_stop' });

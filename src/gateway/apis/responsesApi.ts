@@ -141,6 +141,8 @@ class ResponsesStreamWriter implements ClientWriter {
   /** The items the client saw, by the index it saw them at. */
   private readonly shown: unknown[] = [];
   private own: { readonly response: Json; open?: { index: number; id: string; text: string } } | undefined;
+  /** The provider's final event went out. */
+  private completed = false;
 
   constructor(private readonly output: ClientOutput) {
     this.sse = new SseOutput(output);
@@ -191,6 +193,7 @@ class ResponsesStreamWriter implements ClientWriter {
       if (response.id !== this.firstId) fixed.id = this.firstId;
       const output = Array.isArray(response.output) ? response.output : [];
       if (CLOSING.has(String(data.type))) {
+        this.completed = true;
         const shown = this.shown.filter((item) => item !== undefined);
         // The final response lists what the client saw: Herald's own calls never, every round's items otherwise.
         if (this.output.rounds() > 1 || output.length !== shown.length) fixed.output = shown;
@@ -206,6 +209,8 @@ class ResponsesStreamWriter implements ClientWriter {
 
   /** A chunk without events (a cached answer): written as the Responses API would have streamed it. */
   private writeOwn(chunk: ResponseChunk): void {
+    const item = chunk.type === 'other' && typeof chunk.part === 'object' && chunk.part !== null ? (chunk.part as Json) : undefined;
+    if (chunk.type !== 'text' && chunk.type !== 'tool_call' && !item) return;
     if (!this.own) {
       const response: Json = { id: heraldId('resp_'), object: 'response', created_at: Math.floor(Date.now() / 1000), status: 'in_progress', model: this.output.model ?? '', output: [], usage: null };
       this.own = { response };
@@ -221,15 +226,22 @@ class ResponsesStreamWriter implements ClientWriter {
       }
       this.own.open.text += chunk.text;
       this.emit('response.output_text.delta', { item_id: this.own.open.id, output_index: this.own.open.index, content_index: 0, delta: chunk.text });
+    } else if (item) {
+      // A whole item (reasoning): added and done at once.
+      this.closeOwnText();
+      const index = this.nextIndex++;
+      this.emit('response.output_item.added', { output_index: index, item });
+      this.emit('response.output_item.done', { output_index: index, item });
+      this.shown[index] = item;
     } else if (chunk.type === 'tool_call') {
       this.closeOwnText();
       const index = this.nextIndex++;
-      const item = { id: heraldId('fc_'), type: 'function_call', status: 'completed', call_id: chunk.id, name: chunk.name, arguments: JSON.stringify(chunk.input) };
-      this.emit('response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', arguments: '' } });
-      this.emit('response.function_call_arguments.delta', { item_id: item.id, output_index: index, delta: item.arguments });
-      this.emit('response.function_call_arguments.done', { item_id: item.id, output_index: index, arguments: item.arguments });
-      this.emit('response.output_item.done', { output_index: index, item });
-      this.shown[index] = item;
+      const call = { id: heraldId('fc_'), type: 'function_call', status: 'completed', call_id: chunk.id, name: chunk.name, arguments: JSON.stringify(chunk.input) };
+      this.emit('response.output_item.added', { output_index: index, item: { ...call, status: 'in_progress', arguments: '' } });
+      this.emit('response.function_call_arguments.delta', { item_id: call.id, output_index: index, delta: call.arguments });
+      this.emit('response.function_call_arguments.done', { item_id: call.id, output_index: index, arguments: call.arguments });
+      this.emit('response.output_item.done', { output_index: index, item: call });
+      this.shown[index] = call;
     }
   }
 
@@ -250,7 +262,7 @@ class ResponsesStreamWriter implements ClientWriter {
   }
 
   finish(): void {
-    if (this.own && this.output.head() === undefined) {
+    if (this.own && !this.completed) {
       this.closeOwnText();
       this.emit('response.completed', { response: { ...this.own.response, status: 'completed', output: this.shown.filter((item) => item !== undefined) } });
     }

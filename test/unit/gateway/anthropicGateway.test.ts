@@ -64,6 +64,22 @@ describe('gateway: Anthropic Messages through the official client', function () 
     assert.equal(raw.headers.get('request-id'), 'req_1', 'the provider\'s headers reach the client');
   });
 
+  it('streams a provider\'s whole answer to a stream request, and a cached answer, as Anthropic would have streamed them', async () => {
+    const blocks = [{ type: 'thinking' as const, thinking: 'Hmm.', signature: 'sig-z' }, { type: 'text' as const, text: 'Paris.' }];
+    // An answer with thinking in it is not kept for the cache (Herald cannot store every part of it); a text answer is.
+    harness = await startHarness((request) => ({ kind: 'json', body: anthropicMessage({ blocks: request.body.includes('Italy') ? [{ type: 'text', text: 'Rome.' }] : blocks }) }));
+    const question = { model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{ role: 'user' as const, content: 'Capital of France?' }] };
+    const whole = await client(harness).messages.stream(question).finalMessage();
+    assert.deepEqual(whole.content, blocks);
+    assert.equal(whole.stop_reason, 'end_turn');
+    const text = { model: 'claude-sonnet-4-5', max_tokens: 256, messages: [{ role: 'user' as const, content: 'Capital of Italy?' }] };
+    await client(harness).messages.create(text);
+    const cached = await client(harness).messages.stream(text).finalMessage();
+    assert.deepEqual(cached.content, [{ type: 'text', text: 'Rome.' }], 'the cached answer, streamed');
+    assert.equal(harness.upstream.received.length, 2, 'the repeat never reached the provider');
+    assert.equal(records(harness).at(-1)!.status, 'served-from-cache');
+  });
+
   it('forwards images untouched', async () => {
     harness = await startHarness({ kind: 'json', body: anthropicMessage({ blocks: [{ type: 'text', text: 'A cat.' }] }) });
     const image = { type: 'image' as const, source: { type: 'base64' as const, media_type: 'image/png' as const, data: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==' } };

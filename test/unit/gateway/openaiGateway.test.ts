@@ -51,6 +51,17 @@ describe('gateway: OpenAI Chat Completions through the official client', functio
     assert.equal(raw.text, events.map((event) => `data: ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}\n\n`).join(''));
   });
 
+  it('streams a cached answer as OpenAI would have, tool call included', async () => {
+    harness = await startHarness({ kind: 'json', body: chatCompletion({ text: 'Run it.', calls: [{ id: 'call_r', name: 'bash', arguments: '{"command":"ls"}' }] }) });
+    const ask = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'List the files.' }], tools: [{ type: 'function' as const, function: { name: 'bash', parameters: { type: 'object' } } }] };
+    await client(harness).chat.completions.create(ask);
+    const cached = await client(harness).chat.completions.stream(ask).finalChatCompletion();
+    assert.equal(harness.upstream.received.length, 1);
+    assert.equal(cached.choices[0]!.message.content, 'Run it.');
+    assert.deepEqual(cached.choices[0]!.message.tool_calls?.map((call) => call.type === 'function' && [call.id, call.function.name, call.function.arguments]), [['call_r', 'bash', '{"command":"ls"}']]);
+    assert.equal(cached.choices[0]!.finish_reason, 'tool_calls');
+  });
+
   it('forwards images untouched', async () => {
     harness = await startHarness({ kind: 'json', body: chatCompletion({ text: 'A cat.' }) });
     const image = { type: 'image_url' as const, image_url: { url: 'data:image/png;base64,iVBORw0KGgo=', detail: 'high' as const } };
@@ -143,6 +154,19 @@ describe('gateway: OpenAI Responses through the official client', function () {
     assert.deepEqual(harness.upstream.received[0]!.json, { ...request, stream: true });
     const raw = await rawStream(`${harness.base}/v1/responses`, { ...request, stream: true }, { authorization: `Bearer ${KEY}` });
     assert.equal(raw.text, events.map((event) => `event: ${event.event}\ndata: ${JSON.stringify(event.data)}\n\n`).join(''));
+  });
+
+  it('streams a cached answer to a stateless request as the Responses API would have, and never one to a stored request', async () => {
+    harness = await startHarness((_request, index) => ({ kind: 'json', body: responseObject({ id: `resp_${index}`, items: [{ type: 'message', id: `msg_${index}`, text: `Answer ${index}.` }] }) }));
+    const ask = { model: 'gpt-5', input: 'Capital of France?', store: false };
+    await client(harness).responses.create(ask);
+    const cached = await client(harness).responses.stream(ask).finalResponse();
+    assert.equal(cached.output_text, 'Answer 0.');
+    assert.equal(harness.upstream.received.length, 1);
+    const stored = { model: 'gpt-5', input: 'Capital of Spain?' };
+    await client(harness).responses.create(stored);
+    const again = await client(harness).responses.create(stored);
+    assert.equal(again.id, 'resp_2', 'a stored request always gets the provider\'s own response (its id is what the client keeps)');
   });
 
   it('answers a whole response', async () => {

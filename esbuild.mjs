@@ -145,6 +145,10 @@ const builds = [
   {
     ...common,
     ...importMetaShim,
+    // VS Code's extension host (Node 22) turns every read of the global `navigator` into a
+    // PendingMigrationError in the log; bundled libraries (zod, onnxruntime-web) only probe it to
+    // detect a browser, so in the extension bundle it is simply not there.
+    define: { ...importMetaShim.define, navigator: 'undefined' },
     entryPoints: { extension: join(root, 'src/vscode/extension.ts') },
     outdir: join(root, 'dist'),
     platform: 'node',

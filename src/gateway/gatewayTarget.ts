@@ -35,7 +35,7 @@ export class GatewayTarget implements ForwardTarget {
   constructor(private readonly options: GatewayTargetOptions) {
     this.information = {
       id: `gateway:${options.api.id}`,
-      name: `${options.api.id} ${options.model ?? ''}`.trim(),
+      name: `gateway · ${options.model ?? options.api.id}`,
       family: options.model ?? options.api.provider,
       version: options.api.id,
       // The client keeps its own window (compaction, summaries); the gateway has no budget to enforce.
@@ -43,6 +43,8 @@ export class GatewayTarget implements ForwardTarget {
       maxOutputTokens: Number.POSITIVE_INFINITY,
       toolCalling: true,
       imageInput: true,
+      // The provider bills the client's own key by the token.
+      billing: 'tokens',
     };
   }
 

@@ -19,10 +19,22 @@ export const requestViewSchema = z.object({
   id: z.string(),
   startedAt: z.number(),
   model: z.string(),
-  status: z.enum(['optimized', 'served-from-cache', 'forwarded-original', 'optimizer-off', 'failed']),
+  status: z.enum(['optimized', 'served-from-cache', 'forwarded-original', 'optimizer-off', 'failed', 'cancelled']),
+  /** Who asked: the chat, or Herald itself (the library's plan, the filter's check). */
+  origin: z.enum(['caller', 'herald']),
   tokensBefore: z.number(),
   tokensAfter: z.number(),
+  /** 0 for a failed or cancelled request. */
+  savedTokens: z.number(),
   savedPercent: z.number(),
+  /** Requests sent to the target this turn (Herald's own retrieve rounds included). */
+  rounds: z.number(),
+  billing: z.enum(['premium-requests', 'tokens', 'unknown']),
+  premiumRequests: z.number(),
+  /** The provider's own usage figures, when it reported them. */
+  usage: z.object({ inputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() }).optional(),
+  /** Money at the price table, when the model is in it. */
+  cost: z.object({ priceKey: z.string(), billedUsd: z.number(), unoptimizedUsd: z.number() }).optional(),
   optimizeMs: z.number(),
   totalMs: z.number(),
   retrievals: z.number(),
@@ -42,6 +54,11 @@ export const totalsSchema = z.object({
   savedPercent: z.number(),
   retrievals: z.number(),
   failures: z.number(),
+  cancelled: z.number(),
+  premiumRequests: z.number(),
+  billedUsd: z.number(),
+  unoptimizedUsd: z.number(),
+  pricedRequests: z.number(),
 });
 
 export const pageViewSchema = z.object({
@@ -79,11 +96,20 @@ export const libraryViewSchema = z.object({
 
 /** Host → webview. */
 export const hostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('decisions'), requests: z.array(requestViewSchema), totals: totalsSchema, optimizerEnabled: z.boolean() }),
+  z.object({
+    type: z.literal('decisions'),
+    requests: z.array(requestViewSchema),
+    totals: totalsSchema,
+    optimizerEnabled: z.boolean(),
+    /** GitHub's page of premium-request multipliers, linked where premium requests are counted. */
+    multiplierUrl: z.string(),
+    /** When the price table was checked (shown with money figures). */
+    pricesChecked: z.string(),
+  }),
   z.object({ type: z.literal('library'), library: libraryViewSchema }),
 ]);
 
-export const WEBVIEW_COMMANDS = ['export-report', 'toggle-optimizer', 'manage-endpoints', 'new-page', 'reindex', 'retrieve'] as const;
+export const WEBVIEW_COMMANDS = ['export-report', 'toggle-optimizer', 'manage-endpoints', 'new-page', 'reindex', 'retrieve', 'enable-models', 'open-prices', 'open-multipliers'] as const;
 
 /** Webview → host. */
 export const webviewMessageSchema = z.discriminatedUnion('type', [

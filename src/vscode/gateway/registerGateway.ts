@@ -3,6 +3,7 @@
  * the gateway settings change, its requests recorded in the Decisions view's log.
  */
 import * as vscode from 'vscode';
+import { withCost } from '../decisions/requestCost';
 import type { HeraldHost } from '../host/heraldHost';
 import { readGatewaySettings, type GatewaySettings } from './gatewaySettings';
 import { gatewayStatus } from './gatewayStatus';
@@ -13,7 +14,8 @@ export function registerGateway(host: HeraldHost): vscode.Disposable[] {
     optimizer: () => host.optimizer,
     enabled: () => host.settings().enabled,
     retrieveRounds: () => host.settings().retrieveRounds,
-    record: (record) => host.log.add(record),
+    // Priced like the chat's own requests: the provider's usage at the price table's prices.
+    record: (record) => host.log.add(withCost(record, host.settings().prices)),
     logger: host.logger,
     status: gatewayStatus,
   });

@@ -15,6 +15,7 @@ import { createStrategies, STRATEGY_ORDER } from '../../core/strategies/index';
 import { FileThresholdStore, type ThresholdStore } from '../../core/filter/thresholds';
 import type { Strategy } from '../../core/pipeline/types';
 import { DecisionLog } from '../decisions/decisionLog';
+import { DECISION_STORE_FILE, DecisionStore } from '../decisions/decisionStore';
 import { usableEmbeddingFolder } from '../embedding/embeddingFolder';
 import { gitUserName, KnowledgeSupport } from '../knowledge/knowledgeSupport';
 import { languageModelPort } from '../knowledge/languageModelPort';
@@ -48,6 +49,8 @@ export class HeraldHost implements vscode.Disposable {
     // The index lives in the extension's storage, one file per library root, never in the workspace.
     const indexFolder = path.join(context.globalStorageUri.fsPath, 'library-index');
     this.library = new LibraryService(workspaceRoot(), settings.libraryFolder, logger, Date.now, (root) => path.join(indexFolder, `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`));
+    // The decisions survive a window reload: a bounded history in the extension's storage.
+    this.disposables.push(new DecisionStore(path.join(context.globalStorageUri.fsPath, DECISION_STORE_FILE), this.log, logger));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('herald')) this.reloadSettings();

@@ -9,9 +9,12 @@ export function registerStatusBar(host: HeraldHost): vscode.Disposable[] {
   item.name = 'Herald savings';
   item.command = 'herald.showDecisions';
   const update = (): void => {
-    const { text, tooltip } = statusText(host.log.sessionTotals(), host.settings().enabled);
+    const totals = host.log.sessionTotals();
+    const { text, tooltip } = statusText(totals, host.settings().enabled);
     item.text = text;
     item.tooltip = tooltip + gatewayStatus.tooltipLine();
+    // Before the first request the likely next step is enabling the models; after it, the decisions.
+    item.command = totals.requests === 0 ? 'herald.enableModels' : 'herald.showDecisions';
   };
   update();
   item.show();

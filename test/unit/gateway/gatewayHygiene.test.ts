@@ -91,6 +91,14 @@ describe('gateway hygiene', function () {
     assert.match(harness.output(), /gateway-request-unreadable/);
   });
 
+  it('forwards every request as it came with --off, and records it as such', async () => {
+    harness = await startHarness({ kind: 'json', body: anthropicMessage({ blocks: [{ type: 'text', text: 'fine' }] }) }, ['--off']);
+    const body = JSON.stringify(anthropicConversation());
+    await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body });
+    assert.equal(harness.upstream.received[0]!.body, body, 'byte for byte, though the pipeline would have masked its old output');
+    assert.equal(records(harness)[0]!.status, 'optimizer-off');
+  });
+
   it('forwards the original request when the optimizer fails (fail-open)', async () => {
     const upstream = new FakeUpstream({ kind: 'json', body: anthropicMessage({ blocks: [{ type: 'text', text: 'fine' }] }) });
     const url = await upstream.start();

@@ -8,6 +8,7 @@ import { createVscodePartKit } from './chat/vscodePartKit';
 import { registerOriginalDocuments } from './commands/originalDocuments';
 import { registerOriginalView } from './commands/originalView';
 import { registerCommands } from './commands/registerCommands';
+import { registerGateway } from './gateway/registerGateway';
 import { EndpointManager } from './endpoints/endpointManager';
 import { HeraldHost } from './host/heraldHost';
 import { registerStatusBar } from './host/registerStatusBar';
@@ -39,6 +40,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
     ['tools', () => registerTools(host)],
     ['@herald participant', () => registerParticipant(host)],
     ['welcome', () => registerWelcome(host)],
+    ['gateway', () => registerGateway(host)],
   ];
   for (const [name, register] of contributions) {
     try {

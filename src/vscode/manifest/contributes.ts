@@ -4,6 +4,7 @@
  * real defaults). `writeManifest.ts` puts them into package.json; a unit test fails when the two
  * drift apart.
  */
+import { GATEWAY_CONFIGURATION } from '../gateway/gatewaySettings';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
 import { describeOptions, optionDefaults, type OptionDescription } from '../../core/pipeline/optionSchema';
 import type { Strategy } from '../../core/pipeline/types';
@@ -156,6 +157,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       markdownDescription: `List prices Herald uses to turn a provider's own usage figures into money, by model id prefix (the longest prefix of an endpoint's model id wins). The defaults are OpenAI's and Anthropic's list prices as checked on ${PRICES_CHECKED}; edit them for your contract, or add a model. Entries you write replace or add to the defaults.`,
     },
     'herald.retrieve.maxRounds': { type: 'integer', default: 4, minimum: 0, maximum: 10, order: 10, markdownDescription: 'How many times in one turn Herald answers the model\'s `herald_retrieve` calls itself. 0 turns in-turn retrieval off.' },
+    ...GATEWAY_CONFIGURATION,
   };
   for (const strategy of strategies) {
     // Ordered by the registry, so a strategy landing later does not renumber the others.

@@ -122,7 +122,9 @@ describe('gateway: OpenAI Chat Completions through the official client', functio
       assert.deepEqual(second!.messages.slice(-2).map((message) => message.role), ['assistant', 'tool']);
       assert.equal(second!.messages.at(-1)!.content, BIG_OUTPUT);
       if (stream) {
-        const raw = await rawStream(`${harness.base}/v1/chat/completions`, { ...body, stream: true }, { authorization: `Bearer ${KEY}` });
+        // Another question over the same history: an exact repeat would be answered by semantic_cache, not the provider.
+        const asked = { ...body, messages: body.messages.map((message, index) => (index === 1 ? { role: 'user' as const, content: 'Find why the worker is slow since Monday.' } : message)) };
+        const raw = await rawStream(`${harness.base}/v1/chat/completions`, { ...asked, stream: true }, { authorization: `Bearer ${KEY}` });
         const chunks = eventsOf(raw.text) as { id: string; choices: { delta: { tool_calls?: { index: number; id?: string }[] }; finish_reason: string | null }[] }[];
         assert.ok(chunks.every((chunk) => chunk.id === 'chatcmpl-1'), 'one completion id');
         const calls = chunks.flatMap((chunk) => chunk.choices[0]?.delta.tool_calls ?? []);

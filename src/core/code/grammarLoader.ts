@@ -35,6 +35,13 @@ let runtimeReady: Promise<void> | undefined;
 /** Compiled grammars by file path, shared by every loader in the process (compiling is the slow part). */
 const compiledGrammars = new Map<string, Promise<Language>>();
 let runtimePathUsed: string | undefined;
+/**
+ * Compiled queries by grammar file and query text, shared like the grammars: compiling a query
+ * is tree-sitter's slowest step (about 65 ms for the built-in languages), and every pipeline
+ * makes a loader of its own (the gateway one per client). A query is only read from after it is
+ * compiled, so one object serves every loader.
+ */
+const compiledQueries = new Map<string, Query>();
 
 /** The Emscripten module is process-wide, so the runtime is initialised once for every loader. */
 function initRuntime(runtimePath: string): Promise<void> {
@@ -82,8 +89,14 @@ export class GrammarLoader {
     // Each pattern sits on a line of its own, so the two halves split by line.
     const patterns = spec.query.split('\n');
     const compile = (lines: readonly string[]): Query => {
+      const source = lines.join('\n');
+      const key = `${grammarPath}\u0000${source}`;
+      const known = compiledQueries.get(key);
+      if (known) return known;
       try {
-        return new Query(language, lines.join('\n'));
+        const query = new Query(language, source);
+        compiledQueries.set(key, query);
+        return query;
       } catch (error) {
         throw new GrammarError(`Herald: the ${spec.id} query does not compile against ${spec.grammarFile} (${describeError(error)})`);
       }

@@ -1,5 +1,6 @@
 /**
- * Token counting with a real BPE tokenizer (OpenAI's o200k_base, via gpt-tokenizer).
+ * Token counting with a real BPE tokenizer (OpenAI's o200k_base: gpt-tokenizer's vocabulary and
+ * merges, its pre-tokenizer run as a scanner, see `o200kCount.ts`).
  *
  * Claude, Gemini and other families publish no tokenizer; for them the o200k count is
  * scaled by a documented factor (see {@link FAMILY_FACTORS}) and the result is marked as
@@ -7,11 +8,9 @@
  * model's objects are never mutated: a strategy that changes one builds a new one), so the
  * pipeline's count of a request before and after each strategy costs a lookup per message.
  */
-import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
-
-/** Special-token strings inside user text are counted as text, never rejected. */
-const COUNT_OPTIONS = { disallowedSpecial: new Set<string>() };
+import { countO200k } from './o200kCount';
+import { longRuns } from './o200kPieces';
 
 /**
  * Families without a public tokenizer: the o200k count times this factor. Anthropic's
@@ -37,7 +36,6 @@ const SAMPLE_WINDOWS = 6;
  * in pieces of this many characters: exact everywhere else, a close over-estimate inside them.
  */
 const LONG_RUN_CHARS = 1024;
-const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARS},}`, 'g');
 
 export interface TokenCount {
   readonly tokens: number;
@@ -163,18 +161,17 @@ function countSampled(text: string): number {
 
 /** o200k count with unbroken runs cut into pieces, so the time stays linear in the length. */
 function countBounded(text: string): number {
-  LONG_RUN.lastIndex = 0;
-  if (!LONG_RUN.test(text)) return countO200k(text, COUNT_OPTIONS);
-  LONG_RUN.lastIndex = 0;
+  // Found in one pass: a /\S{1024,}/ search backtracks through every shorter run it meets.
+  const runs = longRuns(text, LONG_RUN_CHARS);
+  if (runs.length === 0) return countO200k(text);
   let tokens = 0;
   let last = 0;
-  for (const match of text.matchAll(LONG_RUN)) {
-    const start = match.index ?? 0;
-    if (start > last) tokens += countO200k(text.slice(last, start), COUNT_OPTIONS);
-    for (let piece = 0; piece < match[0].length; piece += LONG_RUN_CHARS) tokens += countO200k(match[0].slice(piece, piece + LONG_RUN_CHARS), COUNT_OPTIONS);
-    last = start + match[0].length;
+  for (const [start, end] of runs) {
+    if (start > last) tokens += countO200k(text.slice(last, start));
+    for (let piece = start; piece < end; piece += LONG_RUN_CHARS) tokens += countO200k(text.slice(piece, Math.min(piece + LONG_RUN_CHARS, end)));
+    last = end;
   }
-  if (last < text.length) tokens += countO200k(text.slice(last), COUNT_OPTIONS);
+  if (last < text.length) tokens += countO200k(text.slice(last));
   return tokens;
 }
 

@@ -1,0 +1,67 @@
+/**
+ * o200k_base token counts, exactly gpt-tokenizer's, about five times as fast on real requests.
+ * A text's count is the sum of its pre-token pieces' BPE counts (`o200kPieces.ts` finds the
+ * pieces); each distinct piece is counted by gpt-tokenizer once and remembered here, in a table
+ * probed with a hash of the piece's characters, so a piece met again costs a hash and a
+ * comparison, no new string. Real text repeats its pieces (words, indentation, punctuation): on
+ * the long Claude Code sessions 285,720 pieces are 8,116 distinct ones.
+ *
+ * Special-token strings (`<|endoftext|>`) are text here, as gpt-tokenizer counts them with
+ * `disallowedSpecial` empty.
+ */
+import { countTokens as countWithGptTokenizer } from 'gpt-tokenizer/encoding/o200k_base';
+import { pieceEnd } from './o200kPieces';
+
+const GPT_TOKENIZER_OPTIONS = { disallowedSpecial: new Set<string>() };
+
+/** Slots of the piece table (a power of two); it is emptied when half full, so probes stay short. */
+const SLOTS = 1 << 17;
+const MASK = SLOTS - 1;
+const MAX_ENTRIES = SLOTS >> 1;
+/** Longer pieces (a run of dashes, a long identifier) are rare and counted each time, not kept. */
+const MAX_KEPT_PIECE = 128;
+
+const pieces: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill(undefined);
+const counts = new Int32Array(SLOTS);
+let entries = 0;
+
+/** BPE tokens of the piece text[start, end). */
+function pieceCount(text: string, start: number, end: number): number {
+  const length = end - start;
+  if (length === 1 && text.charCodeAt(start) < 128) return 1; // every byte is a token of its own
+  if (length > MAX_KEPT_PIECE) return countWithGptTokenizer(text.slice(start, end), GPT_TOKENIZER_OPTIONS);
+  // FNV-1a over the UTF-16 units.
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+  let slot = hash & MASK;
+  for (;;) {
+    const kept = pieces[slot];
+    if (kept === undefined) break;
+    if (kept.length === length && text.startsWith(kept, start)) return counts[slot]!;
+    slot = (slot + 1) & MASK;
+  }
+  const piece = text.slice(start, end);
+  const count = countWithGptTokenizer(piece, GPT_TOKENIZER_OPTIONS);
+  if (entries >= MAX_ENTRIES) {
+    pieces.fill(undefined);
+    entries = 0;
+    slot = hash & MASK;
+  }
+  pieces[slot] = piece;
+  counts[slot] = count;
+  entries++;
+  return count;
+}
+
+/** o200k_base tokens of a text, the same number gpt-tokenizer's `countTokens` gives. */
+export function countO200k(text: string): number {
+  const end = text.length;
+  let tokens = 0;
+  let start = 0;
+  while (start < end) {
+    const next = pieceEnd(text, start, end);
+    tokens += pieceCount(text, start, next);
+    start = next;
+  }
+  return tokens;
+}

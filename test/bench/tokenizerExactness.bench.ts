@@ -1,0 +1,50 @@
+/**
+ * Herald's o200k counter (gpt-tokenizer's vocabulary and merges, the pre-tokenizer as a scanner,
+ * each distinct piece counted once) against gpt-tokenizer's own `countTokens`, on every real
+ * text in ../shared/data (see test/support/realTexts.ts): the counts must be the same for every
+ * text (the bench fails otherwise), and the CPU time of each per source folder.
+ *   npm run bench -- tokenizerExactness
+ */
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { countO200k } from '../../src/core/tokens/o200kCount';
+import { realTexts } from '../support/realTexts';
+import { hasSharedData } from '../support/sharedData';
+import type { BenchReport } from './run';
+
+const GPT_TOKENIZER_OPTIONS = { disallowedSpecial: new Set<string>() };
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+}
+
+export async function bench(): Promise<BenchReport> {
+  const title = 'o200k token counts: Herald\'s counter against gpt-tokenizer on every real text';
+  if (!hasSharedData()) return { title, lines: ['skipped: ../shared/data is absent'] };
+  const lines: string[] = [];
+  let texts = 0;
+  let characters = 0;
+  let mismatches = 0;
+  let referenceMs = 0;
+  let oursMs = 0;
+  for (const source of realTexts()) {
+    const chars = source.texts.reduce((sum, text) => sum + text.length, 0);
+    let started = process.cpuUsage();
+    const expected = source.texts.map((text) => countTokens(text, GPT_TOKENIZER_OPTIONS));
+    const reference = cpuMs(started);
+    started = process.cpuUsage();
+    const counted = source.texts.map((text) => countO200k(text));
+    const ours = cpuMs(started);
+    const differing = source.texts.filter((_, index) => expected[index] !== counted[index]);
+    lines.push(`${source.folder}: ${source.texts.length} texts, ${(chars / 1e6).toFixed(1)} M chars, ${differing.length} counts differ; CPU gpt-tokenizer ${reference.toFixed(0)} ms, Herald ${ours.toFixed(0)} ms (${(reference / ours).toFixed(1)}×)`);
+    texts += source.texts.length;
+    characters += chars;
+    mismatches += differing.length;
+    referenceMs += reference;
+    oursMs += ours;
+  }
+  lines.push(`all: ${texts} texts, ${(characters / 1e6).toFixed(1)} M chars, ${mismatches} counts differ; ${(referenceMs / oursMs).toFixed(1)}× as fast (${referenceMs.toFixed(0)} → ${oursMs.toFixed(0)} ms CPU)`);
+  if (mismatches > 0) process.exitCode = 1;
+  await Promise.resolve();
+  return { title, lines, figures: { texts, characters, mismatches, referenceMs, oursMs } };
+}

@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+import { countO200k } from '../../../src/core/tokens/o200kCount';
+import { longRuns, pieceEnd } from '../../../src/core/tokens/o200kPieces';
+import { realTexts } from '../../support/realTexts';
+import { itWithData } from '../../support/sharedData';
+
+const GPT_TOKENIZER_OPTIONS = { disallowedSpecial: new Set<string>() };
+
+function scannerPieces(text: string): string[] {
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; ) {
+    const end = pieceEnd(text, start, text.length);
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  return pieces;
+}
+
+function expressionPieces(text: string): string[] {
+  return [...text.matchAll(new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags))].map((match) => match[0]);
+}
+
+/**
+ * Characters of every class the expression tells apart: upper and title case, modifier and other
+ * letters and marks (in both letter classes), lower case, digits and other numbers, spaces and
+ * line breaks of several kinds, symbols, the slash, apostrophes and contraction letters, a
+ * surrogate pair letter and number, an emoji, lone surrogates.
+ */
+const ALPHABET = ['a', 'b', 'Z', 'Q', 'ǅ', 'ʰ', 'ª', '\u0301', 'क', '\u093e', "'", 's', 'S', 't', 'l', 'L', 'v', 'e', 'E', 'r', 'R', 'd', 'm', 'D', ' ', ' ', '\n', '\r', '\t', '\u000b', '\u00a0', '\u3000', '\u2028', '\ufeff', '1', '2', '٣', 'Ⅷ', '²', '/', '.', '-', '_', '(', '"', '<', '|', '😀', '\ud800', '\udc00', '𝐀', '𝐚', '𝟙', 'é', 'ß', 'İ', '中'];
+
+/** Deterministic strings of up to 16 characters drawn from the alphabet. */
+function* generated(count: number): Generator<string> {
+  let seed = 20_251_201;
+  const next = (bound: number): number => {
+    seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
+    return seed % bound;
+  };
+  for (let index = 0; index < count; index++) {
+    let text = '';
+    const length = 1 + next(16);
+    for (let position = 0; position < length; position++) text += ALPHABET[next(ALPHABET.length)];
+    yield text;
+  }
+}
+
+describe('o200k counting', () => {
+  it('splits a text into the same pieces as o200k\'s regular expression, on strings of every character class', () => {
+    let compared = 0;
+    for (const text of generated(40_000)) {
+      assert.deepEqual(scannerPieces(text), expressionPieces(text), JSON.stringify(text));
+      compared++;
+    }
+    assert.equal(compared, 40_000);
+  });
+
+  it('counts what gpt-tokenizer counts, special-token strings as text', () => {
+    for (const text of ['', 'hello', "We're here, aren't we? I'LL see.", '  indented\n\n\tcode();  \n', 'naïve café, 中文字符, emoji 😀👍🏽, math 𝐀𝐛𝐜 ²³', 'before <|endoftext|> after', '12345678 1.5e10 0x1F', '\r\n\r\n  \u00a0\u3000x']) {
+      assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
+    }
+    for (const text of generated(5_000)) assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
+  });
+
+  itWithData('counts what gpt-tokenizer counts on real texts of every kind in the shared data', function () {
+    this.timeout(60_000);
+    // A spread sample (every source, about 300,000 characters each); the bench checks every text.
+    let compared = 0;
+    for (const { folder, texts } of realTexts(['clients', 'trajectories', 'logs', 'test-reports', 'json', 'transcripts'])) {
+      const total = texts.reduce((sum, text) => sum + text.length, 0);
+      const stride = Math.max(1, Math.floor(total / 300_000));
+      let taken = 0;
+      for (let index = 0; index < texts.length; index += stride) {
+        const text = texts[index]!.slice(0, 64 * 1024);
+        assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), `${folder} text ${index}: ${JSON.stringify(text.slice(0, 80))}`);
+        taken++;
+      }
+      assert.ok(taken > 0, folder);
+      compared += taken;
+    }
+    assert.ok(compared > 50, `only ${compared} texts`);
+  });
+
+  it('finds the unbroken runs /\\S{1024,}/g finds, in one pass', () => {
+    const texts = ['x'.repeat(1023), 'x'.repeat(1024), `a ${'y'.repeat(2_000)}\n${'z'.repeat(1_500)}\u00a0${'w'.repeat(1_100)}`, `${'😀'.repeat(600)} ${'\ud800'.repeat(1_024)}`, ' '.repeat(3_000), `${'q'.repeat(1_024)}\u3000`];
+    for (const text of texts) {
+      const expected = [...text.matchAll(/\S{1024,}/g)].map((match) => [match.index, match.index + match[0].length]);
+      assert.deepEqual(longRuns(text, 1024), expected);
+    }
+  });
+});

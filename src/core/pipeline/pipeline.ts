@@ -13,7 +13,7 @@ import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo } from './messageMemo';
 import { SessionStateStore } from './sessionState';
-import type { Decision, Strategy, StrategyResult } from './types';
+import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
 
@@ -46,6 +46,8 @@ export interface RunOptions {
   readonly model?: ModelPort;
   /** Groups turns of one conversation for pins; derived from the first messages when absent. */
   readonly sessionId?: string;
+  /** Where Herald's flow forwards the request (it answers Herald's own tools in the turn); undefined when none does. */
+  readonly targetKind?: TargetKind;
   readonly signal?: AbortSignal;
 }
 
@@ -265,6 +267,7 @@ export class Pipeline {
         cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
+        targetKind: options.targetKind,
         logger: this.logger,
         model: options.model,
         signal: controller.signal,

@@ -5,6 +5,14 @@ import type { Stash } from '../stash/stash';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import type { SessionState } from './sessionState';
 
+/**
+ * Where Herald's request flow forwards a request, when it does (it then answers Herald's own
+ * tools inside the turn): a Copilot-hosted model through VS Code (billed per request, as
+ * premium requests), an endpoint the user configured, or the gateway's upstream (both billed
+ * by the token, with prompt caching).
+ */
+export type TargetKind = 'copilot-hosted' | 'endpoint' | 'gateway';
+
 export interface StrategyContext {
   readonly stash: Stash;
   readonly tokens: TokenCounter;
@@ -28,6 +36,8 @@ export interface StrategyContext {
   readonly state: SessionState;
   /** The target model's usable input budget in tokens, when known. */
   readonly windowTokens?: number;
+  /** Where the flow forwards the request; undefined when no Herald flow does (the CLI's `optimize`). */
+  readonly targetKind?: TargetKind;
   readonly logger: Logger;
   /** A language model, when the host has one and the configuration allows it. */
   readonly model?: ModelPort;

@@ -29,7 +29,7 @@ import { createParamTuning } from './paramTuning';
 import { createProviderContextTrim } from './providerContextTrim';
 import { createReasoningBudget } from './reasoningBudget';
 import { createSemanticCache } from './semanticCache';
-import { createToolPruning } from './toolPruning';
+import { createToolCatalog } from './toolCatalog';
 import { createToolSchemaCompression } from './toolSchemaCompression';
 import { createVisionOcr } from './visionOcr';
 
@@ -51,7 +51,7 @@ export const STRATEGY_ORDER = [
   'history_trim',
   'prompt_compression',
   'window_budget',
-  'tool_pruning',
+  'tool_catalog',
   'tool_schema_compression',
   'param_tuning',
   'reasoning_budget',
@@ -89,7 +89,7 @@ const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   provider_context_trim: () => createProviderContextTrim(),
   reasoning_budget: () => createReasoningBudget(),
   semantic_cache: () => createSemanticCache(),
-  tool_pruning: () => createToolPruning(),
+  tool_catalog: () => createToolCatalog(),
   tool_schema_compression: () => createToolSchemaCompression(),
   vision_ocr: (environment) => createVisionOcr(environment),
 };

@@ -8,6 +8,7 @@ import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomi
 import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
 import { AGGRESSIVENESS, JUDGE_MODES } from '../settings/settingsSchema';
+import { retiredSettingProperties } from '../settings/retiredStrategies';
 
 type Json = Record<string, unknown>;
 
@@ -152,6 +153,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       };
     }
   }
+  Object.assign(properties, retiredSettingProperties());
   return properties;
 }
 

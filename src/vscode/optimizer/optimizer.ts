@@ -12,6 +12,7 @@ import type { Logger, ModelPort } from '../../core/ports';
 import type { Stash } from '../../core/stash/stash';
 import { TokenCounter } from '../../core/tokens/tokenCounter';
 import type { HeraldSettings } from '../settings/settingsSchema';
+import { migrateRetiredStrategies } from '../settings/retiredStrategies';
 
 export interface PipelineConfigResult {
   readonly config: PipelineConfig;
@@ -24,8 +25,10 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
   const known = new Map(strategies.map((strategy) => [strategy.id, strategy]));
   const enabled: Record<string, boolean> = {};
   const options: Record<string, Record<string, unknown>> = {};
-  const problems: string[] = [];
-  for (const [id, value] of Object.entries(settings.strategies)) {
+  // Settings of a retired strategy are read as its successor's (tool_pruning → tool_catalog).
+  const migrated = migrateRetiredStrategies(settings.strategies);
+  const problems: string[] = [...migrated.notes];
+  for (const [id, value] of Object.entries(migrated.strategies)) {
     const strategy = known.get(id);
     if (!strategy) {
       // Settings for strategies not built yet are contributed for every id; only real overrides are worth a word.

@@ -5,7 +5,8 @@
  * observation_mask; code_graph after it, so outputs the conversation moved past are masked
  * whole and only reads the agent built on are outlined (measured: +3 points of tokens saved
  * over code_graph first); the catch-all (context_compression) next; history_trim after the tool-output
- * strategies; cache_optimizer last. Each factory lives in its own file named after its id.
+ * strategies; edit_mask after history_trim (its markers sit inside what history_trim kept, so
+ * expansion by text undoes them innermost first); cache_optimizer last. Each factory lives in its own file named after its id.
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
@@ -13,6 +14,7 @@ import { createCodeGraph } from './codeGraph';
 import { createCommandDigest } from './commandDigest';
 import { createContextCompression } from './contextCompression';
 import { createContextDedupe } from './contextDedupe';
+import { createEditMask } from './editMask';
 import { createHistoryTrim } from './historyTrim';
 import { createObservationMask } from './observationMask';
 import { createOutputExternalize } from './outputExternalize';
@@ -49,6 +51,7 @@ export const STRATEGY_ORDER = [
   'code_graph',
   'context_compression',
   'history_trim',
+  'edit_mask',
   'prompt_compression',
   'window_budget',
   'tool_catalog',
@@ -70,6 +73,7 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
  */
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   code_graph: (environment) => createCodeGraph(environment),
+  edit_mask: () => createEditMask(),
   history_trim: () => createHistoryTrim(),
   relevance_filter: (environment) => createRelevanceFilter(environment),
   window_budget: (environment) => createWindowBudget(environment),

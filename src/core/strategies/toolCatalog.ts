@@ -348,7 +348,7 @@ function readOptions(values: Readonly<Record<string, unknown>>): ToolCatalogOpti
     copilotHostedWindowShare: numberOption(values, TOOL_CATALOG_ID, 'copilotHostedWindowShare', 0),
     keepTools: stringListOption(values, TOOL_CATALOG_ID, 'keepTools'),
     keepPrefixes: stringListOption(values, TOOL_CATALOG_ID, 'keepPrefixes'),
-    maxLineChars: numberOption(values, TOOL_CATALOG_ID, 'maxLineChars', 40),
+    maxLineChars: numberOption(values, TOOL_CATALOG_ID, 'maxLineChars', 1),
   };
 }
 

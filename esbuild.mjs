@@ -26,7 +26,7 @@ function usedGrammars() {
 
 /**
  * Binary files loaded at run time, copied flat into dist/ (see AssetLocator in
- * src/core/ports.ts and src/core/strategies/tools/ocrAssets.ts, whose file lists these match).
+ * src/core/ports.ts and src/core/strategies/ocr/ocrAssets.ts, whose file lists these match).
  */
 const ASSETS = [
   // tree-sitter's runtime and the grammars Herald outlines with.
@@ -168,7 +168,7 @@ const builds = [
     // the script's own folder) beside the other bundles. See ocrAssets.ts and ocrWorkerEntry.ts.
     ...common,
     plugins: [...common.plugins, shippedCoreOnly],
-    entryPoints: { 'ocr-worker': join(root, 'src/core/strategies/tools/ocrWorkerEntry.ts') },
+    entryPoints: { 'ocr-worker': join(root, 'src/core/strategies/ocr/ocrWorkerEntry.ts') },
     outdir: join(root, 'dist'),
     platform: 'node',
     format: 'cjs',

@@ -15,9 +15,9 @@ import { createProviderContextTrim } from '../../src/core/strategies/providerCon
 import { createSemanticCache } from '../../src/core/strategies/semanticCache';
 import { createToolCatalog } from '../../src/core/strategies/toolCatalog';
 import { createToolSchemaCompression } from '../../src/core/strategies/toolSchemaCompression';
-import { toolCallingTurns } from '../../src/core/strategies/tools/agentFixtures';
-import { TesseractOcrEngine } from '../../src/core/strategies/tools/ocrEngine';
-import { hasTestFont, textScreenshot } from '../../src/core/strategies/tools/testImages';
+import { toolCallingTurns } from '../support/agentFixtures';
+import { TesseractOcrEngine } from '../../src/core/strategies/ocr/ocrEngine';
+import { hasTestFont, textScreenshot } from '../support/testImages';
 import { createVisionOcr } from '../../src/core/strategies/visionOcr';
 import { TokenCounter } from '../../src/core/tokens';
 import { loadTrajectory, trajectoryNames } from '../support/sharedData';

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { detectContentFormat } from './detect';
 
 describe('detectContentFormat', () => {
@@ -26,11 +26,14 @@ describe('detectContentFormat', () => {
     assert.equal(detectContentFormat('<p>hi</p>', { path: 'docs/page.html' }), 'html');
     assert.equal(detectContentFormat('{"a":1}', { path: 'data.json' }), 'json');
     assert.equal(detectContentFormat('anything', { path: 'server.log' }), 'log');
+  });
+
+  itWithData('reads a real JUnit report named by its path as test output', () => {
     const junit = fs.readFileSync(sharedPath('test-reports', 'jest-junit.xml'), 'utf8');
     assert.equal(detectContentFormat(junit, { path: 'reports/jest-junit.xml' }), 'test-output');
   });
 
-  it('recognises the shared material by its shape', () => {
+  itWithData('recognises the shared material by its shape', () => {
     for (const page of ['bbc-1', 'wikipedia', 'nytimes-1']) {
       assert.equal(detectContentFormat(fs.readFileSync(sharedPath('html', page, 'source.html'), 'utf8')), 'html', page);
     }
@@ -42,7 +45,7 @@ describe('detectContentFormat', () => {
     }
   });
 
-  it('leaves prose as text', () => {
+  itWithData('leaves prose as text', () => {
     const folder = sharedPath('prose', 'paul-graham-essays');
     const essays = fs.readdirSync(folder).sort();
     assert.ok(essays.length > 10);

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { cleanHtml } from './html';
 import { decodeEntities } from './markup';
 
@@ -21,7 +21,7 @@ function words(text: string): Map<string, number> {
 }
 
 describe('cleanHtml', () => {
-  it('keeps at least 98% of the expected words of every page in the shared set', function () {
+  itWithData('keeps at least 98% of the expected words of every page in the shared set', function () {
     this.timeout(60_000);
     const pages = fs.readdirSync(sharedPath('html')).sort();
     assert.equal(pages.length, 65);

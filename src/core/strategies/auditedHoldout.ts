@@ -9,7 +9,7 @@ import type { ChatRequest } from '../chat/types';
 import { sha256 } from '../pipeline/hash';
 import { sessionIdOf } from '../pipeline/pipeline';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption, stringOption } from './tools/options';
+import { numberOption, stringOption } from './shared/optionReads';
 
 export const AUDITED_HOLDOUT_ID = 'audited_holdout';
 

@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createCacheLint } from './cacheLint';
 import { createToolCatalog } from './toolCatalog';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 describe('cache_lint', () => {
   for (const format of ['openai', 'anthropic'] as const) {
     it(`reports a stable prefix over a real session and names the region a client changes (${format})`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), format, { maxTurns: 6 });
       const { pipeline } = pipelineOf([createCacheLint()]);
       const actions: string[] = [];

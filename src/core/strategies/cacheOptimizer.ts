@@ -16,7 +16,7 @@
  */
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { booleanOption, numberOption } from './tools/options';
+import { booleanOption, numberOption } from './shared/optionReads';
 
 export const CACHE_OPTIMIZER_ID = 'cache_optimizer';
 

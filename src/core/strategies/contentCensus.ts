@@ -7,7 +7,7 @@
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { numberOption } from './shared/optionReads';
 import { classifyShape, type ShapeClass } from './signals/shapeClass';
 
 export const CONTENT_CENSUS_ID = 'content_census';

@@ -7,7 +7,7 @@
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { numberOption } from './shared/optionReads';
 import { shortHash } from './signals/shortHash';
 
 export const CONTEXT_QUALITY_ID = 'context_quality';

@@ -4,9 +4,9 @@ import type { ChatRequest } from '../chat/types';
 import { expandRequest, sitesFrom } from '../pipeline';
 import { findMarkers } from '../stash/marker';
 import { expandsBack, replay } from '../../../test/support/replay';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
+import { skipWithoutData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
 import { createEditMask, EDIT_MASK_ID } from './editMask';
-import { pipelineOf } from './tools/agentFixtures';
+import { pipelineOf } from '../../../test/support/agentFixtures';
 
 const SOURCE = Array.from({ length: 40 }, (_, index) => `def handler_${index}(event):\n    return process(event, retries=${index})`).join('\n');
 
@@ -135,7 +135,7 @@ describe('edit_mask', () => {
   });
 
   it("masks the here-documents of a real mini-swe-agent session's text commands, stably and losslessly", async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = turnRequests(loadTrajectory('astropy__astropy-12907'));
     const { pipeline, stash, tokens } = pipelineOf([createEditMask()]);
     const summary = await replay(pipeline, stash, bodies, tokens);

@@ -32,7 +32,7 @@ import { heredocWrites } from './edits/heredocs';
 import { fileWriteConfirmed, shellWriteConfirmed } from './edits/writeConfirmation';
 import { mentionedNames, visibleNames } from './history/names';
 import { splitUnits } from './history/textUnits';
-import { booleanOption, numberOption } from './tools/options';
+import { booleanOption, numberOption } from './shared/optionReads';
 
 export const EDIT_MASK_ID = 'edit_mask';
 

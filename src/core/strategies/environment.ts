@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RUNTIME_FILE } from '../code/grammarLoader';
 import type { AssetLocator, Logger } from '../ports';
-import { bundledOcrFiles } from './tools/ocrAssets';
-import type { TesseractEngineOptions } from './tools/ocrEngine';
+import { bundledOcrFiles } from './ocr/ocrAssets';
+import type { TesseractEngineOptions } from './ocr/ocrEngine';
 
 /** What strategy factories may need from the host beyond the per-request context. */
 export interface StrategyEnvironment {

@@ -14,8 +14,8 @@
 import { freshStartOf } from '../pipeline/freshInput';
 import type { ChatMessage, ChatRequest, Part } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { booleanOption, numberOption } from './tools/options';
-import { classifyTurn } from './tools/routineTurn';
+import { booleanOption, numberOption } from './shared/optionReads';
+import { classifyTurn } from './shared/routineTurn';
 
 export const OUTPUT_SHAPING_ID = 'output_shaping';
 

@@ -4,7 +4,7 @@
  */
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { numberOption } from './shared/optionReads';
 
 export const PARAM_TUNING_ID = 'param_tuning';
 

@@ -14,7 +14,7 @@
  */
 import type { ChatRequest, Extra } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { numberOption } from './shared/optionReads';
 
 export const PROVIDER_CONTEXT_TRIM_ID = 'provider_context_trim';
 /** The edit type Anthropic clears tool results with. */

@@ -17,8 +17,8 @@
  */
 import type { ChatRequest, Extra } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { classifyTurn } from './tools/routineTurn';
-import { booleanOption, numberOption, stringOption } from './tools/options';
+import { classifyTurn } from './shared/routineTurn';
+import { booleanOption, numberOption, stringOption } from './shared/optionReads';
 
 export const REASONING_BUDGET_ID = 'reasoning_budget';
 

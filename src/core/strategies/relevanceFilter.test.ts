@@ -10,7 +10,7 @@ import { MemoryBlobStore, Stash } from '../stash';
 import { findMarkers } from '../stash/marker';
 import { TokenCounter } from '../tokens';
 import { isErrorLine } from '../relevance/diagnosticLines';
-import { hasSharedData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
+import { describeWithData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { queryForLatestTurn } from '../relevance/turnQuery';
 import { createRelevanceFilter } from './relevanceFilter';
@@ -31,7 +31,7 @@ function textOf(request: ChatRequest, index: number): string {
   return request.messages[index]!.parts.map(partText).join('\n');
 }
 
-const withData = hasSharedData() ? describe : describe.skip;
+const withData = describeWithData;
 
 withData('relevance_filter', () => {
   it('filters a real log pasted under a question, keeps the question and every error line, and expands back', async () => {

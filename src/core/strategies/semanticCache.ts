@@ -14,9 +14,9 @@
 import type { ChatRequest } from '../chat/types';
 import { canonicalJson, sha256 } from '../pipeline/hash';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { booleanOption, numberOption, stringOption } from './tools/options';
-import { MemoryResponseCache, type ResponseCacheStore } from './tools/responseCache';
-import { normaliseVolatile } from './tools/volatileText';
+import { booleanOption, numberOption, stringOption } from './shared/optionReads';
+import { MemoryResponseCache, type ResponseCacheStore } from './responseCache/responseCache';
+import { normaliseVolatile } from './responseCache/volatileText';
 
 export const SEMANTIC_CACHE_ID = 'semantic_cache';
 

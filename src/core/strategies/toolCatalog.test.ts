@@ -3,11 +3,11 @@ import * as fs from 'node:fs';
 import { parseRequest, serializeRequest } from '../chat';
 import type { ChatRequest, ToolDefinition } from '../chat/types';
 import type { TargetKind } from '../pipeline/types';
-import { hasSharedData, sharedPath } from '../../../test/support/sharedData';
+import { skipWithoutData, sharedPath } from '../../../test/support/sharedData';
 import { CATALOG_TOOL_NAME, requestedNames } from './catalog/catalogTool';
 import { mcpNamesOf } from './catalog/mcpNames';
 import { createToolCatalog, recordLoadedTools, TOOL_CATALOG_ID } from './toolCatalog';
-import { pipelineOf } from './tools/agentFixtures';
+import { pipelineOf } from '../../../test/support/agentFixtures';
 
 let exportBodies: Record<string, unknown>[] | undefined;
 
@@ -64,7 +64,7 @@ async function runTurns(bodies: readonly unknown[], targetKind: TargetKind | nul
 
 describe('tool_catalog', () => {
   it('lists the unused tools of a real Copilot request in one catalog, keeps the tools the prompt names, and leaves every tool reachable', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const body = copilotExportBodies()[0]!;
     const { results, tokens } = await runTurns([body]);
     const original = parseRequest(body);
@@ -84,7 +84,7 @@ describe('tool_catalog', () => {
   });
 
   it('replays the selection byte for byte across the turns of a real Copilot session', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = copilotExportBodies();
     const { results } = await runTurns(bodies);
     const blocks = results.map((result) => JSON.stringify(serializeRequest(result.request).tools));
@@ -94,7 +94,7 @@ describe('tool_catalog', () => {
   });
 
   it('grows the full set when the model calls a catalogued tool or the flow loads one, and never shrinks it', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const [first] = copilotExportBodies();
     const opening = first!.messages as unknown[];
     const { pipeline } = pipelineOf([createToolCatalog()]);
@@ -127,7 +127,7 @@ describe('tool_catalog', () => {
     ['server-prefixed', (tool: string) => `github__${tool}`],
   ] as const) {
     it(`recognises the 117 real GitHub MCP tools under ${convention} naming and keeps every one reachable`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const tools = githubMcpTools(name);
       const mcp = mcpNamesOf(tools.map((tool) => tool.function.name));
       assert.equal(mcp.size, 117);
@@ -145,7 +145,7 @@ describe('tool_catalog', () => {
   }
 
   it('keeps forced and unmovable tools whole, in both wire formats', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const mcp = githubMcpTools((tool) => `mcp__github__${tool}`);
     const messages = [{ role: 'user', content: 'hello' }];
     const forcedOpenAI = await runTurns([{ model: 'gpt-4o', tools: mcp, messages, tool_choice: { type: 'function', function: { name: 'mcp__github__get_me' } } }]);
@@ -161,7 +161,7 @@ describe('tool_catalog', () => {
   });
 
   it('offers a catalog only where Herald answers it and where it pays, per target kind', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const body = copilotExportBodies()[0]!;
     const none = await runTurns([body], null);
     assert.equal(none.results[0]!.request.tools.length, 69, 'no Herald flow forwards it: nobody would answer the catalog tool');
@@ -180,7 +180,7 @@ describe('tool_catalog', () => {
   });
 
   it('re-decides when the tool list changes, keeping what was full', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const [first] = copilotExportBodies();
     const { pipeline } = pipelineOf([createToolCatalog()]);
     const opening = first!.messages as unknown[];

@@ -33,8 +33,8 @@ import type { TokenCounter } from '../tokens/tokenCounter';
 import { CATALOG_TOOL_NAME, catalogLine, catalogTool, type CatalogEntry } from './catalog/catalogTool';
 import { mcpNamesOf, type McpToolName } from './catalog/mcpNames';
 import { shortHash } from './signals/shortHash';
-import { booleanOption, numberOption, stringListOption } from './tools/options';
-import { topicWords, wordsOf, stem } from './tools/topicWords';
+import { booleanOption, numberOption, stringListOption } from './shared/optionReads';
+import { topicWords, wordsOf, stem } from './toolDescriptions/topicWords';
 
 export const TOOL_CATALOG_ID = 'tool_catalog';
 

@@ -6,8 +6,8 @@
  */
 import type { ChatRequest, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { compressDescription } from './tools/descriptionText';
-import { booleanOption } from './tools/options';
+import { compressDescription } from './toolDescriptions/descriptionText';
+import { booleanOption } from './shared/optionReads';
 
 export const TOOL_SCHEMA_COMPRESSION_ID = 'tool_schema_compression';
 

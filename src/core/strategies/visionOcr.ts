@@ -17,10 +17,10 @@ import type { ChatMessage, ChatRequest, DataPart, Part, ResultContentPart, TextP
 import { sha256 } from '../pipeline/hash';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
-import { TesseractOcrEngine, type OcrEngine } from './tools/ocrEngine';
-import { booleanOption, numberOption } from './tools/options';
-import { decodePng } from './tools/pngDecode';
-import { flatBackground, judgeTextImage, type TextImageThresholds } from './tools/textImageCheck';
+import { TesseractOcrEngine, type OcrEngine } from './ocr/ocrEngine';
+import { booleanOption, numberOption } from './shared/optionReads';
+import { decodePng } from './ocr/pngDecode';
+import { flatBackground, judgeTextImage, type TextImageThresholds } from './ocr/textImageCheck';
 import { describeError } from '../errors';
 
 export const VISION_OCR_ID = 'vision_ocr';

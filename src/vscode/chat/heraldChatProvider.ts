@@ -114,7 +114,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         report: (chunk) => {
           if (chunk.type === 'text') progress.report(new vscode.LanguageModelTextPart(chunk.text));
           else if (chunk.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(chunk.id, chunk.name, chunk.input));
-          else progress.report(chunk.part as vscode.LanguageModelResponsePart);
+          else if (chunk.type === 'other') progress.report(chunk.part as vscode.LanguageModelResponsePart);
         },
         signal: abort.signal,
         retrieveRounds: settings.retrieveRounds,

@@ -9,7 +9,7 @@
  * that keeps its selection keeps its tools block byte for byte.
  */
 import type { ToolDefinition, WireFormat } from '../../chat/types';
-import { compressDescription } from '../tools/descriptionText';
+import { compressDescription } from '../toolDescriptions/descriptionText';
 import type { McpToolName } from './mcpNames';
 
 export const CATALOG_TOOL_NAME = 'herald_load_tools';

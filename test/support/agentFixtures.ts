@@ -4,11 +4,11 @@
  * rewritten as tool-calling conversations (each bash block a tool call, each observation its
  * result), turn by turn, in OpenAI or Anthropic format.
  */
-import type { Trajectory } from '../../../../test/support/sharedData';
-import { Pipeline, type PipelineConfig } from '../../pipeline';
-import type { Strategy } from '../../pipeline/types';
-import { MemoryBlobStore, Stash } from '../../stash';
-import { TokenCounter } from '../../tokens';
+import type { Trajectory } from './sharedData';
+import { Pipeline, type PipelineConfig } from '../../src/core/pipeline';
+import type { Strategy } from '../../src/core/pipeline/types';
+import { MemoryBlobStore, Stash } from '../../src/core/stash';
+import { TokenCounter } from '../../src/core/tokens';
 
 export interface NeutralTool {
   readonly name: string;

@@ -2,13 +2,13 @@
  * Helpers for the strategies' tests (imported by `*.test.ts` only): run strategies through
  * the real pipeline turn by turn, as a host would, and replay real trajectories.
  */
-import { parseRequest } from '../../chat/convert';
-import type { ChatRequest } from '../../chat/types';
-import { Pipeline, type PipelineResult } from '../../pipeline/pipeline';
-import type { Strategy } from '../../pipeline/types';
-import { MemoryBlobStore } from '../../stash/blobStore';
-import { Stash } from '../../stash/stash';
-import { TokenCounter } from '../../tokens/tokenCounter';
+import { parseRequest } from '../../src/core/chat/convert';
+import type { ChatRequest } from '../../src/core/chat/types';
+import { Pipeline, type PipelineResult } from '../../src/core/pipeline/pipeline';
+import type { Strategy } from '../../src/core/pipeline/types';
+import { MemoryBlobStore } from '../../src/core/stash/blobStore';
+import { Stash } from '../../src/core/stash/stash';
+import { TokenCounter } from '../../src/core/tokens/tokenCounter';
 
 const sharedTokens = new TokenCounter(50_000);
 

@@ -10,7 +10,7 @@ import { bundledEnvironment } from '../environment';
 import { createVisionOcr } from '../visionOcr';
 import { bundledOcrFiles, OCR_MODEL_FILE, OCR_WORKER_FILE } from './ocrAssets';
 import type { OcrEngine } from './ocrEngine';
-import { encodePng } from './testImages';
+import { encodePng } from '../../../../test/support/testImages';
 
 /** A white PNG with a dark bar: a flat background, so vision_ocr asks the engine to read it. */
 function flatImage(): Buffer {

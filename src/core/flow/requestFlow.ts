@@ -77,6 +77,12 @@ export interface RequestFlowInput {
    * cached, cancelled or failed answer.
    */
   readonly afterResponse?: (request: ChatRequest, answer: CachedAnswer, sessionId: string) => Promise<void>;
+  /**
+   * Records tools `herald_load_tools` loaded in a session (see `recordLoadedTools` of the
+   * tool_catalog strategy); without it a load still works for the turn, but the next request
+   * lists those tools in the catalog again.
+   */
+  readonly loadTools?: (sessionId: string, names: readonly string[]) => void;
   readonly now?: () => number;
 }
 
@@ -160,6 +166,8 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     target: input.target.information,
     sessionId: result?.sessionId,
     retrieve: input.retrieve,
+    ...(input.loadTools && result ? { loadTools: (names: readonly string[]) => input.loadTools!(result!.sessionId, names) } : {}),
+    ...(input.optimize && result ? { currentTools: () => toolsNow(input) } : {}),
     signal: input.signal,
   });
   const offered = offerOwnTools(input, request, context);
@@ -269,6 +277,16 @@ function offerOwnTools(input: RequestFlowInput, request: ChatRequest, context: (
     active.set(tool.name, tool);
   }
   return { request: added.length > 0 ? { ...request, tools: [...request.tools, ...added] } : request, active };
+}
+
+/** The tools block the pipeline gives the caller's request now (its history replays from the memo); undefined when it fails. */
+async function toolsNow(input: RequestFlowInput): Promise<readonly ToolDefinition[] | undefined> {
+  try {
+    return (await input.optimize!(input.request, input.target.information.maxInputTokens, input.signal)).request.tools;
+  } catch (failure) {
+    input.logger.warn('pipeline-failed', `Herald: the optimizer could not give the tools block after a load: ${describeError(failure)}`);
+    return undefined;
+  }
 }
 
 /** One own call answered; a tool that throws answers with the failure instead (the turn goes on). */

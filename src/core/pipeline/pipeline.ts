@@ -46,7 +46,10 @@ export interface RunOptions {
   readonly model?: ModelPort;
   /** Groups turns of one conversation for pins; derived from the first messages when absent. */
   readonly sessionId?: string;
-  /** Where Herald's flow forwards the request (it answers Herald's own tools in the turn); undefined when none does. */
+  /**
+   * Where Herald's flow forwards the request; set it only when that flow answers Herald's own
+   * tools inside the turn (tool_catalog offers its loader then). Undefined when none does.
+   */
   readonly targetKind?: TargetKind;
   readonly signal?: AbortSignal;
 }

@@ -3,6 +3,7 @@
  * (fail-open), inputs never mutated, and history messages decided once and replayed from the
  * memo so the unchanged prefix of the next turn comes out byte-identical.
  */
+import { stripCacheHints } from '../chat/cacheHints';
 import type { ChatMessage, ChatRequest } from '../chat/types';
 import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
@@ -125,7 +126,9 @@ export class Pipeline {
     const started = performance.now();
     const sessionId = options.sessionId ?? sessionIdOf(input);
     const freshStart = freshStartOf(input.messages);
-    const chain = chainHashes(this.configHash, input.messages);
+    // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
+    const stripped = input.messages.map(stripCacheHints);
+    const chain = chainHashes(this.configHash, stripped.map((entry) => entry.bare));
 
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
@@ -136,11 +139,11 @@ export class Pipeline {
       this.logger.warn('elision-sites-guessed', `Herald: the rewrite of message ${location.messageIndex} part ${location.partIndex} could not be aligned with its text before; its elisions are located by text alone`);
     });
     while (frozenCount < freshStart) {
-      const memoized = this.memo.get(chain[frozenCount]!);
+      const memoized = this.memo.replay(chain[frozenCount]!, stripped[frozenCount]!.hints);
       if (!memoized) break;
-      replayed.push(memoized);
-      sites.seed(frozenCount, this.memo.sites(chain[frozenCount]!));
-      for (const [id, tokens] of Object.entries(this.memo.savings(chain[frozenCount]!) ?? {})) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
+      replayed.push(memoized.message);
+      sites.seed(frozenCount, memoized.sites);
+      for (const [id, tokens] of Object.entries(memoized.savings ?? {})) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
       frozenCount++;
     }
     const messageSavings = new Map<number, Record<string, number>>();
@@ -189,7 +192,7 @@ export class Pipeline {
     }
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
     if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
-      for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!, messageSavings.get(index), sites.messageSites(index));
+      for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index));
     }
     return {
       request,
@@ -329,10 +332,17 @@ export class Pipeline {
   }
 }
 
-/** A session is named by its opening: the system prompt and the first user message. */
+/**
+ * A session is named by its opening: the messages before the first reply, the system prompt
+ * left out (Copilot changes its system prompt between prompts of one conversation; pins that
+ * depend on more, such as tool_pruning's tool list, check it themselves), and the cache hints
+ * a client moves left out too. A request with nothing but system messages is named by those.
+ */
 export function sessionIdOf(request: ChatRequest): string {
-  const opening = request.messages.slice(0, 2).map((message) => JSON.stringify(message.parts)).join('\u0000');
-  return sha256(opening).slice(0, 16);
+  const firstReply = request.messages.findIndex((message) => message.role === 'assistant');
+  const before = request.messages.slice(0, firstReply < 0 ? request.messages.length : firstReply);
+  const opening = before.some((message) => message.role !== 'system') ? before.filter((message) => message.role !== 'system') : before;
+  return sha256(opening.map((message) => JSON.stringify(stripCacheHints(message).bare.parts)).join('\u0000')).slice(0, 16);
 }
 
 function skipped(strategy: string, action: string, reason: string, tokens: number): Decision {

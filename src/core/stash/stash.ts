@@ -66,6 +66,12 @@ export class Stash {
   private writing: Promise<void> = Promise.resolve();
   /** Handles whose last write failed: a request that still carries one of them must not go out. */
   private readonly unwritten = new Set<string>();
+  /**
+   * Handles elided here before this stash had seen their entry: the store may already hold one
+   * from another process (an earlier `herald optimize`, the extension before a restart), whose
+   * replacements still stand in requests replayed from the memo. Their write merges with it.
+   */
+  private readonly unseen = new Set<string>();
 
   constructor(private readonly options: StashOptions) {
     this.key = options.key ?? randomBytes(32);
@@ -109,6 +115,7 @@ export class Stash {
     const known = this.pending.get(handle) ?? this.cache.get(handle);
     const replacements = known ? (known.replacements.includes(replacement) ? known.replacements : [...known.replacements, replacement]) : [replacement];
     const entry: StashEntry = { schema: STASH_SCHEMA_VERSION, handle, kind: known?.kind ?? input.kind, original: input.original, replacements, created: known?.created ?? this.now() };
+    if (!known) this.unseen.add(handle);
     this.cache.set(handle, entry);
     if (known !== entry) this.pending.set(handle, entry);
     return { handle, marker, replacement };
@@ -126,14 +133,16 @@ export class Stash {
     const failed: string[] = [];
     this.writing = (async () => {
       await previous;
-      for (const entry of batch) {
+      for (const batched of batch) {
         try {
+          const entry = this.unseen.has(batched.handle) ? await this.mergedWithStored(batched) : batched;
           await this.options.store.put(entry.handle, JSON.stringify(entry));
+          this.unseen.delete(entry.handle);
           this.unwritten.delete(entry.handle);
         } catch (error) {
-          failed.push(entry.handle);
-          this.unwritten.add(entry.handle);
-          this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${entry.handle}: ${describeError(error)}`);
+          failed.push(batched.handle);
+          this.unwritten.add(batched.handle);
+          this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${batched.handle}: ${describeError(error)}`);
         }
       }
       for (const handle of await this.sweep(new Set(batch.map((entry) => entry.handle)))) {
@@ -144,6 +153,28 @@ export class Stash {
     })();
     await this.writing;
     return failed;
+  }
+
+  /**
+   * `entry` joined with the entry the store already holds for its handle (written by another
+   * process): every replacement either one knows, the older creation time. Without this the
+   * write would drop replacements that requests replayed from the memo still carry, and their
+   * markers would no longer expand although `retrieve` still finds the original.
+   */
+  private async mergedWithStored(entry: StashEntry): Promise<StashEntry> {
+    let text: string | undefined;
+    try {
+      text = await this.options.store.get(entry.handle);
+    } catch {
+      return entry;
+    }
+    const stored = text === undefined ? undefined : parseEntry(text, entry.handle);
+    if (stored === undefined || typeof stored === 'string' || stored.original !== entry.original) return entry;
+    const current = this.cache.get(entry.handle) ?? entry;
+    const replacements = [...stored.replacements, ...[...entry.replacements, ...current.replacements].filter((replacement, index, all) => !stored.replacements.includes(replacement) && all.indexOf(replacement) === index)];
+    const merged: StashEntry = { ...entry, kind: stored.kind, replacements, created: Math.min(stored.created, entry.created) };
+    this.cache.set(entry.handle, { ...current, kind: stored.kind, replacements, created: merged.created });
+    return merged;
   }
 
   /**

@@ -105,6 +105,34 @@ describe('Stash', () => {
     assert.ok(total <= 3000, String(total));
   });
 
+  it('keeps every replacement of an original elided again by another process, so earlier sites still expand', async () => {
+    // Process one masks an output; process two (a later `herald optimize`, a restarted host) elides the same
+    // original another way. The first request's marker must still expand: the second write may not drop it.
+    const store = new MemoryBlobStore();
+    const key = new Uint8Array(32).fill(3);
+    const original = 'line\n'.repeat(50);
+    const first = new Stash({ store, key }).elide({ original, summary: 'observation masked: 50 lines', kind: 'observation_mask' });
+    const processOne = new Stash({ store, key });
+    processOne.elide({ original, summary: 'observation masked: 50 lines', kind: 'observation_mask' });
+    await processOne.flush();
+    const processTwo = new Stash({ store, key });
+    const second = processTwo.elide({ original, summary: 'same output as message 3', kind: 'context_dedupe' });
+    assert.notEqual(second.replacement, first.replacement);
+    await processTwo.flush();
+    const text = `before ${first.replacement} between ${second.replacement} after`;
+    const sites = [
+      { handle: first.handle, start: 'before '.length, length: first.replacement.length },
+      { handle: second.handle, start: `before ${first.replacement} between `.length, length: second.replacement.length },
+    ];
+    for (const reader of [processTwo, new Stash({ store, key })]) {
+      assert.equal(await reader.expandAt(text, sites), `before ${original} between ${original} after`);
+      assert.equal(await reader.retrieve(first.handle), original);
+    }
+    const entry = await new Stash({ store, key }).entry(first.handle);
+    assert.deepEqual(entry?.replacements, [first.replacement, second.replacement]);
+    assert.equal(entry?.kind, 'observation_mask', 'the first process\'s kind and creation time are kept');
+  });
+
   it('reports a failed write instead of throwing', async () => {
     const problems: string[] = [];
     const store = new MemoryBlobStore();

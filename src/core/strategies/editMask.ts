@@ -18,10 +18,11 @@
  * JSON text keep every other byte; a value written with optional escapes (`\u00e9`, `\/`) is
  * left as it is, since its exact bytes could not be rebuilt from the stashed text.
  *
- * After history_trim. A text command's here-document sits in the action block history_trim
- * keeps verbatim, so this strategy's marker lands inside history_trim's kept text and
- * expansion undoes the two innermost first; the other way round, history_trim's stashed text
- * would hold this marker and expansion by text alone could not undo them in order.
+ * Before history_trim. A text command's here-document sits in the action block history_trim
+ * keeps verbatim, so this strategy's marker stays in history_trim's kept text and its site
+ * becomes a nested site of history_trim's elision (history_trim's original holds it). The other
+ * way round, this strategy would rewrite the inside of history_trim's replacement, whose site
+ * could then not be placed any more.
  */
 import type { ChatMessage, ChatRequest, Part, TextPart, ToolCallPart } from '../chat/types';
 import { partText } from '../chat/types';

@@ -4,9 +4,9 @@
  * compared on their original bytes; the specialists (command_digest, relevance_filter) before
  * observation_mask; code_graph after it, so outputs the conversation moved past are masked
  * whole and only reads the agent built on are outlined (measured: +3 points of tokens saved
- * over code_graph first); the catch-all (context_compression) next; history_trim after the tool-output
- * strategies; edit_mask after history_trim (its markers sit inside what history_trim kept, so
- * expansion by text undoes them innermost first); cache_optimizer last. Each factory lives in its own file named after its id.
+ * over code_graph first); the catch-all (context_compression) next; edit_mask before history_trim (history_trim
+ * keeps its markers verbatim, and their sites become nested sites of history_trim's own);
+ * history_trim after the tool-output strategies; cache_optimizer last. Each factory lives in its own file named after its id.
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
@@ -50,8 +50,8 @@ export const STRATEGY_ORDER = [
   'observation_mask',
   'code_graph',
   'context_compression',
-  'history_trim',
   'edit_mask',
+  'history_trim',
   'prompt_compression',
   'window_budget',
   'tool_catalog',

@@ -87,12 +87,12 @@ describe('tool_catalog', () => {
     const { pipeline } = pipelineOf([createToolCatalog()]);
     const run = (request: ChatRequest) => pipeline.run(request, { sessionId: 's2', targetKind: 'endpoint' });
     const turn1 = await run(opening);
-    assert.ok(!turn1.request.tools.some((tool) => tool.name === 'list_dir'));
-    // The model called list_dir straight from the catalog: the caller ran it, and it joins the full set.
-    const called = afterCall(opening, 'list_dir');
+    assert.ok(!turn1.request.tools.some((tool) => tool.name === 'get_changed_files'));
+    // The model called get_changed_files straight from the catalog: the caller ran it, and it joins the full set.
+    const called = afterCall(opening, 'get_changed_files');
     const turn2 = await run(called);
-    assert.ok(turn2.request.tools.some((tool) => tool.name === 'list_dir'));
-    assert.ok(!catalogOf(turn2.request)!.description!.includes('- list_dir('), 'a loaded tool leaves the catalog');
+    assert.ok(turn2.request.tools.some((tool) => tool.name === 'get_changed_files'));
+    assert.ok(!catalogOf(turn2.request)!.description!.includes('- get_changed_files('), 'a loaded tool leaves the catalog');
     assert.match(turn2.decisions[0]!.reason, /joined the full set/);
     // The flow loaded one more inside a turn (and was asked for two it cannot load); the next request carries it too.
     const state = pipeline.state.scope(turn2.sessionId, TOOL_CATALOG_ID);
@@ -100,7 +100,7 @@ describe('tool_catalog', () => {
     const later = { ...called, messages: [...called.messages, text('assistant', 'Done.'), text('user', 'thanks')] };
     const turn3 = await run(later);
     const names3 = turn3.request.tools.map((tool) => tool.name);
-    for (const name of ['list_dir', 'fetch_webpage', 'read_file']) assert.ok(names3.includes(name));
+    for (const name of ['get_changed_files', 'fetch_webpage', 'read_file']) assert.ok(names3.includes(name));
     const turn4 = await run({ ...later, messages: [...later.messages, text('assistant', 'You are welcome.'), text('user', 'bye')] });
     assert.equal(JSON.stringify(turn4.request.tools), JSON.stringify(turn3.request.tools), 'unchanged once nothing new is used');
     assert.equal(turn4.decisions[0]!.details!.grown, 2);
@@ -181,14 +181,25 @@ describe('tool_catalog', () => {
     skipWithoutData(this);
     const opening = copilotRequests()[0]!;
     const { pipeline } = pipelineOf([createToolCatalog()]);
-    const called = afterCall(opening, 'list_dir');
+    const called = afterCall(opening, 'get_changed_files');
     await pipeline.run(opening, { sessionId: 's4', targetKind: 'endpoint' });
     await pipeline.run(called, { sessionId: 's4', targetKind: 'endpoint' });
     const more = { ...called, tools: [...called.tools, ...githubTools((tool) => copilotMcpName('github', tool))], messages: [...called.messages, text('assistant', 'ok'), text('user', 'go on')] };
     const changed = await pipeline.run(more, { sessionId: 's4', targetKind: 'endpoint' });
     assert.match(changed.decisions[0]!.reason, /tool list changed/);
-    assert.ok(changed.request.tools.some((tool) => tool.name === 'list_dir'));
+    assert.ok(changed.request.tools.some((tool) => tool.name === 'get_changed_files'));
     assertReachable(more, changed.request);
+  });
+
+  it("keeps a client's workspace tools whole (Claude Code's names too), not an MCP server's", async () => {
+    const schema = { type: 'object', properties: Object.fromEntries(['path', 'pattern', 'limit', 'offset', 'mode', 'glob'].map((field) => [field, { type: 'string', description: `The ${field} to use; see the tool's documentation for the accepted forms and the defaults it applies.` }])) };
+    const tools = ['Bash', 'Grep', 'Glob', 'LS', 'Read', 'MultiEdit', 'NotebookEdit', 'TodoWrite', 'WebFetch', 'mcp__fs__read_file'].map((name) => ({ name, description: `${name}: does its job on request, described at length for the model.`, inputSchema: schema }));
+    const request = { ...parseRequest({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hello' }] }), tools };
+    const names = async (options: Record<string, unknown>) => (await runTurns([request], 'endpoint', { minSavedTokens: 0, ...options })).results[0]!.request.tools.map((tool) => tool.name);
+    const kept = await names({});
+    for (const name of ['Bash', 'Grep', 'Glob', 'LS', 'Read', 'MultiEdit']) assert.ok(kept.includes(name), `${name} kept`);
+    for (const name of ['NotebookEdit', 'TodoWrite', 'WebFetch', 'mcp__fs__read_file']) assert.ok(!kept.includes(name), `${name} catalogued`);
+    assert.ok(!(await names({ keepWorkspaceTools: false })).includes('Bash'));
   });
 
   it('reads the names of a load call in the shapes models send', () => {

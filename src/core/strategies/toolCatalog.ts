@@ -57,6 +57,14 @@ export type ToolCatalogOptions = {
    * fill before the catalog is offered. 0 offers it always, above 1 never. Default 0.25.
    */
   readonly copilotHostedWindowShare: number;
+  /**
+   * Keep the client's workspace tools whole: a tool (not an MCP server's) whose name says only
+   * that it reads, writes, edits, lists, searches or runs files and commands (`read_file`,
+   * `list_dir`, `apply_patch`, `run_in_terminal`, `Bash`, `Grep`). A coding agent calls these in
+   * almost every session, and a catalogued tool the model calls changes the tools block, which
+   * the provider then writes to its cache again from the first token. Default true.
+   */
+  readonly keepWorkspaceTools: boolean;
   /** Tool names that always keep their full schema. Default none. */
   readonly keepTools: readonly string[];
   /** Name prefixes whose tools always keep their full schema. Default none. */
@@ -71,6 +79,7 @@ export const TOOL_CATALOG_DEFAULTS: ToolCatalogOptions = {
   tieWordMaxTools: 2,
   endpoints: true,
   copilotHostedWindowShare: 0.25,
+  keepWorkspaceTools: true,
   keepTools: [],
   keepPrefixes: [],
   maxLineChars: 120,
@@ -95,7 +104,7 @@ export interface ToolCatalogPin {
 const PIN_KEY = 'selection';
 
 /** Why a tool keeps its full schema at the decision. */
-type KeepReason = 'unmovable' | 'forced' | 'called' | 'named' | 'described' | 'tied' | 'kept' | 'small' | 'earlier';
+type KeepReason = 'unmovable' | 'forced' | 'called' | 'named' | 'workspace' | 'described' | 'tied' | 'kept' | 'small' | 'earlier';
 
 export function createToolCatalog(): Strategy {
   return {
@@ -195,6 +204,7 @@ function keepReasons(request: ChatRequest, options: ToolCatalogOptions, tokens: 
     else if (earlier.has(tool.name)) reason = 'earlier';
     else if (options.keepTools.includes(tool.name) || options.keepPrefixes.some((prefix) => tool.name.startsWith(prefix))) reason = 'kept';
     else if (namesTool(texts.all, tool.name)) reason = 'named';
+    else if (options.keepWorkspaceTools && !mcp.has(tool.name) && isWorkspaceTool(tool.name)) reason = 'workspace';
     else if (describedByName(tool, mcp.get(tool.name), authoredStems)) reason = 'described';
     else if ([...toolWords[index]!].some((word) => (frequency.get(word) ?? 0) <= commonAbove && authored.has(word))) reason = 'tied';
     else if (toolTokens(tool, tokens) - tokens.count(catalogLine(tool, options.maxLineChars)) < options.minToolSavedTokens) reason = 'small';
@@ -211,6 +221,19 @@ function describedByName(tool: ToolDefinition, mcp: McpToolName | undefined, aut
   const words = wordsOf(mcp ? mcp.tool : tool.name).filter((word) => word.length >= 3 && !NAME_FILLERS.has(word)).map(stem);
   return words.length > 0 && words.every((word) => authored.has(word));
 }
+
+/** True when every word of the name is one of {@link WORKSPACE_WORDS} (`list_dir`, `run_in_terminal`, `MultiEdit`). */
+function isWorkspaceTool(name: string): boolean {
+  const words = wordsOf(name).filter((word) => word.length >= 2 && !NAME_FILLERS.has(word) && word !== 'in' && word !== 'to');
+  return words.length > 0 && words.every((word) => WORKSPACE_WORDS.has(stem(word)));
+}
+
+/** What a workspace tool's name is made of: file and command verbs and nouns. */
+const WORKSPACE_WORDS = new Set(
+  ('read write edit create delete remove list file dir directory folder search grep glob find run terminal command shell bash exec execute replace string patch apply insert multi ls')
+    .split(' ')
+    .map(stem),
+);
 
 /** Small words tool names join their parts with (`run_in_terminal`, `get_errors_for_file`). */
 const NAME_FILLERS = new Set(['the', 'and', 'for', 'from', 'with', 'into', 'onto']);
@@ -346,6 +369,7 @@ function readOptions(values: Readonly<Record<string, unknown>>): ToolCatalogOpti
     tieWordMaxTools: numberOption(values, TOOL_CATALOG_ID, 'tieWordMaxTools', 0),
     endpoints: booleanOption(values, TOOL_CATALOG_ID, 'endpoints'),
     copilotHostedWindowShare: numberOption(values, TOOL_CATALOG_ID, 'copilotHostedWindowShare', 0),
+    keepWorkspaceTools: booleanOption(values, TOOL_CATALOG_ID, 'keepWorkspaceTools'),
     keepTools: stringListOption(values, TOOL_CATALOG_ID, 'keepTools'),
     keepPrefixes: stringListOption(values, TOOL_CATALOG_ID, 'keepPrefixes'),
     maxLineChars: numberOption(values, TOOL_CATALOG_ID, 'maxLineChars', 1),

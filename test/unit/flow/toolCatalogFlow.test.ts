@@ -68,23 +68,23 @@ describe('request flow: the tool catalog', () => {
     skipWithoutData(this);
     const { target, reported, run, request } = setup([
       (sent) => {
-        assert.ok(!names(sent).includes('list_dir') && listing(sent).includes('\n- list_dir('), 'list_dir starts in the catalog');
-        return [{ type: 'text', text: 'Let me look around. ' }, { type: 'tool_call', id: 'h1', name: CATALOG_TOOL_NAME, input: { names: ['list_dir'] } }];
+        assert.ok(!names(sent).includes('get_changed_files') && listing(sent).includes('\n- get_changed_files('), 'get_changed_files starts in the catalog');
+        return [{ type: 'text', text: 'Let me look around. ' }, { type: 'tool_call', id: 'h1', name: CATALOG_TOOL_NAME, input: { names: ['get_changed_files'] } }];
       },
-      [{ type: 'tool_call', id: 'c1', name: 'list_dir', input: { path: 'c:\\src\\test\\ws2' } }],
+      [{ type: 'tool_call', id: 'c1', name: 'get_changed_files', input: { path: 'c:\\src\\test\\ws2' } }],
       [{ type: 'text', text: 'There are 30 files.' }],
     ], copilotOpening());
     const record = await run(request);
     assert.equal(target.received.length, 2, 'one extra round, inside the turn');
     const second = target.received[1]!;
-    assert.ok(names(second).includes('list_dir'), 'the second round offers list_dir in full');
-    assert.ok(!listing(second).includes('- list_dir('), 'and no longer lists it in the catalog');
+    assert.ok(names(second).includes('get_changed_files'), 'the second round offers get_changed_files in full');
+    assert.ok(!listing(second).includes('- get_changed_files('), 'and no longer lists it in the catalog');
     const [assistant, answer] = second.messages.slice(-2);
     assert.deepEqual(assistant!.parts.map((part) => part.type), ['text', 'tool_call']);
-    assert.match(answer!.parts.map((part) => (part.type === 'tool_result' ? part.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('') : '')).join(''), /Loaded list_dir/);
-    assert.deepEqual(reported, [{ type: 'text', text: 'Let me look around. ' }, { type: 'tool_call', id: 'c1', name: 'list_dir', input: { path: 'c:\\src\\test\\ws2' } }]);
+    assert.match(answer!.parts.map((part) => (part.type === 'tool_result' ? part.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('') : '')).join(''), /Loaded get_changed_files/);
+    assert.deepEqual(reported, [{ type: 'text', text: 'Let me look around. ' }, { type: 'tool_call', id: 'c1', name: 'get_changed_files', input: { path: 'c:\\src\\test\\ws2' } }]);
     assert.deepEqual(record.ownToolCalls, { [CATALOG_TOOL_NAME]: 1 });
-    // The caller ran list_dir and sends its next request: the tools block is the load round's, byte for byte.
+    // The caller ran get_changed_files and sends its next request: the tools block is the load round's, byte for byte.
     await run(callerContinues(request, reported, 'a.txt\nb.txt'));
     assert.equal(JSON.stringify(target.received[2]!.tools), JSON.stringify(second.tools));
   });
@@ -103,14 +103,14 @@ describe('request flow: the tool catalog', () => {
 
   it('tells the model which names it cannot load, and hands over the caller\'s calls made in the same round', async function () {
     skipWithoutData(this);
-    const unknown = setup([[{ type: 'tool_call', id: 'h1', name: CATALOG_TOOL_NAME, input: { names: ['list_dirs'] } }], [{ type: 'text', text: 'ok' }]], copilotOpening());
+    const unknown = setup([[{ type: 'tool_call', id: 'h1', name: CATALOG_TOOL_NAME, input: { names: ['get_changed_filez'] } }], [{ type: 'text', text: 'ok' }]], copilotOpening());
     await unknown.run(unknown.request);
     const answer = unknown.target.received[1]!.messages.at(-1)!.parts[0]!;
     assert.ok(answer.type === 'tool_result' && answer.isError === true);
-    assert.match(JSON.stringify(answer), /no tool is named list_dirs/);
+    assert.match(JSON.stringify(answer), /no tool is named get_changed_filez/);
     assert.deepEqual(unknown.reported, [{ type: 'text', text: 'ok' }]);
 
-    const mixed = setup([[{ type: 'tool_call', id: 'h1', name: CATALOG_TOOL_NAME, input: { names: ['list_dir'] } }, { type: 'tool_call', id: 'c1', name: 'read_file', input: { filePath: 'a' } }]], copilotOpening());
+    const mixed = setup([[{ type: 'tool_call', id: 'h1', name: CATALOG_TOOL_NAME, input: { names: ['get_changed_files'] } }, { type: 'tool_call', id: 'c1', name: 'read_file', input: { filePath: 'a' } }]], copilotOpening());
     await mixed.run(mixed.request);
     assert.equal(mixed.target.received.length, 1);
     assert.deepEqual(mixed.reported.map((chunk) => (chunk.type === 'tool_call' ? chunk.name : chunk.type)), ['read_file']);

@@ -58,6 +58,8 @@ interface Totals {
   factsUsed: number;
   factsVisible: number;
   stable: number;
+  /** Requests the client itself sent with the previous request's messages (but its last) unchanged: the most a proxy can keep. */
+  clientStable: number;
   lossless: number;
   /** Requests whose optimized size passes the window less Copilot's answer room: Copilot would summarize before them. */
   overWindow: number;
@@ -65,7 +67,7 @@ interface Totals {
 }
 
 function emptyTotals(): Totals {
-  return { requests: 0, sent: 0, extraRounds: 0, tokens: 0, cost: 0, toolTokens: 0, toolsChanged: 0, called: 0, calledOffered: 0, calledReachable: 0, factsUsed: 0, factsVisible: 0, stable: 0, lossless: 0, overWindow: 0, durations: [] };
+  return { requests: 0, sent: 0, extraRounds: 0, tokens: 0, cost: 0, toolTokens: 0, toolsChanged: 0, called: 0, calledOffered: 0, calledReachable: 0, factsUsed: 0, factsVisible: 0, stable: 0, clientStable: 0, lossless: 0, overWindow: 0, durations: [] };
 }
 
 function toolTokensOf(request: ChatRequest, tokens: TokenCounter): number {
@@ -97,6 +99,7 @@ async function replaySession(session: ClientSession, config: PipelineConfig, tar
   const run = { windowTokens: COPILOT_WINDOW, ...(targetKind ? { targetKind } : {}) };
   let previousSent: ChatRequest | undefined;
   let previousOptimized: readonly ChatMessage[] = [];
+  let previousOriginal: readonly ChatMessage[] = [];
   for (const entry of session.requests) {
     const result = await pipeline.run(entry.request, run);
     into.durations.push(result.durationMs);
@@ -109,6 +112,9 @@ async function replaySession(session: ClientSession, config: PipelineConfig, tar
     if (previousSent && JSON.stringify(previousSent.tools) !== JSON.stringify(sent.tools)) into.toolsChanged++;
     if (tokens.countRequest(sent) > COPILOT_WINDOW - 16_000) into.overWindow++;
     into.stable += previousOptimized.slice(0, -1).every((message, index) => JSON.stringify(message) === JSON.stringify(sent.messages[index])) ? 1 : 0;
+    const original = session.roundTrip(entry.request);
+    into.clientStable += previousOriginal.slice(0, -1).every((message, index) => JSON.stringify(message) === JSON.stringify(original.messages[index])) ? 1 : 0;
+    previousOriginal = original.messages;
     into.lossless += (await expandsBack(entry.request, sent, stash, result.elisions)) ? 1 : 0;
     if (entry.reply) {
       const recall = factRecall(entry.request.messages, sent.messages, entry.reply);
@@ -192,7 +198,7 @@ export async function bench(): Promise<BenchReport> {
     const before = await replayGroup(sessions, noEditMask, undefined, 'call-directly', tokens);
     const after = await replayGroup(sessions, {}, undefined, 'call-directly', tokens);
     lines.push(
-      `edit_mask on ${group} (${sessions.length} sessions, ${after.requests} requests): tokens ${percent(before.tokens - after.tokens, before.tokens)} more saved (${before.tokens} → ${after.tokens}), cached cost ${percent(before.cost - after.cost, before.cost)} (${before.cost.toFixed(0)} → ${after.cost.toFixed(0)}); facts still shown ${percent(before.factsVisible, before.factsUsed)} → ${percent(after.factsVisible, after.factsUsed)}; stable ${percent(after.stable, after.requests)}, lossless ${percent(after.lossless, after.requests)}; median ${median(after.durations).toFixed(1)} ms, p95 ${quantile(after.durations, 0.95).toFixed(1)} ms`,
+      `edit_mask on ${group} (${sessions.length} sessions, ${after.requests} requests): tokens ${percent(before.tokens - after.tokens, before.tokens)} more saved (${before.tokens} → ${after.tokens}), cached cost ${percent(before.cost - after.cost, before.cost)} (${before.cost.toFixed(0)} → ${after.cost.toFixed(0)}); facts still shown ${percent(before.factsVisible, before.factsUsed)} → ${percent(after.factsVisible, after.factsUsed)}; prefix stable ${percent(before.stable, before.requests)} → ${percent(after.stable, after.requests)} (the client's own ${percent(after.clientStable, after.requests)}), lossless ${percent(before.lossless, before.requests)} → ${percent(after.lossless, after.requests)}; median ${median(after.durations).toFixed(1)} ms, p95 ${quantile(after.durations, 0.95).toFixed(1)} ms`,
     );
     figures[`editMask:${group}`] = { before, after };
   }

@@ -103,10 +103,31 @@ export interface ToolCatalogPin {
 
 const PIN_KEY = 'selection';
 
+/** What the catalog buys and costs on each kind of target, for the decision's reason. */
+const KIND_NOTES: Readonly<Record<TargetKind, string>> = {
+  endpoint: 'endpoint target, billed by the token: a load costs one round and one cache write',
+  gateway: 'gateway target, billed by the token: a load costs one round and one cache write',
+  'copilot-hosted': 'Copilot-hosted target: the tools fill enough of the window to be worth a premium request per load',
+};
+
 /** Why a tool keeps its full schema at the decision. */
 type KeepReason = 'unmovable' | 'forced' | 'called' | 'named' | 'workspace' | 'described' | 'tied' | 'kept' | 'small' | 'earlier';
 
+/** The same tool list renders the same way every turn: the block and its counts are kept, not rebuilt (the warm path is a lookup). */
+class RenderMemo {
+  private readonly entries = new Map<string, unknown>();
+  constructor(private readonly maxEntries = 256) {}
+  get<T>(key: string, make: () => T): T {
+    if (this.entries.has(key)) return this.entries.get(key) as T;
+    const value = make();
+    this.entries.set(key, value);
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    return value;
+  }
+}
+
 export function createToolCatalog(): Strategy {
+  const memo = new RenderMemo();
   return {
     id: TOOL_CATALOG_ID,
     defaultEnabled: true,
@@ -118,11 +139,11 @@ export function createToolCatalog(): Strategy {
       const kind = context.targetKind;
       if (!kind) return { request, action: 'tools-kept', reason: `no Herald flow forwards this request, so nobody would answer ${CATALOG_TOOL_NAME}` };
       if (request.tools.some((tool) => tool.name === CATALOG_TOOL_NAME)) return { request, action: 'tools-kept', reason: `the client already offers a tool named ${CATALOG_TOOL_NAME}` };
-      const fullTokens = request.tools.reduce((sum, tool) => sum + toolTokens(tool, context.tokens), 0);
+      const fingerprint = toolListFingerprint(request.tools);
+      const fullTokens = memo.get(`tokens\u0000${fingerprint}`, () => request.tools.reduce((sum, tool) => sum + toolTokens(tool, context.tokens), 0));
       const refusal = targetRefusal(kind, options, fullTokens, context.windowTokens);
       if (refusal) return { request, action: 'tools-kept', reason: refusal, details: { targetKind: kind, toolTokens: fullTokens } };
 
-      const fingerprint = toolListFingerprint(request.tools);
       const growth = [...calledToolNames(request), ...forcedToolNames(request.options.tool_choice)];
       const pin = context.state.get<ToolCatalogPin>(PIN_KEY);
       let selection: ToolCatalogPin;
@@ -137,7 +158,7 @@ export function createToolCatalog(): Strategy {
         event = pin ? (pin.targetKind !== kind ? 'the target kind changed' : 'the tool list changed') : 'first request of the session';
       }
       if (selection !== pin) context.state.set(PIN_KEY, selection);
-      return render(request, selection, event, options, context.tokens, fullTokens);
+      return render(request, selection, event, options, context.tokens, fullTokens, memo, fingerprint);
     },
   };
 }
@@ -246,21 +267,32 @@ function distinctiveWords(tool: ToolDefinition, mcp: McpToolName | undefined): S
   return words;
 }
 
-function render(request: ChatRequest, selection: ToolCatalogPin, event: string, options: ToolCatalogOptions, tokens: TokenCounter, fullTokens: number): StrategyResult {
+interface RenderedCatalog {
+  readonly tools: readonly ToolDefinition[];
+  readonly entries: number;
+  readonly after: number;
+  readonly mcpCatalogued: number;
+}
+
+function render(request: ChatRequest, selection: ToolCatalogPin, event: string, options: ToolCatalogOptions, tokens: TokenCounter, fullTokens: number, memo: RenderMemo, fingerprint: string): StrategyResult {
   const details = { tools: request.tools.length, full: selection.full.length, catalogued: selection.catalogued.length, grown: selection.grown, replayed: event === 'replayed', targetKind: selection.targetKind, keptBecause: selection.keptBecause };
   if (selection.catalogued.length === 0) return { request, action: 'tools-kept', reason: `every tool keeps its schema: a catalog would save under ${options.minSavedTokens} tokens or nothing is left to list (${event})`, details };
-  const catalogued = new Set(selection.catalogued);
-  const mcp = mcpNamesOf(request.tools.map((tool) => tool.name));
-  const entries: CatalogEntry[] = request.tools.filter((tool) => catalogued.has(tool.name)).map((tool) => ({ tool, ...(mcp.has(tool.name) ? { mcp: mcp.get(tool.name)! } : {}) }));
-  if (entries.length === 0) return { request, action: 'tools-kept', reason: `none of the catalogued tools is in this request (${event})`, details };
-  const tools = [...request.tools.filter((tool) => !catalogued.has(tool.name)), catalogTool(entries, request.format, options.maxLineChars)];
-  const after = tools.reduce((sum, tool) => sum + toolTokens(tool, tokens), 0);
-  const mcpCatalogued = entries.filter((entry) => entry.mcp).length;
+  // The same list, in the same order and format, with the same catalogued set, renders to the same block.
+  const key = ['render', fingerprint, request.format, options.maxLineChars, request.tools.map((tool) => tool.name).join('\u0001'), selection.catalogued.join('\u0001')].join('\u0000');
+  const rendered = memo.get(key, (): RenderedCatalog => {
+    const catalogued = new Set(selection.catalogued);
+    const mcp = mcpNamesOf(request.tools.map((tool) => tool.name));
+    const entries: CatalogEntry[] = request.tools.filter((tool) => catalogued.has(tool.name)).map((tool) => ({ tool, ...(mcp.has(tool.name) ? { mcp: mcp.get(tool.name)! } : {}) }));
+    if (entries.length === 0) return { tools: request.tools, entries: 0, after: fullTokens, mcpCatalogued: 0 };
+    const tools = [...request.tools.filter((tool) => !catalogued.has(tool.name)), catalogTool(entries, request.format, options.maxLineChars)];
+    return { tools, entries: entries.length, after: tools.reduce((sum, tool) => sum + toolTokens(tool, tokens), 0), mcpCatalogued: entries.filter((entry) => entry.mcp).length };
+  });
+  if (rendered.entries === 0) return { request, action: 'tools-kept', reason: `none of the catalogued tools is in this request (${event})`, details };
   return {
-    request: { ...request, tools },
+    request: { ...request, tools: rendered.tools },
     action: event === 'replayed' ? 'tool-catalog-replayed' : 'tools-catalogued',
-    reason: `${entries.length} of ${request.tools.length} tools listed in the ${CATALOG_TOOL_NAME} catalog, ${request.tools.length - entries.length} with their full schema (${event}); every tool stays callable`,
-    details: { ...details, toolTokensBefore: fullTokens, toolTokensAfter: after, mcpCatalogued },
+    reason: `${rendered.entries} of ${request.tools.length} tools listed in the ${CATALOG_TOOL_NAME} catalog, ${request.tools.length - rendered.entries} with their full schema (${event}; ${KIND_NOTES[selection.targetKind]}); every tool stays callable`,
+    details: { ...details, toolTokensBefore: fullTokens, toolTokensAfter: rendered.after, mcpCatalogued: rendered.mcpCatalogued },
   };
 }
 
@@ -284,7 +316,7 @@ function savedTokens(tools: readonly ToolDefinition[], catalogued: ReadonlySet<s
 
 /** Tokens of a tool as the request counts them: name, description and schema. */
 function toolTokens(tool: ToolDefinition, tokens: TokenCounter): number {
-  return tokens.count(tool.name) + tokens.count(tool.description ?? '') + tokens.count(JSON.stringify(tool.inputSchema ?? null) ?? '');
+  return tokens.countTool(tool);
 }
 
 /** The tool list's fingerprint, whatever order the client sent it in. */

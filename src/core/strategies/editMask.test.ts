@@ -5,6 +5,8 @@ import { expandRequest, sitesFrom } from '../pipeline';
 import { findMarkers } from '../stash/marker';
 import { expandsBack, replay } from '../../../test/support/replay';
 import { skipWithoutData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
+import { sessionsOf, type ClientSession } from '../../../test/support/clients';
+import type { ChatRequest as Request } from '../chat/types';
 import { createEditMask, EDIT_MASK_ID } from './editMask';
 import { pipelineOf } from '../../../test/support/agentFixtures';
 
@@ -148,5 +150,47 @@ describe('edit_mask', () => {
     assert.ok(summary.tokensAfter < summary.tokensBefore);
     // Each masked command still names its file and its terminator.
     for (const text of masked) assert.match(text, /\nEOF\n/);
+  });
+
+  /** Replays a client session through edit_mask alone: how many call values it masked on the last request, and whether every request expanded back at its sites. */
+  async function replayClient(session: ClientSession): Promise<{ masked: number; lossless: number; requests: number; last: Request }> {
+    const { pipeline, stash } = pipelineOf([createEditMask()]);
+    let lossless = 0;
+    let last: Request | undefined;
+    for (const entry of session.requests) {
+      const result = await pipeline.run(entry.request);
+      last = session.roundTrip(result.request);
+      if (await expandsBack(entry.request, last, stash, result.elisions)) lossless++;
+    }
+    const masked = last!.messages.flatMap((message) => message.parts).filter((part) => part.type === 'tool_call' && JSON.stringify(part.arguments).includes('[herald: ')).length;
+    return { masked, lossless, requests: session.requests.length, last: last! };
+  }
+
+  it("masks the confirmed writes of real Claude Code sessions (Write, Edit) and every request expands back", async function () {
+    skipWithoutData(this);
+    // The first 60 replies of a long real session keep the test quick and hold several writes.
+    const whole = sessionsOf('claude-code-long', 1)[0]!;
+    const session = { ...whole, requests: whole.requests.slice(0, 60) };
+    const { masked, lossless, requests, last } = await replayClient(session);
+    assert.equal(lossless, requests);
+    assert.ok(masked >= 3, `confirmed writes masked (${masked})`);
+    // Every masked call keeps its keys; a masked Edit still says which file it changed.
+    for (const part of last.messages.flatMap((message) => message.parts)) {
+      if (part.type !== 'tool_call' || !JSON.stringify(part.arguments).includes('[herald: ')) continue;
+      assert.ok(['Write', 'Edit', 'MultiEdit', 'NotebookEdit', 'Bash'].includes(part.name), part.name);
+      const input = part.arguments as Record<string, unknown>;
+      if (part.name !== 'Bash') assert.equal(typeof (input.file_path ?? input.notebook_path), 'string');
+    }
+  });
+
+  it("masks the edit calls of Copilot-shaped sessions (create_file, replace_string_in_file, apply_patch, insert_edit_into_file)", async function () {
+    skipWithoutData(this);
+    const names = new Set<string>();
+    for (const session of sessionsOf('copilot-shaped', 4)) {
+      const { lossless, requests, last } = await replayClient(session);
+      assert.equal(lossless, requests);
+      for (const part of last.messages.flatMap((message) => message.parts)) if (part.type === 'tool_call' && JSON.stringify(part.arguments).includes('[herald: ')) names.add(part.name);
+    }
+    assert.ok(names.size >= 2, `several edit tools masked: ${[...names].join(', ')}`);
   });
 });

@@ -60,9 +60,7 @@ interface Tally {
   masked: number;
   unconfirmed: number;
   handles: string[];
-  /** Names every message but the one being decided shows (built on first need). */
-  visibleElsewhere?: Set<string>;
-  /** The message being decided, for {@link Tally.visibleElsewhere}. */
+  /** The message being decided: the names it shows itself do not count as shown elsewhere. */
   messageIndex: number;
   messages: readonly ChatMessage[];
   readonly seen: NameIndex;
@@ -87,7 +85,6 @@ export function createEditMask(): Strategy {
         const message = request.messages[index]!;
         if (message.role !== 'assistant') continue;
         tally.messageIndex = index;
-        tally.visibleElsewhere = undefined;
         const masked = maskMessage(request.messages, index, options, context, tally);
         if (masked === message) continue;
         messages ??= [...request.messages];
@@ -183,7 +180,7 @@ function maskSpans(value: string, contents: readonly WrittenContent[], options: 
     const original = value.slice(start, end);
     const names = options.keepNames ? unseenNames(original, value.slice(0, start) + value.slice(end), tally) : '';
     const input = { original, summary: content.summary, kind: EDIT_MASK_ID, ...(names ? { render: (marker: string) => `${marker}\nnames: ${names}` } : {}) };
-    if (context.tokens.count(original) - context.tokens.count(context.stash.preview(input).replacement) < options.minSavedTokens) continue;
+    if (!savesEnough(original, context.stash.preview(input).replacement, options.minSavedTokens, context)) continue;
     const elision = context.stash.elide(input);
     out += value.slice(at, start) + elision.replacement;
     at = end;
@@ -194,13 +191,24 @@ function maskSpans(value: string, contents: readonly WrittenContent[], options: 
 }
 
 /**
+ * Whether masking `original` behind `replacement` saves at least `minSaved` tokens. A content
+ * many times longer than its marker clearly does (a token is at most a few dozen characters),
+ * so a whole file is not run through the tokenizer just to learn that; shorter ones are counted.
+ */
+function savesEnough(original: string, replacement: string, minSaved: number, context: StrategyContext): boolean {
+  if (original.length >= 4096 && original.length >= 16 * (replacement.length + minSaved)) return true;
+  return context.tokens.count(original) - context.tokens.count(replacement) >= minSaved;
+}
+
+/**
  * The names `original` mentions that no other message, and nothing else of its own value,
  * shows: one comma-separated line, cut to {@link NAMES_LINE_CHARS}.
  */
 function unseenNames(original: string, rest: string, tally: Tally): string {
-  tally.visibleElsewhere ??= othersVisible(tally);
   const own = visibleNames(rest);
-  const names = mentionedNames(original).filter((name) => !tally.visibleElsewhere!.has(name) && !own.has(name));
+  // A few dozen names looked up in each message's text: far cheaper than indexing every name the request shows.
+  const shownElsewhere = (name: string): boolean => tally.messages.some((message, index) => index !== tally.messageIndex && tally.seen.textOf(message).includes(name));
+  const names = mentionedNames(original).filter((name) => !own.has(name) && !shownElsewhere(name));
   let line = '';
   for (const name of names) {
     if (line.length + name.length + 2 > NAMES_LINE_CHARS) return `${line}, …`;
@@ -209,25 +217,16 @@ function unseenNames(original: string, rest: string, tally: Tally): string {
   return line;
 }
 
-function othersVisible(tally: Tally): Set<string> {
-  const all = new Set<string>();
-  tally.messages.forEach((message, index) => {
-    if (index === tally.messageIndex) return;
-    for (const name of tally.seen.namesOf(message)) all.add(name);
-  });
-  return all;
-}
-
-/** What each message shows, keyed by the message object: replayed history (the same objects each turn) is read once. */
+/** Each message's text, kept by the message object: replayed history (the same objects each turn) is joined once. */
 class NameIndex {
-  private readonly names = new WeakMap<ChatMessage, Set<string>>();
-  namesOf(message: ChatMessage): Set<string> {
-    let names = this.names.get(message);
-    if (!names) {
-      names = visibleNames(message.parts.map(partText).join('\n'));
-      this.names.set(message, names);
+  private readonly texts = new WeakMap<ChatMessage, string>();
+  textOf(message: ChatMessage): string {
+    let text = this.texts.get(message);
+    if (text === undefined) {
+      text = message.parts.map(partText).join('\n');
+      this.texts.set(message, text);
     }
-    return names;
+    return text;
   }
 }
 

@@ -6,7 +6,8 @@
  * whole and only reads the agent built on are outlined (measured: +3 points of tokens saved
  * over code_graph first); the catch-all (context_compression) next; edit_mask before history_trim (history_trim
  * keeps its markers verbatim, and their sites become nested sites of history_trim's own);
- * history_trim after the tool-output strategies; cache_optimizer last. Each factory lives in its own file named after its id.
+ * history_trim after the tool-output strategies; tool_catalog before window_budget
+ * (the budget then counts the tools block the target gets); cache_optimizer last. Each factory lives in its own file named after its id.
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
@@ -53,8 +54,8 @@ export const STRATEGY_ORDER = [
   'edit_mask',
   'history_trim',
   'prompt_compression',
-  'window_budget',
   'tool_catalog',
+  'window_budget',
   'tool_schema_compression',
   'param_tuning',
   'reasoning_budget',

@@ -144,7 +144,9 @@ export function createToolCatalog(): Strategy {
       const refusal = targetRefusal(kind, options, fullTokens, context.windowTokens);
       if (refusal) return { request, action: 'tools-kept', reason: refusal, details: { targetKind: kind, toolTokens: fullTokens } };
 
-      const growth = [...calledToolNames(request), ...forcedToolNames(request.options.tool_choice)];
+      // What the conversation did and said is read from the request as it arrived: earlier strategies may have trimmed its words.
+      const conversation = context.original;
+      const growth = [...calledToolNames(conversation), ...forcedToolNames(request.options.tool_choice)];
       const pin = context.state.get<ToolCatalogPin>(PIN_KEY);
       let selection: ToolCatalogPin;
       let event: string;
@@ -154,7 +156,7 @@ export function createToolCatalog(): Strategy {
         event = joining.length === 0 ? 'replayed' : `${joining.length} catalogued tool(s) called or forced joined the full set`;
       } else {
         // A changed tool list or target is decided again; what was full before stays full (the set only grows).
-        selection = decide(request, fingerprint, kind, options, context.tokens, new Set(pin?.full ?? []));
+        selection = decide(request, conversation, fingerprint, kind, options, context.tokens, new Set(pin?.full ?? []));
         event = pin ? (pin.targetKind !== kind ? 'the target kind changed' : 'the tool list changed') : 'first request of the session';
       }
       if (selection !== pin) context.state.set(PIN_KEY, selection);
@@ -190,8 +192,8 @@ function targetRefusal(kind: TargetKind, options: ToolCatalogOptions, fullTokens
   return options.endpoints ? undefined : `${kind} target: the catalog is off for endpoint and gateway targets (option endpoints)`;
 }
 
-function decide(request: ChatRequest, fingerprint: string, kind: TargetKind, options: ToolCatalogOptions, tokens: TokenCounter, earlier: ReadonlySet<string>): ToolCatalogPin {
-  const reasons = keepReasons(request, options, tokens, earlier);
+function decide(request: ChatRequest, conversation: ChatRequest, fingerprint: string, kind: TargetKind, options: ToolCatalogOptions, tokens: TokenCounter, earlier: ReadonlySet<string>): ToolCatalogPin {
+  const reasons = keepReasons(request.tools, conversation, options, tokens, earlier);
   const full: string[] = [];
   const catalogued: string[] = [];
   for (const tool of request.tools) (reasons.has(tool) ? full : catalogued).push(tool.name);
@@ -204,20 +206,20 @@ function decide(request: ChatRequest, fingerprint: string, kind: TargetKind, opt
   return { fingerprint, targetKind: kind, full, catalogued, grown: 0, keptBecause };
 }
 
-function keepReasons(request: ChatRequest, options: ToolCatalogOptions, tokens: TokenCounter, earlier: ReadonlySet<string>): Map<ToolDefinition, KeepReason> {
+function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, options: ToolCatalogOptions, tokens: TokenCounter, earlier: ReadonlySet<string>): Map<ToolDefinition, KeepReason> {
   const reasons = new Map<ToolDefinition, KeepReason>();
-  const mcp = mcpNamesOf(request.tools.map((tool) => tool.name));
+  const mcp = mcpNamesOf(tools.map((tool) => tool.name));
   const called = calledToolNames(request);
   const forced = new Set(forcedToolNames(request.options.tool_choice));
   const texts = conversationTexts(request);
   const authored = topicWords(texts.authored);
   const authoredStems = new Set(wordsOf(texts.authored).map(stem));
-  const toolWords = request.tools.map((tool) => distinctiveWords(tool, mcp.get(tool.name)));
+  const toolWords = tools.map((tool) => distinctiveWords(tool, mcp.get(tool.name)));
   // Wording several descriptions share ("travel assistant", "repository") cannot tie a tool to anything in particular.
   const frequency = new Map<string, number>();
   for (const words of toolWords) for (const word of words) frequency.set(word, (frequency.get(word) ?? 0) + 1);
   const commonAbove = options.tieWordMaxTools;
-  request.tools.forEach((tool, index) => {
+  tools.forEach((tool, index) => {
     let reason: KeepReason | undefined;
     if (!isMovable(tool)) reason = 'unmovable';
     else if (forced.has(tool.name)) reason = 'forced';

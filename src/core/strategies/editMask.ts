@@ -26,7 +26,7 @@
  */
 import type { ChatMessage, ChatRequest, Part, TextPart, ToolCallPart } from '../chat/types';
 import { partText } from '../chat/types';
-import { argumentEntries, jsonStringValues, withArgumentStrings } from '../chat/toolCallArguments';
+import { argumentEntries, withArgumentStrings, type JsonStringValue } from '../chat/toolCallArguments';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { heredocSummary, writeCallOf, type WrittenContent } from './edits/writeCalls';
 import { heredocWrites } from './edits/heredocs';
@@ -130,7 +130,7 @@ function maskCall(call: ToolCallPart, messages: readonly ChatMessage[], index: n
     return call;
   }
   // A value the model wrote with optional escapes cannot be written back byte for byte from its text.
-  const exact = typeof call.arguments === 'string' ? (jsonStringValues(call.arguments) ?? []).map((value) => value.canonical) : entries.map(() => true);
+  const exact = entries.map((entry) => !('canonical' in entry) || (entry as JsonStringValue).canonical);
   const values = entries.map((entry) => entry.value);
   let changed = false;
   for (const [valueIndex, contents] of byValue(write.contents)) {

@@ -9,6 +9,7 @@
  * usage figure and keeps Herald's own calls out of what the caller gets.
  */
 import type { ChatRequest } from '../chat/types';
+import type { BillingKind } from '../costs/billing';
 
 /** One event of the provider's own stream (a server-sent event), as it arrived. */
 export interface WireEvent {
@@ -18,8 +19,14 @@ export interface WireEvent {
   readonly data: unknown;
 }
 
-/** The provider's own usage figures for one answer, as far as it reported them. */
+/**
+ * The provider's own usage figures for one answer, as far as it reported them. Each input token
+ * counts in exactly one field, by the price it is billed at: `inputTokens` are fresh (neither read
+ * from nor written to the cache), so OpenAI's `prompt_tokens` less its `cached_tokens`, and
+ * Anthropic's `input_tokens` as reported (`core/costs/usage.ts` reads both).
+ */
 export interface ProviderUsage {
+  /** Fresh input tokens, billed at the full input price. */
   readonly inputTokens?: number;
   readonly outputTokens?: number;
   /** Input tokens read from the provider's prompt cache. */
@@ -92,6 +99,8 @@ export interface TargetInformation {
    * Undefined for VS Code models, whose wire Herald does not see.
    */
   readonly wireFormat?: 'openai' | 'anthropic';
+  /** How the target bills: premium requests (a Copilot-hosted model), tokens (an endpoint), or unknown. */
+  readonly billing?: BillingKind;
 }
 
 /** A round Herald answers itself: what the model wrote and the calls to Herald's own tools, answered. */

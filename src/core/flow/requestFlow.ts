@@ -15,6 +15,7 @@ import type { OwnTool, OwnToolAnswer, OwnToolContext } from './ownTool';
 import { OWN_TOOLS } from './ownTools';
 import { RETRIEVE_TOOL_NAME } from './retrieveTool';
 import { describeError } from '../errors';
+import type { BillingKind } from '../costs/billing';
 
 export { RETRIEVE_TOOL, RETRIEVE_TOOL_NAME, answerRetrieveCall } from './retrieveTool';
 const PREVIEW_CHARS = 200;
@@ -25,8 +26,10 @@ export interface RequestRecord {
   readonly startedAt: number;
   /** The Herald model's display name. */
   readonly model: string;
-  /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, or `failed` (the target failed). */
-  readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed';
+  /** The target's model family (for an endpoint, the model id it expects): what the price table is looked up by. */
+  readonly family?: string;
+  /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, `failed` (the target failed) or `cancelled` (the caller stopped it). A failed or cancelled request saves nothing. */
+  readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed' | 'cancelled';
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** Time the pipeline took, in ms. */
@@ -41,6 +44,18 @@ export interface RequestRecord {
   readonly ownToolCalls?: Readonly<Record<string, number>>;
   /** The provider's usage figures, summed over every round of the turn, when the target reported them. */
   readonly usage?: ProviderUsage;
+  /** `herald_retrieve` calls the model addressed to the caller's own tool of that name (passed through, counted). */
+  readonly callerRetrievals?: number;
+  /** Requests sent to the target for this turn: the first, plus one per round of Herald's own tool answers. */
+  readonly rounds?: number;
+  /** How the target bills (premium requests, tokens, unknown). */
+  readonly billing?: BillingKind;
+  /** Premium requests this turn spent: every round sent to a Copilot-hosted model (each is user-initiated). */
+  readonly premiumRequests?: number;
+  /** Who asked: the caller of the Herald model, or Herald itself (the library's plan, the filter's quality check). */
+  readonly origin?: 'caller' | 'herald';
+  /** Money, when the target bills by the token and the price table knows the model (filled by the host). */
+  readonly cost?: RequestCost;
   /** Leading messages replayed exactly as earlier turns decided them (their savings carry over). */
   readonly replayedMessages: number;
   /** The `context_quality` signal's verdict, when that strategy ran. */
@@ -49,6 +64,16 @@ export interface RequestRecord {
   readonly error?: string;
   /** The start of the user's latest words; only recorded when content mode is on. */
   readonly promptPreview?: string;
+}
+
+/** What one request cost in money, at the price table's prices. */
+export interface RequestCost {
+  /** The price table's key that matched the model. */
+  readonly priceKey: string;
+  /** USD the provider's usage comes to. */
+  readonly billedUsd: number;
+  /** Herald's estimate in USD of the same turn without the optimizer. */
+  readonly unoptimizedUsd: number;
 }
 
 export interface RequestFlowInput {
@@ -84,6 +109,8 @@ export interface RequestFlowInput {
    */
   readonly loadTools?: (sessionId: string, names: readonly string[]) => void;
   readonly now?: () => number;
+  /** Who asked (default: the caller). */
+  readonly origin?: 'caller' | 'herald';
 }
 
 /** What Herald stores as the answer to a request: the text and tool calls the caller saw, in order. */
@@ -128,10 +155,14 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const tokensAfter = result?.tokensAfter ?? tokensBefore;
   const ownToolCalls: Record<string, number> = {};
   let usage: ProviderUsage | undefined;
+  let callerRetrievals = 0;
+  let rounds = 0;
+  const billing = input.target.information.billing ?? 'unknown';
   const record = (): RequestRecord => ({
     id: input.id,
     startedAt,
     model: input.target.information.name,
+    family: input.target.information.family,
     status,
     tokensBefore,
     tokensAfter,
@@ -142,6 +173,12 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     retrievals: ownToolCalls[RETRIEVE_TOOL_NAME] ?? 0,
     ...(Object.keys(ownToolCalls).length > 0 ? { ownToolCalls: { ...ownToolCalls } } : {}),
     ...(usage ? { usage } : {}),
+    callerRetrievals,
+    rounds,
+    billing,
+    // Each round is one request the target bills; to a Copilot-hosted model, one premium request.
+    premiumRequests: billing === 'premium-requests' ? rounds : 0,
+    origin: input.origin ?? 'caller',
     replayedMessages: result?.replayedMessages ?? 0,
     contextQuality: qualityOf(result?.decisions ?? []),
     error,
@@ -188,6 +225,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       let foreignCalls = 0;
       // The answer's closing events wait for the end of the round: a further round continues the same answer.
       const closing: ResponseChunk[] = [];
+      rounds++;
       for await (const chunk of input.target.send(request, input.signal)) {
         if (chunk.type === 'wire') {
           if (chunk.call && own.has(chunk.call.name)) continue;
@@ -201,6 +239,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
           input.report(chunk);
           continue;
         }
+        if (chunk.type === 'tool_call' && chunk.name === RETRIEVE_TOOL_NAME && !own.has(chunk.name)) callerRetrievals++;
         if (chunk.type === 'tool_call' && own.has(chunk.name)) {
           // Herald's own tool: answered here, never shown to the caller (past the round limit it is dropped).
           if (answerOwn) ownCalls.push(chunk);
@@ -240,11 +279,13 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       for (const revise of revisions) request = revise(request);
     }
   } catch (failure) {
-    status = 'failed';
+    // A stop by the caller is not the target's failure; either way nothing was saved.
+    status = input.signal.aborted ? 'cancelled' : 'failed';
     error = describeError(failure);
     const failed = record();
     throw Object.assign(failure instanceof Error ? failure : new Error(error), { heraldRecord: failed });
   }
+  if (input.signal.aborted) status = 'cancelled';
   if (input.afterResponse && result && !input.signal.aborted && storable && seen.length > 0) {
     try {
       await input.afterResponse(input.request, { herald: 'answer', chunks: seen }, result.sessionId);

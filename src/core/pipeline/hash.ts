@@ -152,8 +152,17 @@ function jsonForm(value: unknown, key: string): unknown {
   return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value;
 }
 
-/** SHA-256 of each object's JSON, remembered per object (the chat model's objects are never mutated). */
-const digests = new WeakMap<object, string>();
+/** SHA-256 and length of each object's JSON, remembered per object (the chat model's objects are never mutated). */
+const digests = new WeakMap<object, { readonly digest: string; readonly length: number }>();
+
+function digestEntry(value: object): { readonly digest: string; readonly length: number } {
+  const known = digests.get(value);
+  if (known !== undefined) return known;
+  const json = JSON.stringify(value);
+  const entry = { digest: sha256(json), length: json.length };
+  digests.set(value, entry);
+  return entry;
+}
 
 /**
  * A hex SHA-256 of a message's (or tool's, or any plain object's) JSON text, worked out once
@@ -161,11 +170,12 @@ const digests = new WeakMap<object, string>();
  * digest, key order included.
  */
 export function digestOf(value: object): string {
-  const known = digests.get(value);
-  if (known !== undefined) return known;
-  const digest = sha256(JSON.stringify(value));
-  digests.set(value, digest);
-  return digest;
+  return digestEntry(value).digest;
+}
+
+/** The length of an object's JSON text, remembered with its digest. */
+export function jsonLengthOf(value: object): number {
+  return digestEntry(value).length;
 }
 
 /** A hex SHA-256 of a sequence of objects (messages, tools), from their digests. */

@@ -17,6 +17,7 @@ import { SessionStateStore } from './sessionState';
 import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
+import { checkOptionNames, checkOptions } from './optionSchema';
 
 export interface PipelineConfig {
   /** Strategy id → on/off; strategies not named use their `defaultEnabled`. */
@@ -211,6 +212,16 @@ export class Pipeline {
   }
 
   /** Handles in `request` whose stash entries could not be written. */
+  /**
+   * A strategy's options, defaults applied; with an option schema, checked against it first
+   * (throws inside the strategy's fail-open run when a value is wrong).
+   */
+  private strategyOptions(strategy: Strategy): Readonly<Record<string, unknown>> {
+    const set = this.config.options?.[strategy.id] ?? {};
+    if (strategy.optionSchema !== undefined) checkOptions(strategy.id, strategy.optionSchema, set);
+    return { ...(strategy.defaults ?? {}), ...set };
+  }
+
   private lostHandles(request: ChatRequest): string[] {
     const unwritten = this.dependencies.stash.unwrittenHandles();
     if (unwritten.size === 0) return [];
@@ -269,7 +280,7 @@ export class Pipeline {
         frozenCount,
         freshStart,
         original,
-        options: { ...(strategy.defaults ?? {}), ...(this.config.options?.[strategy.id] ?? {}) },
+        options: this.strategyOptions(strategy),
         cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
@@ -366,6 +377,12 @@ function validateConfig(strategies: readonly Strategy[], config: PipelineConfig)
   for (const [id, parameters] of Object.entries(config.options ?? {})) {
     const strategy = known.get(id);
     if (!strategy) throw new Error(`Herald: options for unknown strategy id "${id}"`);
+    // Names are checked here; values when the strategy runs, so a bad value fails that
+    // strategy open (skipped, with the reason) instead of the whole configuration.
+    if (strategy.optionSchema !== undefined) {
+      checkOptionNames(id, strategy.optionSchema, parameters);
+      continue;
+    }
     for (const name of Object.keys(parameters)) {
       if (!(name in (strategy.defaults ?? {}))) {
         throw new Error(`Herald: unknown option "${name}" for strategy "${id}" (known: ${Object.keys(strategy.defaults ?? {}).join(', ') || 'none'})`);

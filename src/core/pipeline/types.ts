@@ -4,6 +4,7 @@ import type { Logger, ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import type { SessionState } from './sessionState';
+import type { OptionSchema } from './optionSchema';
 
 /**
  * Where Herald's request flow forwards a request, when it does (it then answers Herald's own
@@ -74,6 +75,12 @@ export interface Strategy {
   readonly rewritesFrozen?: boolean;
   /** Parameter defaults; an option not named here is an error. */
   readonly defaults?: Readonly<Record<string, unknown>>;
+  /**
+   * The options declared once (type, default, bounds, description per field; see
+   * `optionSchema.ts`): what a user sets is checked against it, and the manifest's settings
+   * and the README's table are written from it. `defaults` then comes from it too.
+   */
+  readonly optionSchema?: OptionSchema;
   /** Look at one request; return a new one (never mutate the input) and what was done. */
   apply(request: ChatRequest, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
   /** Called with the model's answer after a live call (semantic_cache writes it back). */

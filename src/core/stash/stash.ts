@@ -56,6 +56,12 @@ export interface Elision {
 
 const DEFAULT_TTL_MS = 7 * 24 * 3600 * 1000;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * A flush that wrote nothing sweeps (lists and stats every entry) at most this often: a
+ * gateway flushes on every request, most of which elide nothing new, and the listing grows
+ * with the stash.
+ */
+const IDLE_SWEEP_INTERVAL_MS = 60_000;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 export class Stash {
@@ -72,6 +78,7 @@ export class Stash {
    * replacements still stand in requests replayed from the memo. Their write merges with it.
    */
   private readonly unseen = new Set<string>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: StashOptions) {
     this.key = options.key ?? randomBytes(32);
@@ -145,6 +152,8 @@ export class Stash {
           this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${batched.handle}: ${describeError(error)}`);
         }
       }
+      if (batch.length === 0 && this.now() - this.lastSweep < IDLE_SWEEP_INTERVAL_MS) return;
+      this.lastSweep = this.now();
       for (const handle of await this.sweep(new Set(batch.map((entry) => entry.handle)))) {
         // Evicted the moment it was written: as good as never written.
         failed.push(handle);

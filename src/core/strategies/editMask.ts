@@ -34,6 +34,8 @@ import { fileWriteConfirmed, shellWriteConfirmed } from './edits/writeConfirmati
 import { mentionedNames, visibleNames } from './history/names';
 import { splitUnits } from './history/textUnits';
 import { booleanOption, numberOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { EDIT_MASK_OPTIONS } from './options/editMaskOptions';
 
 export const EDIT_MASK_ID = 'edit_mask';
 
@@ -51,7 +53,7 @@ export type EditMaskOptions = {
   readonly textCommands: boolean;
 };
 
-export const EDIT_MASK_DEFAULTS: EditMaskOptions = { minSavedTokens: 32, keepNames: true, textCommands: true };
+export const EDIT_MASK_DEFAULTS: EditMaskOptions = optionDefaults(EDIT_MASK_OPTIONS);
 
 /** Most characters of the names line after a marker. */
 const NAMES_LINE_CHARS = 600;
@@ -73,6 +75,7 @@ export function createEditMask(): Strategy {
     defaultEnabled: true,
     kind: 'transform',
     defaults: EDIT_MASK_DEFAULTS,
+    optionSchema: EDIT_MASK_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const options: EditMaskOptions = {
         minSavedTokens: numberOption(context.options, EDIT_MASK_ID, 'minSavedTokens', 0),

@@ -12,6 +12,8 @@ export interface StrategyEnvironment {
   readonly logger?: Logger;
   /** A local embedding model folder, when the user configured one. */
   readonly embeddingModelDir?: string;
+  /** The shipped retrieval model's folder; default: found beside the running code; `false`: none (lexical unless a user model is set). */
+  readonly bundledModelDir?: string | false;
   /**
    * Where vision_ocr's engine finds its worker, core and model, and how long the worker idles
    * before it stops. Files not given come from beside the running bundle, else node_modules.

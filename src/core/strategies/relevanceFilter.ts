@@ -21,6 +21,8 @@ import { LEXICAL_ONLY_NOTE, loadScorerFor, type ScorerSource } from '../relevanc
 import { queryForLatestTurn, queryForPasted } from '../relevance/turnQuery';
 import type { StrategyEnvironment } from './environment';
 import { describeError } from '../errors';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { RELEVANCE_FILTER_OPTIONS } from './options/relevanceFilterOptions';
 
 /** Options of relevance_filter. */
 export interface RelevanceFilterOptions extends LineSelectionOptions {
@@ -34,19 +36,7 @@ export interface RelevanceFilterOptions extends LineSelectionOptions {
   readonly keepFailedOutputs: boolean;
 }
 
-export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = {
-  minLines: 60,
-  minSavedTokens: 200,
-  pastedFresh: true,
-  keepFailedOutputs: true,
-  leadingLines: 5,
-  trailingLines: 3,
-  contextLines: 1,
-  keepRatio: 0.2,
-  minKeptLines: 10,
-  relativeScoreFloor: 0.25,
-  minElidedRun: 4,
-};
+export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = optionDefaults(RELEVANCE_FILTER_OPTIONS);
 
 /** Rough characters per token of log and code text, for the worth-it threshold only. */
 const CHARACTERS_PER_TOKEN = 4;
@@ -65,6 +55,7 @@ export function createRelevanceFilter(environment: StrategyEnvironment = {}): St
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...RELEVANCE_FILTER_DEFAULTS },
+    optionSchema: RELEVANCE_FILTER_OPTIONS,
     apply: (request, context) => filterRequest(request, context, readOptions(context.options), scorers),
   };
 }

@@ -33,6 +33,8 @@ import type { TokenCounter } from '../tokens/tokenCounter';
 import { CATALOG_TOOL_NAME, catalogLine, catalogTool, type CatalogEntry } from './catalog/catalogTool';
 import { mcpNamesOf, type McpToolName } from './catalog/mcpNames';
 import { shortHash } from './signals/shortHash';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { TOOL_CATALOG_OPTIONS } from './options/toolCatalogOptions';
 import { booleanOption, numberOption, stringListOption } from './shared/optionReads';
 import { topicWords, wordsOf, stem } from './toolDescriptions/topicWords';
 
@@ -73,17 +75,7 @@ export type ToolCatalogOptions = {
   readonly maxLineChars: number;
 };
 
-export const TOOL_CATALOG_DEFAULTS: ToolCatalogOptions = {
-  minSavedTokens: 1000,
-  minToolSavedTokens: 40,
-  tieWordMaxTools: 2,
-  endpoints: true,
-  copilotHostedWindowShare: 0.25,
-  keepWorkspaceTools: true,
-  keepTools: [],
-  keepPrefixes: [],
-  maxLineChars: 120,
-};
+export const TOOL_CATALOG_DEFAULTS: ToolCatalogOptions = optionDefaults(TOOL_CATALOG_OPTIONS);
 
 /** The pinned selection of one session. */
 export interface ToolCatalogPin {
@@ -133,6 +125,7 @@ export function createToolCatalog(): Strategy {
     defaultEnabled: true,
     kind: 'transform',
     defaults: TOOL_CATALOG_DEFAULTS,
+    optionSchema: TOOL_CATALOG_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const options = readOptions(context.options);
       if (request.tools.length === 0) return { request, action: 'tools-kept', reason: 'no tools' };

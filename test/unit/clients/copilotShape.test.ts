@@ -13,7 +13,7 @@ import { TokenCounter } from '../../../src/core/tokens';
 import { CACHE_CONTROL_MIME, copilotShapedSession, loadCopilotExport, STATEFUL_MARKER_MIME, type ClientSession } from '../../support/clients';
 import { sharedPrefix } from '../../support/clients/clientReplay';
 import { expandsBack } from '../../support/replay';
-import { hasSharedData, loadTrajectory, trajectoryNames } from '../../support/sharedData';
+import { describeWithData, loadTrajectory, trajectoryNames } from '../../support/sharedData';
 
 const json = (value: unknown): string => JSON.stringify(value);
 
@@ -44,14 +44,17 @@ async function replay(session: ClientSession): Promise<{ turns: Replayed[]; stas
   return { turns, stash };
 }
 
-(hasSharedData() ? describe : describe.skip)('Copilot\'s request shape through the pipeline (shared data)', function () {
+describeWithData('Copilot\'s request shape through the pipeline (shared data)', function () {
   this.timeout(120_000);
-  const exported = loadCopilotExport();
-  const assembled = copilotShapedSession(loadTrajectory(trajectoryNames()[0]!), 0);
-  const gpt = copilotShapedSession(loadTrajectory(trajectoryNames()[1]!), 1);
+  let exported: ClientSession;
+  let assembled: ClientSession;
+  let gpt: ClientSession;
   let runs: { exported: Replayed[]; assembled: Replayed[]; gpt: Replayed[]; stashes: Stash[] };
 
   before(async () => {
+    exported = loadCopilotExport();
+    assembled = copilotShapedSession(loadTrajectory(trajectoryNames()[0]!), 0);
+    gpt = copilotShapedSession(loadTrajectory(trajectoryNames()[1]!), 1);
     const [a, b, c] = [await replay(exported), await replay(assembled), await replay(gpt)];
     runs = { exported: a.turns, assembled: b.turns, gpt: c.turns, stashes: [a.stash, b.stash, c.stash] };
   });

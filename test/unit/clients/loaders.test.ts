@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { ChatMessage, ChatRequest } from '../../../src/core/chat/types';
 import { partText } from '../../../src/core/chat/types';
-import { hasSharedData, loadTrajectory, trajectoryNames } from '../../support/sharedData';
+import { describeWithData, loadTrajectory, trajectoryNames } from '../../support/sharedData';
 import {
   CACHE_CONTROL_MIME,
   claudeCodeSpotterMainFiles,
@@ -11,6 +11,7 @@ import {
   readCopilotExport,
   STATEFUL_MARKER_MIME,
   SUMMARY_PROMPT,
+  type ClientSession,
 } from '../../support/clients';
 import { withCopilotBreakpoints } from '../../support/clients/copilotBreakpoints';
 import { RAW_PART } from '../../support/clients/copilotRaw';
@@ -47,9 +48,12 @@ function assertCallsAnswered(request: ChatRequest): void {
   });
 }
 
-(hasSharedData() ? describe : describe.skip)('client traffic loaders (shared data)', () => {
+describeWithData('client traffic loaders (shared data)', () => {
   describe('Copilot chat-replay export', () => {
-    const session = loadCopilotExport();
+    let session: ClientSession;
+    before(() => {
+      session = loadCopilotExport();
+    });
 
     it('reads every request Copilot sent, each conversation continuing the one before', () => {
       assert.equal(session.requests.length, 4);
@@ -110,8 +114,10 @@ function assertCallsAnswered(request: ChatRequest): void {
   });
 
   describe('Claude Code sessions', () => {
-    const file = claudeCodeSpotterMainFiles().find((name) => name.includes('258c7280'))!;
-    const session = loadClaudeCodeSession(file);
+    let session: ClientSession;
+    before(() => {
+      session = loadClaudeCodeSession(claudeCodeSpotterMainFiles().find((name) => name.includes('258c7280'))!);
+    });
 
     it('makes one request per reply (152 distinct message ids) and one for the compaction summary', () => {
       assert.equal(session.requests.length, 153);
@@ -168,9 +174,14 @@ function assertCallsAnswered(request: ChatRequest): void {
   });
 
   describe('Copilot-shaped sessions from the trajectories', () => {
-    const names = trajectoryNames();
-    const claude = copilotShapedSession(loadTrajectory(names[0]!), 0);
-    const gpt = copilotShapedSession(loadTrajectory(names[1]!), 1);
+    let names: string[];
+    let claude: ClientSession;
+    let gpt: ClientSession;
+    before(() => {
+      names = trajectoryNames();
+      claude = copilotShapedSession(loadTrajectory(names[0]!), 0);
+      gpt = copilotShapedSession(loadTrajectory(names[1]!), 1);
+    });
 
     it('sends parallel calls: several tool results after one assistant message, every call answered', () => {
       const last = claude.requests.at(-1)!.request;

@@ -133,6 +133,27 @@ describe('Stash', () => {
     assert.equal(entry?.kind, 'observation_mask', 'the first process\'s kind and creation time are kept');
   });
 
+  it('sweeps after a flush that wrote nothing at most once a minute (a listing per request would grow with the stash)', async () => {
+    let now = 1_000_000;
+    const store = new MemoryBlobStore(() => now);
+    let listings = 0;
+    const list = store.list.bind(store);
+    store.list = async () => {
+      listings++;
+      return list();
+    };
+    const stash = new Stash({ store, key: new Uint8Array(32), now: () => now, ttlMs: 10_000 });
+    const old = stash.elide({ original: 'o'.repeat(100), summary: 's', kind: 'test' });
+    await stash.flush();
+    assert.equal(listings, 1, 'a flush that wrote sweeps');
+    for (let request = 0; request < 10; request++) await stash.flush();
+    assert.equal(listings, 1, 'idle flushes within the minute do not');
+    now += 61_000;
+    await stash.flush();
+    assert.equal(listings, 2, 'an idle flush a minute later does, and evicts what expired');
+    assert.ok(!(await store.list()).some((info) => info.key === old.handle));
+  });
+
   it('reports a failed write instead of throwing', async () => {
     const problems: string[] = [];
     const store = new MemoryBlobStore();

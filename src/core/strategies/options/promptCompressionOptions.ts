@@ -1,0 +1,7 @@
+/** The options of prompt_compression: type, default, bounds and a one-line description each. */
+import { z } from 'zod';
+
+export const PROMPT_COMPRESSION_OPTIONS = z.object({
+  minChars: z.number().int().min(0).default(400).describe('Texts with fewer characters of prose than this are left alone.'),
+  minSavedTokens: z.number().int().min(0).default(16).describe('Smallest saving, in tokens (after paying for the marker), worth a rewrite.'),
+});

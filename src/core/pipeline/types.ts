@@ -7,12 +7,12 @@ import type { SessionState } from './sessionState';
 import type { OptionSchema } from './optionSchema';
 
 /**
- * Where Herald's request flow forwards a request, when it does (it then answers Herald's own
- * tools inside the turn): a Copilot-hosted model through VS Code (billed per request, as
- * premium requests), an endpoint the user configured, or the gateway's upstream (both billed
- * by the token, with prompt caching).
+ * How the target Herald's request flow forwards to bills, when the flow answers Herald's own
+ * tools inside the turn: `endpoint`, by the token with prompt caching (an endpoint the user
+ * configured, the gateway's upstream); `copilot-hosted`, per request (a Copilot-hosted model:
+ * each request is a premium request; a model whose billing Herald does not know is treated so).
  */
-export type TargetKind = 'copilot-hosted' | 'endpoint' | 'gateway';
+export type TargetKind = 'copilot-hosted' | 'endpoint';
 
 export interface StrategyContext {
   readonly stash: Stash;

@@ -171,9 +171,9 @@ describe('tool_catalog', () => {
     const setup = pipelineOf([createToolCatalog()]);
     const copilotTight = await setup.pipeline.run(request, { targetKind: 'copilot-hosted', windowTokens: 32_000, sessionId: 's3' });
     assert.equal(copilotTight.decisions[0]!.action, 'tools-catalogued', 'in a 32k window the tools are over a third of it');
-    const off = await runTurns([request], 'gateway', { endpoints: false });
+    const off = await runTurns([request], 'endpoint', { endpoints: false });
     assert.equal(off.results[0]!.request.tools.length, 69);
-    const gateway = await runTurns([request], 'gateway');
+    const gateway = await runTurns([request], 'endpoint');
     assert.equal(gateway.results[0]!.decisions[0]!.action, 'tools-catalogued');
   });
 

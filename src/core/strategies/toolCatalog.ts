@@ -97,8 +97,7 @@ const PIN_KEY = 'selection';
 
 /** What the catalog buys and costs on each kind of target, for the decision's reason. */
 const KIND_NOTES: Readonly<Record<TargetKind, string>> = {
-  endpoint: 'endpoint target, billed by the token: a load costs one round and one cache write',
-  gateway: 'gateway target, billed by the token: a load costs one round and one cache write',
+  endpoint: 'target billed by the token: a load costs one round and one cache write',
   'copilot-hosted': 'Copilot-hosted target: the tools fill enough of the window to be worth a premium request per load',
 };
 
@@ -182,7 +181,7 @@ function targetRefusal(kind: TargetKind, options: ToolCatalogOptions, fullTokens
     }
     return undefined;
   }
-  return options.endpoints ? undefined : `${kind} target: the catalog is off for endpoint and gateway targets (option endpoints)`;
+  return options.endpoints ? undefined : 'target billed by the token: the catalog is off for endpoint and gateway targets (option endpoints)';
 }
 
 function decide(request: ChatRequest, conversation: ChatRequest, fingerprint: string, kind: TargetKind, options: ToolCatalogOptions, tokens: TokenCounter, earlier: ReadonlySet<string>): ToolCatalogPin {

@@ -11,7 +11,6 @@ import { LanguageModelTarget } from './languageModelTarget';
 import { fromVscode, type PartKit, type VscodeMessageLike } from './messageConversion';
 import { recordOfFailure, runRequestFlow } from '../../core/flow/requestFlow';
 import type { Optimizer } from '../optimizer/optimizer';
-import type { TargetKind } from '../../core/pipeline/types';
 import type { HeraldSettings } from '../settings/settingsSchema';
 import { describeError } from '../../core/errors';
 import { billingNote } from '../../core/costs/billing';
@@ -129,14 +128,12 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
       target.information.wireFormat,
     );
     const optimizer = this.services.optimizer();
-    // The catalog's loader is answered in the turn only when own-tool rounds are allowed.
-    const kind = settings.retrieveRounds > 0 ? targetKindOf(target.information.id) : undefined;
     try {
       const record = await runRequestFlow({
         id: `r${Date.now().toString(36)}-${(++this.requestCounter).toString(36)}`,
         request,
         target,
-        optimize: settings.enabled ? (input, windowTokens, signal) => optimizer.run(input, windowTokens, signal, undefined, kind) : undefined,
+        optimize: settings.enabled ? (input, windowTokens, signal, targetKind) => optimizer.run(input, windowTokens, signal, undefined, targetKind) : undefined,
         loadTools: (sessionId, names) => optimizer.loadTools(sessionId, names),
         retrieve: (handle) => optimizer.stash.retrieve(handle),
         report: (chunk) => {
@@ -195,15 +192,6 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
   dispose(): void {
     this.changed.dispose();
   }
-}
-
-/**
- * How a target bills: an endpoint by the token; a model VS Code offers per request (Copilot
- * bills each request an extension sends as a premium request; another vendor's billing is not
- * known here, so it is treated the same cautious way).
- */
-function targetKindOf(id: string): TargetKind {
-  return id.startsWith('endpoint:') ? 'endpoint' : 'copilot-hosted';
 }
 
 function textOfMessage(message: vscode.LanguageModelChatRequestMessage): string {

@@ -21,22 +21,23 @@ function copilotOpening(): ChatRequest {
 }
 
 /** Herald's tool strategies behind the flow, wired the way a host wires them (loads recorded in the session's pin). */
-function setup(scripts: Script[], request: ChatRequest) {
+function setup(scripts: Script[], request: ChatRequest, overrides: { billing?: 'tokens' | 'premium-requests'; retrieveRounds?: number } = {}) {
   const stash = new Stash({ store: new MemoryBlobStore() });
   const tokens = new TokenCounter();
   const pipeline = new Pipeline([createToolCatalog(), createToolSchemaCompression(), createCacheOptimizer()], {}, { stash, tokens });
-  const target = new FakeTarget(scripts, { maxInputTokens: 128_000 });
+  // An endpoint: billed by the token, so the catalog is offered.
+  const target = new FakeTarget(scripts, { maxInputTokens: 128_000, billing: overrides.billing ?? 'tokens' });
   const reported: ResponseChunk[] = [];
   const run = (caller: ChatRequest) =>
     runRequestFlow({
       id: 'r1',
       request: caller,
       target,
-      optimize: (input, windowTokens, signal) => pipeline.run(input, { windowTokens, signal, targetKind: 'endpoint', sessionId: 'session' }),
+      optimize: (input, windowTokens, signal, targetKind) => pipeline.run(input, { windowTokens, signal, sessionId: 'session', ...(targetKind ? { targetKind } : {}) }),
       retrieve: (handle) => stash.retrieve(handle),
       report: (chunk) => reported.push(chunk),
       signal: new AbortController().signal,
-      retrieveRounds: 4,
+      retrieveRounds: overrides.retrieveRounds ?? 4,
       logger: new RecordingLogger(),
       countTokens: (input) => tokens.countRequest(input),
       loadTools: (sessionId, names) => void recordLoadedTools(pipeline.state.scope(sessionId, TOOL_CATALOG_ID), names),
@@ -114,5 +115,19 @@ describe('request flow: the tool catalog', () => {
     await mixed.run(mixed.request);
     assert.equal(mixed.target.received.length, 1);
     assert.deepEqual(mixed.reported.map((chunk) => (chunk.type === 'tool_call' ? chunk.name : chunk.type)), ['read_file']);
+  });
+
+  it('tells the pipeline the target kind from how the target bills, and offers no catalog when its calls could not be answered', async function () {
+    skipWithoutData(this);
+    const endpoint = setup([[{ type: 'text', text: 'ok' }]], copilotOpening());
+    await endpoint.run(endpoint.request);
+    assert.ok(names(endpoint.target.received[0]!).includes(CATALOG_TOOL_NAME), 'billed by the token: the catalog is offered');
+    // A Copilot-hosted model's 128k window holds these 69 tools (about 12,000 tokens) easily: each load would be a premium request.
+    const copilot = setup([[{ type: 'text', text: 'ok' }]], copilotOpening(), { billing: 'premium-requests' });
+    await copilot.run(copilot.request);
+    assert.equal(copilot.target.received[0]!.tools.length, 69);
+    const noRounds = setup([[{ type: 'text', text: 'ok' }]], copilotOpening(), { retrieveRounds: 0 });
+    await noRounds.run(noRounds.request);
+    assert.ok(!names(noRounds.target.received[0]!).includes(CATALOG_TOOL_NAME), 'no own-tool rounds: nobody would answer a load');
   });
 });

@@ -14,7 +14,7 @@ import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo } from './messageMemo';
 import { SessionStateStore } from './sessionState';
-import type { Decision, Strategy, StrategyResult } from './types';
+import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
 import { checkOptionNames, checkOptions } from './optionSchema';
@@ -48,6 +48,11 @@ export interface RunOptions {
   readonly model?: ModelPort;
   /** Groups turns of one conversation for pins; derived from the first messages when absent. */
   readonly sessionId?: string;
+  /**
+   * Where Herald's flow forwards the request; set it only when that flow answers Herald's own
+   * tools inside the turn (tool_catalog offers its loader then). Undefined when none does.
+   */
+  readonly targetKind?: TargetKind;
   readonly signal?: AbortSignal;
 }
 
@@ -279,6 +284,7 @@ export class Pipeline {
         cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
+        targetKind: options.targetKind,
         logger: this.logger,
         model: options.model,
         signal: controller.signal,

@@ -37,6 +37,27 @@ const FENCE = /(^|\n)(```|~~~)[^\n]*\n([\s\S]*?)\n\2[ \t]*(?=\n|$)/g;
 const PASTED_FENCE_MIN_LINES = 40;
 
 export function findToolOutputs(request: ChatRequest): ToolOutputSegment[] {
+  // Most strategies of a run read the segments of the same messages (a strategy that changes
+  // nothing hands the next one the same array): found once per message array. The array's
+  // messages are compared too (pointer by pointer, cheap), so a strategy that fills a copied
+  // array after reading its segments still gets the segments of what it holds.
+  const known = segmentsByMessages.get(request.messages);
+  if (known && sameMessages(known.messages, request.messages)) return known.segments.slice();
+  const segments = collectToolOutputs(request);
+  segmentsByMessages.set(request.messages, { messages: request.messages.slice(), segments });
+  return segments.slice();
+}
+
+/** Segments by the message array they were found in, with the messages it held then. */
+const segmentsByMessages = new WeakMap<readonly ChatMessage[], { readonly messages: readonly ChatMessage[]; readonly segments: readonly ToolOutputSegment[] }>();
+
+function sameMessages(before: readonly ChatMessage[], now: readonly ChatMessage[]): boolean {
+  if (before.length !== now.length) return false;
+  for (let index = 0; index < now.length; index++) if (before[index] !== now[index]) return false;
+  return true;
+}
+
+function collectToolOutputs(request: ChatRequest): ToolOutputSegment[] {
   const segments: ToolOutputSegment[] = [];
   const calls = new Map<string, { name: string; command?: string }>();
   let lastBashBlock: string | undefined;

@@ -173,6 +173,11 @@ export function digestOf(value: object): string {
   return digestEntry(value).digest;
 }
 
+/** The digest of an object when it has been worked out already (no hashing here). */
+export function knownDigestOf(value: object): string | undefined {
+  return digests.get(value)?.digest;
+}
+
 /** The length of an object's JSON text, remembered with its digest. */
 export function jsonLengthOf(value: object): number {
   return digestEntry(value).length;

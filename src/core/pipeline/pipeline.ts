@@ -98,6 +98,8 @@ export class Pipeline {
   private readonly configHash: string;
   /** The least share a rewrite of a cached history output must remove (the config's, or the default). */
   private readonly cachedRewriteMinSavedShare: number;
+  /** Each strategy's options once checked against its schema. */
+  private readonly checkedOptions = new Map<Strategy, Readonly<Record<string, unknown>>>();
 
   constructor(
     readonly strategies: readonly Strategy[],
@@ -217,9 +219,15 @@ export class Pipeline {
    * (throws inside the strategy's fail-open run when a value is wrong).
    */
   private strategyOptions(strategy: Strategy): Readonly<Record<string, unknown>> {
+    // The configuration never changes, so options that passed their check once are kept (a
+    // wrong value is checked, and fails the strategy open, on every run as before).
+    const known = this.checkedOptions.get(strategy);
+    if (known) return known;
     const set = this.config.options?.[strategy.id] ?? {};
     if (strategy.optionSchema !== undefined) checkOptions(strategy.id, strategy.optionSchema, set);
-    return { ...(strategy.defaults ?? {}), ...set };
+    const options = { ...(strategy.defaults ?? {}), ...set };
+    this.checkedOptions.set(strategy, options);
+    return options;
   }
 
   private lostHandles(request: ChatRequest): string[] {

@@ -77,4 +77,34 @@ describe('content_census', () => {
       }
     });
   }
+
+  it('classifies long outputs as classifyShape does, whole JSON included, when their heads are alike', async () => {
+    // Past 4,096 characters an output is remembered by its head unless it opens like JSON (then
+    // the whole text decides): with a one-character head, a valid and a broken JSON array share
+    // their head but not their class, and two logs with one head share theirs.
+    const valid = JSON.stringify(Array.from({ length: 800 }, (_, index) => ({ index })));
+    const broken = `${valid.slice(0, -1)},`;
+    const logHead = 'building the project\n';
+    const logs = [`${logHead}${'compiled module\n'.repeat(400)}`, `${logHead}${'Traceback (most recent call last)\n'.repeat(400)}`];
+    const texts = [valid, broken, ...logs];
+    const body = {
+      model: 'gpt-4o',
+      messages: [
+        { role: 'user', content: 'go' },
+        ...texts.flatMap((text, index) => [
+          { role: 'assistant', content: null, tool_calls: [{ id: `c${index}`, type: 'function', function: { name: 'run', arguments: '{}' } }] },
+          { role: 'tool', tool_call_id: `c${index}`, content: text },
+        ]),
+      ],
+    };
+    for (const headChars of [1, 2000]) {
+      const { pipeline } = pipelineOf([createContentCensus()], { content_census: { headChars } });
+      const details = (await pipeline.run(parseRequest(body))).decisions[0]!.details ?? {};
+      const expected: Record<string, number> = {};
+      for (const text of texts) expected[`class_${classifyShape(text, headChars)}`] = (expected[`class_${classifyShape(text, headChars)}`] ?? 0) + 1;
+      const classes = Object.fromEntries(Object.entries(details).filter(([key]) => key.startsWith('class_')));
+      assert.deepEqual(classes, expected, `head ${headChars}`);
+    }
+    assert.notEqual(classifyShape(valid, 1), classifyShape(broken, 1));
+  });
 });

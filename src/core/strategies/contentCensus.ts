@@ -32,15 +32,26 @@ const remembered = new Map<string, ShapeClass>();
 /** Outputs longer than this are remembered by a digest, so the memory stays small. */
 const KEY_CHARS = 4_096;
 
-/** {@link classifyShape}, remembered per text and head size. */
+/**
+ * {@link classifyShape}, remembered per text and head size. A long output is keyed by its head
+ * alone when that is all the class depends on (it does not open like JSON, which is parsed
+ * whole), so re-sent history is not hashed again every turn.
+ */
 function shapeOf(text: string, headChars: number): ShapeClass {
-  const key = `${headChars}\u0000${text.length > KEY_CHARS ? `${text.length}\u0000${sha256(text)}` : text}`;
+  // A letter says what the key holds (the text, a digest, a head), so no two kinds can meet.
+  const key = `${headChars}\u0000${text.length <= KEY_CHARS ? `t${text}` : opensLikeJson(text, headChars) ? `d${text.length}\u0000${sha256(text)}` : `h${text.slice(0, headChars)}`}`;
   const known = remembered.get(key);
   if (known !== undefined) return known;
   const shape = classifyShape(text, headChars);
   remembered.set(key, shape);
   if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
   return shape;
+}
+
+/** Whether {@link classifyShape} reads the whole text: its head, as it trims it, opens with `[` or `{`. */
+function opensLikeJson(text: string, headChars: number): boolean {
+  const trimmed = text.slice(0, headChars).replace(/\x1b\[[0-9;]*m/g, '').trim();
+  return trimmed.startsWith('[') || trimmed.startsWith('{');
 }
 
 export function createContentCensus(): Strategy {

@@ -9,6 +9,7 @@
  * pipeline's count of a request before and after each strategy costs a lookup per message.
  */
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
+import { knownDigestOf } from '../pipeline/hash';
 import { countO200k } from './o200kCount';
 import { longRuns } from './o200kPieces';
 
@@ -57,6 +58,8 @@ export class TokenCounter {
   private readonly memo = new Map<string, number>();
   /** Counts of objects already counted: parts, messages, tools (never mutated, so a count stays true). */
   private readonly objects = new WeakMap<object, number>();
+  /** Message counts by the digest of the message's JSON (see {@link countMessage}). */
+  private readonly messageCounts = new Map<string, number>();
 
   /** @param maxEntries how many distinct texts to remember (least recently used go first). */
   constructor(private readonly maxEntries = 20_000) {}
@@ -116,9 +119,21 @@ export class TokenCounter {
   countMessage(message: ChatMessage): number {
     const known = this.objects.get(message);
     if (known !== undefined) return known;
+    // A client re-sends its history as new objects every turn; the pipeline has hashed each
+    // message by then (chain hashes), so a message counted on an earlier turn is a lookup.
+    const digest = knownDigestOf(message);
+    const byContent = digest === undefined ? undefined : this.messageCounts.get(digest);
+    if (byContent !== undefined) {
+      this.objects.set(message, byContent);
+      return byContent;
+    }
     let tokens = MESSAGE_OVERHEAD;
     for (const part of message.parts) tokens += this.countPart(part);
     this.objects.set(message, tokens);
+    if (digest !== undefined) {
+      this.messageCounts.set(digest, tokens);
+      if (this.messageCounts.size > this.maxEntries) this.messageCounts.delete(this.messageCounts.keys().next().value as string);
+    }
     return tokens;
   }
 

@@ -70,4 +70,24 @@ describe('tool output segments', () => {
     assert.equal(segments[0]!.messageIndex, 4);
     assert.equal(segments[0]!.text, 'INFO line\n'.repeat(59) + 'INFO line');
   });
+
+  it('gives the segments of what an array holds now, and a copy each time', () => {
+    const request = parseRequest({
+      messages: [
+        { role: 'user', content: 'run it' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_in_terminal', arguments: '{"command":"ls"}' } }] },
+        { role: 'tool', tool_call_id: 'c1', content: 'a.txt' },
+      ],
+    });
+    const first = findToolOutputs(request);
+    first.pop();
+    assert.deepEqual(findToolOutputs(request).map((segment) => segment.text), ['a.txt'], 'the caller changing its array changes nothing');
+    // An array filled after its segments were read (as a strategy fills a copy) is read again.
+    const messages = [...request.messages];
+    const copy = { ...request, messages };
+    assert.equal(findToolOutputs(copy)[0]?.text, 'a.txt');
+    const other = parseRequest({ messages: [{ role: 'tool', tool_call_id: 'c1', content: 'b.txt' }] }).messages[0]!;
+    messages[2] = other;
+    assert.deepEqual(findToolOutputs(copy).map((segment) => segment.text), ['b.txt']);
+  });
 });

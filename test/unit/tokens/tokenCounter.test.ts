@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { parseRequest } from '../../../src/core/chat';
+import { digestOf } from '../../../src/core/pipeline/hash';
 import { TokenCounter } from '../../../src/core/tokens';
 
 describe('TokenCounter', () => {
@@ -40,5 +41,22 @@ describe('TokenCounter', () => {
     assert.equal(forModel.estimated, true);
     assert.equal(forModel.tokens, Math.round(plain * 1.2));
     assert.equal(counter.countForModel(request, 'gpt-4o').estimated, false);
+  });
+
+  it('counts a re-sent message by its digest, and each different message by its own text', () => {
+    const counter = new TokenCounter();
+    const body = { messages: [{ role: 'user', content: 'one two three four' }, { role: 'assistant', content: 'five six' }] };
+    const first = parseRequest(body).messages;
+    for (const message of first) digestOf(message);
+    const counts = first.map((message) => counter.countMessage(message));
+    // The next turn re-sends the same messages as new objects, and one changed message.
+    const again = parseRequest({ messages: [...body.messages, { role: 'user', content: 'seven' }] }).messages;
+    const changed = parseRequest({ messages: [{ role: 'user', content: 'one two three four five six seven eight nine ten' }] }).messages[0]!;
+    for (const message of [...again, changed]) digestOf(message);
+    assert.deepEqual(again.slice(0, 2).map((message) => counter.countMessage(message)), counts);
+    const fresh = new TokenCounter();
+    assert.equal(counter.countMessage(again[2]!), fresh.countMessage(again[2]!));
+    assert.equal(counter.countMessage(changed), fresh.countMessage(changed));
+    assert.notEqual(counter.countMessage(changed), counts[0]);
   });
 });

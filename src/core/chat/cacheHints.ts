@@ -72,6 +72,20 @@ export function hasCacheHints(message: ChatMessage): boolean {
 /** The message without its cache hints, and the hints; the same message object and no hints when it has none. */
 export function stripCacheHints(message: ChatMessage): { bare: ChatMessage; hints?: MessageCacheHints } {
   if (!hasCacheHints(message)) return { bare: message };
+  // Worked out once per message object (the chat model's objects are never mutated): the
+  // pipeline, semantic_cache and the memo each strip the same messages, and one bare object
+  // keeps the digest worked out for it.
+  let stripped = strippedByMessage.get(message);
+  if (stripped === undefined) {
+    stripped = stripHints(message);
+    strippedByMessage.set(message, stripped);
+  }
+  return stripped;
+}
+
+const strippedByMessage = new WeakMap<ChatMessage, { bare: ChatMessage; hints?: MessageCacheHints }>();
+
+function stripHints(message: ChatMessage): { bare: ChatMessage; hints?: MessageCacheHints } {
   const extras: [number, number, Extra][] = [];
   const breakpoints: [number, Part][] = [];
   const contentBreakpoints: [number, number, ResultContentPart][] = [];

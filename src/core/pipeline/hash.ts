@@ -185,8 +185,22 @@ export function jsonLengthOf(value: object): number {
 
 /** A hex SHA-256 of a sequence of objects (messages, tools), from their digests. */
 export function sequenceDigest(values: readonly object[]): string {
+  // Remembered per array with the items it held (compared pointer by pointer): the tools array
+  // is digested by several strategies a turn.
+  const known = sequences.get(values);
+  if (known && sameItems(known.items, values)) return known.digest;
   const hash = createHash('sha256');
   hash.update(String(values.length));
   for (const value of values) hash.update(digestOf(value));
-  return hash.digest('hex');
+  const digest = hash.digest('hex');
+  sequences.set(values, { items: values.slice(), digest });
+  return digest;
+}
+
+const sequences = new WeakMap<readonly object[], { readonly items: readonly object[]; readonly digest: string }>();
+
+function sameItems(before: readonly object[], now: readonly object[]): boolean {
+  if (before.length !== now.length) return false;
+  for (let index = 0; index < now.length; index++) if (before[index] !== now[index]) return false;
+  return true;
 }

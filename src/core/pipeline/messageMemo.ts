@@ -125,8 +125,27 @@ export function chainHashes(configHash: string, messages: readonly ChatMessage[]
   const hashes: string[] = [];
   let previous = configHash;
   for (const message of messages) {
-    previous = sha256(`${previous}\u0000${digestOf(message)}`);
+    previous = chainLink(previous, digestOf(message));
     hashes.push(previous);
   }
   return hashes;
+}
+
+/**
+ * Links worked out on earlier turns: a client re-sends its whole history each turn, so each
+ * link would be hashed again (a SHA-256 of two digests, a few microseconds each). Bounded,
+ * oldest first out.
+ */
+const links = new Map<string, string>();
+const MAX_LINKS = 50_000;
+
+function chainLink(previous: string, digest: string): string {
+  const key = `${previous}\u0000${digest}`;
+  let link = links.get(key);
+  if (link === undefined) {
+    link = sha256(key);
+    links.set(key, link);
+    if (links.size > MAX_LINKS) links.delete(links.keys().next().value as string);
+  }
+  return link;
 }

@@ -297,15 +297,24 @@ export class Pipeline {
         model: options.model,
         signal: controller.signal,
       };
-      const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), limit);
-      });
-      // A cancelled request stops waiting at once, even for a strategy that never settles.
-      const cancelled = new Promise<'cancelled'>((resolve) => {
-        if (controller.signal.aborted) resolve('cancelled');
-        controller.signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
-      });
-      const outcome = await Promise.race([Promise.resolve().then(() => strategy.apply(request, context)), timeout, cancelled]);
+      // Only a strategy that answers with a promise is raced against the time limit and the
+      // caller's cancel: one that answers at once could not be interrupted anyway (its time is
+      // checked below), and a timer and two promises per strategy were a tenth of a warm turn.
+      const applied = strategy.apply(request, context);
+      let outcome: StrategyResult | 'timeout' | 'cancelled';
+      if (isPromiseLike(applied)) {
+        const timeout = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), limit);
+        });
+        // A cancelled request stops waiting at once, even for a strategy that never settles.
+        const cancelled = new Promise<'cancelled'>((resolve) => {
+          if (controller.signal.aborted) resolve('cancelled');
+          controller.signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
+        });
+        outcome = await Promise.race([applied, timeout, cancelled]);
+      } else {
+        outcome = applied;
+      }
       const durationMs = performance.now() - started;
       if (outcome === 'cancelled') {
         return { decision: { ...base, status: 'skipped', action: 'request-cancelled', reason: 'the caller cancelled the request while this strategy ran; request left as it was', tokensAfter: before, durationMs } };
@@ -349,6 +358,10 @@ export class Pipeline {
       options.signal?.removeEventListener('abort', onAbort);
     }
   }
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /**

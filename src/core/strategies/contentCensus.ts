@@ -4,7 +4,7 @@
  * built. It reads only each segment's head and records counts: no content, file names, tool
  * names, arguments, JSON keys or handles. Per-session totals roll up in the session state.
  */
-import { findToolOutputs } from '../chat/toolOutput';
+import { findToolOutputs, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { sha256 } from '../pipeline/hash';
@@ -27,9 +27,15 @@ const TOTALS_KEY = 'totals';
 
 /** How many outputs' classes are remembered: history is re-sent every turn, so each is classified once. */
 const MAX_REMEMBERED = 8_192;
-const remembered = new Map<string, ShapeClass>();
 
-/** Outputs longer than this are remembered by a digest, so the memory stays small. */
+/**
+ * Classes by head size: short outputs keyed by their own text (a message replayed from the memo
+ * brings back the very string, whose hash the engine keeps, so the lookup costs nearly nothing),
+ * longer ones by a key that stays small. Two maps, so a text can never meet another kind of key.
+ */
+const remembered = new Map<number, { readonly short: Map<string, ShapeClass>; readonly long: Map<string, ShapeClass> }>();
+
+/** Outputs longer than this are remembered by a digest or their head, so the memory stays small. */
 const KEY_CHARS = 4_096;
 
 /**
@@ -38,13 +44,37 @@ const KEY_CHARS = 4_096;
  * whole), so re-sent history is not hashed again every turn.
  */
 function shapeOf(text: string, headChars: number): ShapeClass {
-  // A letter says what the key holds (the text, a digest, a head), so no two kinds can meet.
-  const key = `${headChars}\u0000${text.length <= KEY_CHARS ? `t${text}` : opensLikeJson(text, headChars) ? `d${text.length}\u0000${sha256(text)}` : `h${text.slice(0, headChars)}`}`;
-  const known = remembered.get(key);
+  let maps = remembered.get(headChars);
+  if (!maps) {
+    maps = { short: new Map(), long: new Map() };
+    remembered.set(headChars, maps);
+  }
+  const short = text.length <= KEY_CHARS;
+  const map = short ? maps.short : maps.long;
+  // A letter says what a long key holds (a digest, a head), so the two kinds cannot meet.
+  const key = short ? text : opensLikeJson(text, headChars) ? `d${text.length}\u0000${sha256(text)}` : `h${text.slice(0, headChars)}`;
+  const known = map.get(key);
   if (known !== undefined) return known;
   const shape = classifyShape(text, headChars);
-  remembered.set(key, shape);
-  if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  map.set(key, shape);
+  if (map.size > MAX_REMEMBERED) map.delete(map.keys().next().value as string);
+  return shape;
+}
+
+/** Classes by the part object a segment was found in (a message replayed from the memo brings back the same parts). */
+const byPart = new WeakMap<object, { readonly headChars: number; readonly start: number; readonly end: number; readonly shape: ShapeClass }[]>();
+
+/** The class of a segment: a lookup when its part was classified on an earlier turn. */
+function segmentShape(request: ChatRequest, segment: ToolOutputSegment, headChars: number): ShapeClass {
+  const part = request.messages[segment.messageIndex]?.parts[segment.partIndex];
+  const holder = part?.type === 'tool_result' && segment.contentIndex >= 0 ? part.content[segment.contentIndex] : part;
+  if (holder === undefined) return shapeOf(segment.text, headChars);
+  const known = byPart.get(holder);
+  const found = known?.find((entry) => entry.headChars === headChars && entry.start === segment.start && entry.end === segment.end);
+  if (found) return found.shape;
+  const shape = shapeOf(segment.text, headChars);
+  if (known) known.push({ headChars, start: segment.start, end: segment.end, shape });
+  else byPart.set(holder, [{ headChars, start: segment.start, end: segment.end, shape }]);
   return shape;
 }
 
@@ -63,7 +93,7 @@ export function createContentCensus(): Strategy {
     optionSchema: CONTENT_CENSUS_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const headChars = numberOption(context.options, CONTENT_CENSUS_ID, 'headChars', 1);
-      const shapes = findToolOutputs(request).map((segment) => shapeOf(segment.text, headChars));
+      const shapes = findToolOutputs(request).map((segment) => segmentShape(request, segment, headChars));
       const counts = countShapes(shapes);
       // The same history is re-sent every turn: only segments past those already counted join the session totals.
       const counted = Math.min(context.state.get<number>('segments') ?? 0, shapes.length);

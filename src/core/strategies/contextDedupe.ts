@@ -44,13 +44,14 @@ export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = optionDefaults(CONT
 
 /** Builds the context_dedupe strategy; it needs nothing from the host. */
 export function createContextDedupe(_environment: StrategyEnvironment = {}): Strategy {
+  const lineCache = new LineCache();
   return {
     id: 'context_dedupe',
     defaultEnabled: true,
     kind: 'transform',
     defaults: { ...CONTEXT_DEDUPE_DEFAULTS },
     optionSchema: CONTEXT_DEDUPE_OPTIONS,
-    apply: (request, context) => dedupe(request, context, readOptions(context.options)),
+    apply: (request, context) => dedupe(request, context, readOptions(context.options), lineCache),
   };
 }
 
@@ -72,12 +73,32 @@ interface Reference {
   lines(): readonly string[];
 }
 
-function referenceOf(segment: ToolOutputSegment): Reference {
-  let lines: readonly string[] | undefined;
-  return { segment, lines: () => (lines ??= segment.text.split('\n')) };
+function referenceOf(segment: ToolOutputSegment, lineCache: LineCache): Reference {
+  return { segment, lines: () => lineCache.linesOf(segment.text) };
 }
 
-function dedupe(request: ChatRequest, context: StrategyContext, options: ContextDedupeOptions): StrategyResult {
+/**
+ * The lines of outputs compared on earlier turns: the history is re-sent every turn and a new
+ * candidate is compared with the same earlier outputs, so each is split once per session, not
+ * once per turn. Bounded (oldest first out).
+ */
+class LineCache {
+  private readonly lines = new Map<string, readonly string[]>();
+
+  constructor(private readonly maxEntries = 256) {}
+
+  linesOf(text: string): readonly string[] {
+    let lines = this.lines.get(text);
+    if (lines === undefined) {
+      lines = text.split('\n');
+      this.lines.set(text, lines);
+      if (this.lines.size > this.maxEntries) this.lines.delete(this.lines.keys().next().value as string);
+    }
+    return lines;
+  }
+}
+
+function dedupe(request: ChatRequest, context: StrategyContext, options: ContextDedupeOptions, lineCache: LineCache): StrategyResult {
   const editable = new Set(editableSegments(request, context).map((segment) => segment.key));
   const idle = { action: 'nothing-to-do', reason: 'no tool output in the undecided history repeats an earlier one' };
   if (editable.size === 0) return { request, ...idle };
@@ -99,14 +120,14 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
           continue;
         }
       } else if (options.nearDupe && segment.text.length >= options.nearMinChars) {
-        if (collapseNear(segment, references, edits, options)) {
+        if (collapseNear(segment, references, edits, options, lineCache)) {
           near++;
           continue;
         }
       }
     }
     if (!verbatim) continue;
-    const reference = referenceOf(segment);
+    const reference = referenceOf(segment, lineCache);
     if (!firstCopy.has(segment.text)) firstCopy.set(segment.text, reference);
     references.push(reference);
   }
@@ -118,8 +139,8 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
   );
 }
 
-function collapseNear(segment: ToolOutputSegment, references: readonly Reference[], edits: SegmentEdits, options: ContextDedupeOptions): boolean {
-  const lines = segment.text.split('\n');
+function collapseNear(segment: ToolOutputSegment, references: readonly Reference[], edits: SegmentEdits, options: ContextDedupeOptions, lineCache: LineCache): boolean {
+  const lines = lineCache.linesOf(segment.text);
   let best: { reference: Reference; hunks: string; changed: number; similarity: number } | undefined;
   let compared = 0;
   for (let index = references.length - 1; index >= 0 && compared < options.maxAnchors; index--) {

@@ -145,10 +145,21 @@ function bareMessages(request: ChatRequest): ChatMessage[] {
 /** Digests of messages' JSON with volatile values normalised, per object (measurement only). */
 const normalisedDigests = new WeakMap<object, string>();
 
+/** The same by the digest of the message's JSON: a client re-sends its history as new objects every turn. */
+const normalisedByDigest = new Map<string, string>();
+const MAX_NORMALISED = 20_000;
+
 function normalisedDigest(message: object): string {
   const known = normalisedDigests.get(message);
   if (known !== undefined) return known;
-  const digest = sha256(normaliseVolatile(JSON.stringify(message)));
+  // Equal JSON normalises equally; the message's digest is worked out already (requestKey).
+  const json = digestOf(message);
+  let digest = normalisedByDigest.get(json);
+  if (digest === undefined) {
+    digest = sha256(normaliseVolatile(JSON.stringify(message)));
+    normalisedByDigest.set(json, digest);
+    if (normalisedByDigest.size > MAX_NORMALISED) normalisedByDigest.delete(normalisedByDigest.keys().next().value as string);
+  }
   normalisedDigests.set(message, digest);
   return digest;
 }

@@ -60,6 +60,8 @@ export class TokenCounter {
   private readonly objects = new WeakMap<object, number>();
   /** Message counts by the digest of the message's JSON (see {@link countMessage}). */
   private readonly messageCounts = new Map<string, number>();
+  /** Counts of message and tool arrays, with the items each held when counted. */
+  private readonly arrays = new WeakMap<readonly object[], { readonly items: readonly object[]; readonly tokens: number }>();
 
   /** @param maxEntries how many distinct texts to remember (least recently used go first). */
   constructor(private readonly maxEntries = 20_000) {}
@@ -148,10 +150,32 @@ export class TokenCounter {
 
   /** Tokens of a whole request: every message plus the tool definitions. */
   countRequest(request: ChatRequest): number {
-    let total = 0;
-    for (const message of request.messages) total += this.countMessage(message);
-    for (const tool of request.tools) total += this.countTool(tool);
-    return total;
+    return this.countMessages(request.messages) + this.countTools(request.tools);
+  }
+
+  /**
+   * The messages' tokens, remembered per array: the pipeline counts the request before and
+   * after every strategy, and most strategies hand back the array they were given. The array's
+   * messages are compared pointer by pointer (far cheaper than a lookup per message), so an
+   * array filled after it was counted is counted again.
+   */
+  private countMessages(messages: readonly ChatMessage[]): number {
+    const known = this.arrays.get(messages);
+    if (known && sameItems(known.items, messages)) return known.tokens;
+    let tokens = 0;
+    for (const message of messages) tokens += this.countMessage(message);
+    this.arrays.set(messages, { items: messages.slice(), tokens });
+    return tokens;
+  }
+
+  private countTools(tools: readonly ToolDefinition[]): number {
+    if (tools.length === 0) return 0;
+    const known = this.arrays.get(tools);
+    if (known && sameItems(known.items, tools)) return known.tokens;
+    let tokens = 0;
+    for (const tool of tools) tokens += this.countTool(tool);
+    this.arrays.set(tools, { items: tools.slice(), tokens });
+    return tokens;
   }
 
   /** A request's count for a given model family, scaled where the family has no public tokenizer. */
@@ -161,6 +185,12 @@ export class TokenCounter {
     if (!family) return { tokens, estimated: false };
     return { tokens: Math.round(tokens * (FAMILY_FACTORS[family] ?? 1)), estimated: true };
   }
+}
+
+function sameItems(before: readonly object[], now: readonly object[]): boolean {
+  if (before.length !== now.length) return false;
+  for (let index = 0; index < now.length; index++) if (before[index] !== now[index]) return false;
+  return true;
 }
 
 /** Counts evenly spaced windows of a huge text and scales by its length. */

@@ -59,4 +59,16 @@ describe('TokenCounter', () => {
     assert.equal(counter.countMessage(changed), fresh.countMessage(changed));
     assert.notEqual(counter.countMessage(changed), counts[0]);
   });
+
+  it('counts an array filled after it was counted again', () => {
+    const counter = new TokenCounter();
+    const request = parseRequest({ messages: [{ role: 'user', content: 'short' }, { role: 'assistant', content: 'also short' }] });
+    const messages = [...request.messages];
+    const copy = { ...request, messages };
+    const before = counter.countRequest(copy);
+    assert.equal(counter.countRequest(copy), before);
+    messages[1] = parseRequest({ messages: [{ role: 'assistant', content: 'a much longer answer than the one it replaced, with many more words' }] }).messages[0]!;
+    assert.equal(counter.countRequest(copy), new TokenCounter().countRequest(copy));
+    assert.ok(counter.countRequest(copy) > before);
+  });
 });

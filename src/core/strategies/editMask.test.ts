@@ -53,6 +53,20 @@ function callArguments(request: ChatRequest): unknown {
 }
 
 describe('edit_mask', () => {
+  it('leaves out of the names line a name another message shows, however long that message, and keeps one nobody shows', async () => {
+    // Long texts are first checked by their trigrams: a name inside one must still be found.
+    const longOutput = `${'lorem ipsum dolor — ünïcødé 😀 '.repeat(200)}handler_7 is wired; ${'x'.repeat(3_000)} and handler_33(`;
+    const body = openAICall('create_file', { filePath: '/src/app/handlers.py', content: SOURCE }, 'The following files were successfully edited:\n/src/app/handlers.py\n');
+    const messages = body.messages as unknown[];
+    messages.splice(2, 0, { role: 'user', content: longOutput });
+    const { result } = await runOnce(body);
+    const masked = JSON.parse(callArguments(result.request) as string) as { content: string };
+    const line = /\nnames: ([^\n]+)/.exec(masked.content)?.[1] ?? '';
+    const names = line.split(', ');
+    assert.ok(names.includes('handler_6') && names.includes('handler_8'), line);
+    assert.ok(!names.includes('handler_7') && !names.includes('handler_33'), line);
+  });
+
   it("masks a confirmed Copilot create_file's content: valid JSON, same keys, path kept, expands back byte for byte", async () => {
     const args = `{"filePath": "c:\\\\src\\\\app\\\\handlers.py", "content": ${JSON.stringify(SOURCE)}}`;
     const { request, result, stash } = await runOnce(openAICall('create_file', args, 'The following files were successfully edited:\nc:\\src\\app\\handlers.py\n'));

@@ -73,6 +73,34 @@ describe('history_trim names', () => {
       assert.ok(names.has(piece), `missing ${piece}`);
     }
   });
+
+  it('finds the pieces the separator expression finds, on any mix of words and separators', () => {
+    // The definition: a compound name's pieces lie between the matches of /::|[./:\\-]/g.
+    const reference = (text: string): Set<string> => {
+      const names = new Set<string>();
+      for (const match of text.matchAll(/[A-Za-z0-9_$]+(?:(?:::|[./:\\-])[A-Za-z0-9_$]+)*/g)) {
+        const token = match[0];
+        names.add(token);
+        const bounds: [number, number][] = [];
+        let last = 0;
+        for (const separator of token.matchAll(/::|[./:\\-]/g)) {
+          bounds.push([last, separator.index]);
+          last = separator.index + separator[0].length;
+        }
+        if (bounds.length === 0) continue;
+        bounds.push([last, token.length]);
+        const limit = Math.min(bounds.length, 12);
+        for (let first = 0; first < limit; first++) for (let final = first; final < limit; final++) names.add(token.slice(bounds[first]![0], bounds[final]![1]));
+      }
+      return names;
+    };
+    const piece = fc.constantFrom('a', 'b', 'x1', '_', '$', ':', '::', ':::', '.', '/', '\\', '-', ' ', 'é', '(', 'py');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
+      const text = pieces.join('');
+      assert.deepEqual([...visibleNames(text)].sort(), [...reference(text)].sort());
+    }), { numRuns: 2_000, seed: 15 });
+    assert.ok(visibleNames('a::b:c.d/e\\f-g').has('b:c.d/e'));
+  });
 });
 
 describe('history_trim conclusions', () => {

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { canonicalJson } from '../../../src/core/pipeline/hash';
+import { canonicalJson, sequenceDigest } from '../../../src/core/pipeline/hash';
 
 /** The definition canonicalJson must match: JSON.stringify of a copy with every object's keys sorted. */
 function reference(value: unknown): string {
@@ -55,5 +55,20 @@ describe('canonicalJson', () => {
     let deep: unknown = 'end';
     for (let level = 0; level < 5_000; level++) deep = level % 2 ? [deep] : { k: deep };
     assert.ok(canonicalJson(deep).length > 10_000);
+  });
+});
+
+describe('sequenceDigest', () => {
+  it('digests what an array holds now: the same array filled again gets the new digest', () => {
+    const values: object[] = [{ a: 1 }, { b: 2 }];
+    const first = sequenceDigest(values);
+    assert.equal(sequenceDigest(values), first);
+    assert.equal(sequenceDigest([{ a: 1 }, { b: 2 }]), first, 'equal objects, equal digest');
+    values[1] = { b: 3 };
+    const refilled = sequenceDigest(values);
+    assert.notEqual(refilled, first);
+    assert.equal(refilled, sequenceDigest([{ a: 1 }, { b: 3 }]));
+    values.push({ c: 4 });
+    assert.equal(sequenceDigest(values), sequenceDigest([{ a: 1 }, { b: 3 }, { c: 4 }]));
   });
 });

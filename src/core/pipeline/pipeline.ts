@@ -275,9 +275,23 @@ export class Pipeline {
   ): Promise<{ decision: Decision; result?: StrategyResult }> {
     const before = this.tokens.countRequest(request);
     const limit = this.config.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
-    const controller = new AbortController();
-    const onAbort = (): void => controller.abort();
-    options.signal?.addEventListener('abort', onAbort);
+    // The strategy's signal is made when it reads it (most never do; making one for each
+    // strategy was a twentieth of a warm turn), aborted then if the caller or the time limit
+    // already did.
+    let controller: AbortController | undefined;
+    let aborted = false;
+    const abort = (): void => {
+      aborted = true;
+      controller?.abort();
+    };
+    const signalOf = (): AbortSignal => {
+      if (!controller) {
+        controller = new AbortController();
+        if (aborted) controller.abort();
+      }
+      return controller.signal;
+    };
+    options.signal?.addEventListener('abort', abort);
     const started = performance.now();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const base = { strategy: strategy.id, tokensBefore: before, handles: [] as string[] };
@@ -295,7 +309,9 @@ export class Pipeline {
         targetKind: options.targetKind,
         logger: this.logger,
         model: options.model,
-        signal: controller.signal,
+        get signal(): AbortSignal {
+          return signalOf();
+        },
       };
       // Only a strategy that answers with a promise is raced against the time limit and the
       // caller's cancel: one that answers at once could not be interrupted anyway (its time is
@@ -308,8 +324,9 @@ export class Pipeline {
         });
         // A cancelled request stops waiting at once, even for a strategy that never settles.
         const cancelled = new Promise<'cancelled'>((resolve) => {
-          if (controller.signal.aborted) resolve('cancelled');
-          controller.signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
+          const signal = signalOf();
+          if (signal.aborted) resolve('cancelled');
+          signal.addEventListener('abort', () => resolve('cancelled'), { once: true });
         });
         outcome = await Promise.race([applied, timeout, cancelled]);
       } else {
@@ -321,7 +338,7 @@ export class Pipeline {
       }
       // A synchronous strategy cannot be interrupted; one that overran is discarded all the same.
       if (outcome === 'timeout' || durationMs > limit) {
-        controller.abort();
+        abort();
         this.logger.warn('strategy-timed-out', `Herald: ${strategy.id} took longer than ${limit} ms and was skipped`);
         return { decision: { ...base, status: 'timeout', action: 'strategy-timed-out', reason: `took longer than ${limit} ms; request left as it was`, tokensAfter: before, durationMs } };
       }
@@ -355,7 +372,7 @@ export class Pipeline {
       return { decision: { ...base, status: 'failed', action: 'strategy-failed', reason: `${describeError(error)}; request left as it was`, tokensAfter: before, durationMs } };
     } finally {
       if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
+      options.signal?.removeEventListener('abort', abort);
     }
   }
 }

@@ -21,6 +21,12 @@ const STATUS_KEY = /status|state|result|outcome|level|severity|conclusion|code|e
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** What the rows are kept for: the question's words, or a ranking of rows against it. */
+interface Question {
+  readonly words: readonly string[];
+  readonly rankRows?: (rows: readonly string[]) => readonly number[];
+}
+
 interface Summary {
   blobs: number;
   arrays: number;
@@ -29,8 +35,25 @@ interface Summary {
   droppedEmpty: number;
 }
 
+/** Options of `cleanJson`. */
+export interface JsonCleanOptions {
+  /** Question words: rows of long arrays that mention one are kept. */
+  readonly question?: string;
+  /**
+   * Scores the rows of a long array (as JSON text) against the question. When given, the rows
+   * that answer it best are kept instead of every row sharing a word with it.
+   */
+  readonly rankRows?: (rows: readonly string[]) => readonly number[];
+}
+
+/** Rows a ranking keeps at most: this share of a long array, and never fewer than `MIN_RANKED_ROWS`. */
+const RANKED_ROW_SHARE = 0.05;
+const MIN_RANKED_ROWS = 3;
+/** A ranked row needs this share of the best row's score. */
+const RANKED_ROW_FLOOR = 0.5;
+
 /** Cleans JSON text. Text that does not parse as one JSON value is returned unchanged. */
-export function cleanJson(text: string, options: { question?: string } = {}): CleanResult {
+export function cleanJson(text: string, options: JsonCleanOptions = {}): CleanResult {
   let value: Json;
   try {
     value = JSON.parse(text) as Json;
@@ -38,10 +61,10 @@ export function cleanJson(text: string, options: { question?: string } = {}): Cl
     return unchanged(text, 'json');
   }
   const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
-  const words = questionWords(options.question);
+  const question: Question = { words: questionWords(options.question), rankRows: options.rankRows };
   let output: string;
   try {
-    output = JSON.stringify(clean(value, words, summary, 0) ?? null);
+    output = JSON.stringify(clean(value, question, summary, 0) ?? null);
   } catch {
     // Nesting so deep that serialising overflows the stack: leave it as it came.
     return unchanged(text, 'json');
@@ -72,7 +95,7 @@ const BLOB = /^[A-Za-z0-9+/=_-]+$/;
 const MAX_DEPTH = 100;
 
 /** Returns the cleaned value, or undefined when the value itself is empty and should go. */
-function clean(value: Json, question: readonly string[], summary: Summary, depth: number): Json | undefined {
+function clean(value: Json, question: Question, summary: Summary, depth: number): Json | undefined {
   if (depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) {
     const items = value.map((item) => clean(item, question, summary, depth + 1) ?? null);
@@ -98,13 +121,16 @@ function clean(value: Json, question: readonly string[], summary: Summary, depth
 }
 
 /** Which rows of a long array must stay, judged on the original rows. */
-function keptRows(rows: readonly Json[], question: readonly string[]): Set<number> {
+function keptRows(rows: readonly Json[], question: Question): Set<number> {
   const kept = new Set<number>();
   for (let index = 0; index < Math.min(HEAD_ROWS, rows.length); index++) kept.add(index);
   kept.add(rows.length - 1);
   const texts = rows.map((row) => JSON.stringify(row).toLowerCase());
+  if (question.rankRows !== undefined) {
+    for (const index of bestRows(question.rankRows(texts))) kept.add(index);
+  }
   rows.forEach((row, index) => {
-    if (question.length > 0 && question.some((word) => texts[index]!.includes(word))) kept.add(index);
+    if (question.rankRows === undefined && question.words.length > 0 && question.words.some((word) => texts[index]!.includes(word))) kept.add(index);
     if (hasFailure(row, 0)) kept.add(index);
   });
   const objects = rows.every((row) => row !== null && typeof row === 'object' && !Array.isArray(row));
@@ -116,6 +142,19 @@ function keptRows(rows: readonly Json[], question: readonly string[]): Set<numbe
     for (const index of rareValues(rows.map((row) => (typeof row === 'object' ? undefined : String(row))))) kept.add(index);
   }
   return kept;
+}
+
+/** The rows a ranking puts first: within `RANKED_ROW_FLOOR` of the best, at most `RANKED_ROW_SHARE` of them. */
+function bestRows(scores: readonly number[]): number[] {
+  const best = Math.max(0, ...scores);
+  if (best === 0) return [];
+  const budget = Math.max(MIN_RANKED_ROWS, Math.ceil(scores.length * RANKED_ROW_SHARE));
+  return scores
+    .map((score, index) => ({ score, index }))
+    .filter((entry) => entry.score >= best * RANKED_ROW_FLOOR)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, budget)
+    .map((entry) => entry.index);
 }
 
 function hasFailure(value: Json, depth: number): boolean {
@@ -213,7 +252,7 @@ function shapeOf(rows: readonly Json[]): string {
   return `{${shape.join(',')}${Object.keys(first).length > keys.length ? ',…' : ''}}`;
 }
 
-function summariseArray(original: readonly Json[], cleaned: readonly Json[], question: readonly string[], summary: Summary): Json[] {
+function summariseArray(original: readonly Json[], cleaned: readonly Json[], question: Question, summary: Summary): Json[] {
   const kept = keptRows(original, question);
   const result: Json[] = [];
   let shape = `shape ${shapeOf(cleaned)}`;

@@ -10,6 +10,9 @@ import { sha256 } from './hash';
 /** 3: entries carry the positions of their real elisions (`sites`). */
 export const MEMO_SCHEMA_VERSION = 3;
 
+/** Arrival entries share the map under this prefix (a chain hash never starts with it). */
+const ARRIVAL_PREFIX = 'arrival:';
+
 /** Tokens each strategy removed from one message when it was decided. */
 export type MessageSavings = Readonly<Record<string, number>>;
 
@@ -51,6 +54,24 @@ export class MessageMemo {
     this.entries.delete(key);
     this.entries.set(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /**
+   * The form a message took on arrival, as the current turn's fresh input: what the provider
+   * cached for it, so the turn it becomes history starts from these bytes (see `setArrival`).
+   */
+  arrival(key: string): { message: ChatMessage; savings?: MessageSavings; sites: readonly MessageElisionSite[] } | undefined {
+    const entry = this.entries.get(ARRIVAL_PREFIX + key);
+    if (entry !== undefined) this.get(ARRIVAL_PREFIX + key);
+    return entry === undefined ? undefined : { message: entry.message, ...(entry.savings ? { savings: entry.savings } : {}), sites: entry.sites ?? [] };
+  }
+
+  /**
+   * Records a fresh message's arrival form under the same chain key it will have as history
+   * (the client resends the original bytes next turn): decided once, on arrival.
+   */
+  setArrival(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
+    this.set(ARRIVAL_PREFIX + key, message, savings, sites);
   }
 
   get size(): number {

@@ -43,6 +43,7 @@ export function createCacheOptimizer(): Strategy {
     kind: 'transform',
     // Only the last message's last block gets a cache hint; its content is never changed.
     touchesFresh: true,
+    annotatesTail: true,
     defaults: CACHE_OPTIMIZER_DEFAULTS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const sortTools = booleanOption(context.options, CACHE_OPTIMIZER_ID, 'sortTools');

@@ -7,8 +7,10 @@
  * Routing: the command that produced the output (a tool call's command, or the agent's bash
  * block before pasted output) decides when the request shows it; a grep whose output does not
  * look like hits is left alone rather than summarised away. Without a command, the output's
- * shape decides. Deterministic and question-independent. History only: the current turn's
- * tool results always pass through.
+ * shape decides. Deterministic and question-independent, so it decides fresh output on arrival
+ * (`touchesFresh`): the digest is what the model reads this turn and what the provider caches,
+ * and the pipeline replays that arrival form when the output becomes history. Terminal output
+ * hard-wrapped at the terminal's width is joined back first, so no failure line is cut.
  */
 import { cleanContent, detectContentFormat, type ContentFormat } from '../content';
 import type { ToolOutputSegment } from '../chat/toolOutput';
@@ -31,6 +33,11 @@ export interface CommandDigestOptions {
    * history costs one cache write, which a small trim never earns back.
    */
   readonly minSavedRatio: number;
+  /**
+   * The same for the fresh input, decided on arrival: nothing is cached yet, and the digest keeps
+   * what the output says, so a smaller saving is worth it.
+   */
+  readonly freshMinSavedRatio: number;
 }
 
 /** The defaults of every command_digest option, in one place. */
@@ -38,6 +45,7 @@ export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = {
   minChars: 400,
   minSavedTokens: 24,
   minSavedRatio: 0.5,
+  freshMinSavedRatio: 0.2,
 };
 
 /** The formats whose verdict a digest keeps; the rest is context_compression's. */
@@ -51,29 +59,30 @@ export function createCommandDigest(_environment: StrategyEnvironment = {}): Str
     id: 'command_digest',
     defaultEnabled: true,
     kind: 'transform',
+    touchesFresh: true,
     defaults: { ...COMMAND_DIGEST_DEFAULTS },
     apply: (request, context) => digest(request, context, readOptions(context.options)),
   };
 }
 
 function readOptions(options: Readonly<Record<string, unknown>>): CommandDigestOptions {
-  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens'), minSavedRatio: numberOption(options, 'minSavedRatio') };
+  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens'), minSavedRatio: numberOption(options, 'minSavedRatio'), freshMinSavedRatio: numberOption(options, 'freshMinSavedRatio') };
 }
 
 function digest(request: ChatRequest, context: StrategyContext, options: CommandDigestOptions): StrategyResult {
   const edits = new SegmentEdits('command_digest', context);
   const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
-  for (const segment of editableSegments(request, context)) {
+  for (const segment of editableSegments(request, context, { includeFresh: true })) {
     if (segment.text.length < options.minChars) continue;
     const format = routeOf(segment);
     if (format === undefined) continue;
     const cleaned = cleanContent(segment.text, { format, command: segment.command });
-    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: options.minSavedRatio })) counts[format] = (counts[format] ?? 0) + 1;
+    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: segment.messageIndex >= context.freshStart ? options.freshMinSavedRatio : options.minSavedRatio })) counts[format] = (counts[format] ?? 0) + 1;
   }
   return edits.result(
     request,
     { action: 'command-output-digested', reason: `${edits.count} command outputs digested to their verdict (tests ${counts['test-output']}, grep ${counts.grep}, logs ${counts.log})` },
-    { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history worth digesting' },
+    { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history or the fresh input worth digesting' },
     { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0 },
   );
 }

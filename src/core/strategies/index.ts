@@ -4,7 +4,8 @@
  * compared on their original bytes; the specialists (command_digest, relevance_filter) before
  * observation_mask; code_graph after it, so outputs the conversation moved past are masked
  * whole and only reads the agent built on are outlined (measured: +3 points of tokens saved
- * over code_graph first); the catch-all (context_compression) next; history_trim after the tool-output
+ * over code_graph first); the catch-all (context_compression) next; output_externalize after every
+ * content-aware strategy, on what is still huge; history_trim after the tool-output
  * strategies; cache_optimizer last. Each factory lives in its own file named after its id.
  */
 import type { Strategy } from '../pipeline/types';
@@ -41,13 +42,13 @@ export const STRATEGY_ORDER = [
   'content_census',
   'vision_ocr',
   'context_dedupe',
-  'output_externalize',
   'command_digest',
   'relevance_filter',
   'provider_context_trim',
   'observation_mask',
   'code_graph',
   'context_compression',
+  'output_externalize',
   'history_trim',
   'prompt_compression',
   'window_budget',

@@ -45,6 +45,7 @@ export function createOutputShaping(): Strategy {
     kind: 'transform',
     // The note lands on the fresh tail: after the cached prefix.
     touchesFresh: true,
+    annotatesTail: true,
     defaults: OUTPUT_SHAPING_DEFAULTS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const minTurns = numberOption(context.options, OUTPUT_SHAPING_ID, 'minAssistantTurns', 0);

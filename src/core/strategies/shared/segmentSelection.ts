@@ -50,3 +50,16 @@ export function isRetrieval(segment: Pick<ToolOutputSegment, 'toolName' | 'comma
 export function originalSegmentTexts(context: Pick<StrategyContext, 'original'>): Map<string, string> {
   return new Map(findToolOutputs(context.original).map((segment) => [segment.key, segment.text]));
 }
+
+/** Markup of an agent's observation message (mini-swe-agent and the like), not a person's words. */
+const OBSERVATION_MARKUP = /<returncode>|<(?:output|output_head|output_tail|stdout|stderr)>/;
+
+/**
+ * True for bulk a person pasted into their own message (a block under their question), as opposed
+ * to a tool's result or an agent's observation sent as a user message.
+ */
+export function isUserPaste(request: ChatRequest, segment: Pick<ToolOutputSegment, 'source' | 'messageIndex'>): boolean {
+  if (segment.source !== 'pasted') return false;
+  const message = request.messages[segment.messageIndex];
+  return message?.role === 'user' && !message.parts.some((part) => part.type === 'text' && OBSERVATION_MARKUP.test(part.text));
+}

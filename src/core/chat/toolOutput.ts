@@ -157,6 +157,24 @@ interface Span { start: number; end: number; exitCode?: number; tagged: boolean 
  * text quoted in a task are the task.
  */
 function pastedSpans(text: string, first: boolean): Span[] {
+  // Every strategy asks for the request's segments: a user's long message is read for bulk once.
+  const memo = first ? FIRST_SPAN_MEMO : SPAN_MEMO;
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const spans = findPastedSpans(text, first);
+  if (text.length >= 1_000) {
+    memo.set(text, spans);
+    if (memo.size > SPAN_MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+  }
+  return spans;
+}
+
+/** Recent texts' pasted spans (a request's messages come back on every turn), for first user messages and the rest. */
+const FIRST_SPAN_MEMO = new Map<string, Span[]>();
+const SPAN_MEMO = new Map<string, Span[]>();
+const SPAN_MEMO_ENTRIES = 256;
+
+function findPastedSpans(text: string, first: boolean): Span[] {
   const spans: Span[] = [];
   const exit = RETURN_CODE.exec(text);
   const exitCode = exit ? Number(exit[1]) : undefined;

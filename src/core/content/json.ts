@@ -33,6 +33,7 @@ interface Summary {
   elidedRows: number;
   keptAnomalies: number;
   droppedEmpty: number;
+  repeats: number;
 }
 
 /** Options of `cleanJson`. */
@@ -60,11 +61,11 @@ export function cleanJson(text: string, options: JsonCleanOptions = {}): CleanRe
   } catch {
     return unchanged(text, 'json');
   }
-  const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
+  const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0, repeats: 0 };
   const question: Question = { words: questionWords(options.question), rankRows: options.rankRows };
   let output: string;
   try {
-    output = JSON.stringify(clean(value, question, summary, 0) ?? null);
+    output = foldRepeats(clean(value, question, summary, 0) ?? null, '$', new Map(), summary, 0).text;
   } catch {
     // Nesting so deep that serialising overflows the stack: leave it as it came.
     return unchanged(text, 'json');
@@ -72,6 +73,7 @@ export function cleanJson(text: string, options: JsonCleanOptions = {}): CleanRe
   const removed: string[] = [];
   if (output.length < text.length) removed.push('whitespace (minified)');
   if (summary.droppedEmpty > 0) removed.push(`${summary.droppedEmpty} empty fields`);
+  if (summary.repeats > 0) removed.push(`${summary.repeats} repeated object${summary.repeats === 1 ? '' : 's'} written once (later copies point at the first)`);
   if (summary.blobs > 0) removed.push(`${summary.blobs} encoded blob${summary.blobs === 1 ? '' : 's'} (base64 or hex) replaced by their length`);
   if (summary.arrays > 0) {
     removed.push(`${summary.elidedRows} rows of ${summary.arrays} long array${summary.arrays === 1 ? '' : 's'} summarised by shape (${summary.keptAnomalies} anomalous or matching rows kept)`);
@@ -93,6 +95,29 @@ const BLOB = /^[A-Za-z0-9+/=_-]+$/;
 
 /** Nesting deeper than this is carried as it is: recursion must not overflow the stack. */
 const MAX_DEPTH = 100;
+
+/** A nested object or array this long (as JSON) that repeats an earlier one is written once. */
+const REPEAT_MIN_CHARS = 160;
+
+/**
+ * The value as minified JSON, with every object or array that repeats an earlier one (the same
+ * owner, the same permissions block in every API response) replaced by a string pointing at the
+ * first: `"[same as $[0].response.owner]"`. Built bottom-up, so each subtree is written once.
+ */
+function foldRepeats(value: Json, path: string, seen: Map<string, string>, summary: Summary, depth: number): { text: string } {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return { text: JSON.stringify(value) };
+  const text = Array.isArray(value)
+    ? `[${value.map((item, index) => foldRepeats(item, `${path}[${index}]`, seen, summary, depth + 1).text).join(',')}]`
+    : `{${Object.entries(value).map(([key, field]) => `${JSON.stringify(key)}:${foldRepeats(field, `${path}${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`, seen, summary, depth + 1).text}`).join(',')}}`;
+  if (depth === 0 || text.length < REPEAT_MIN_CHARS) return { text };
+  const first = seen.get(text);
+  if (first !== undefined) {
+    summary.repeats++;
+    return { text: JSON.stringify(`[same as ${first}]`) };
+  }
+  seen.set(text, path);
+  return { text };
+}
 
 /** Returns the cleaned value, or undefined when the value itself is empty and should go. */
 function clean(value: Json, question: Question, summary: Summary, depth: number): Json | undefined {
@@ -221,19 +246,30 @@ function rareValues(values: readonly (string | undefined)[], statusColumn = fals
   return found;
 }
 
-/** Robust outliers: further than 6 median absolute deviations from the median. */
+/**
+ * Robust outliers: further than 6 median absolute deviations from the median. An anomaly is rare:
+ * when more rows than `RARE_SHARE` of them (at least three) stand out, the column is heavy-tailed
+ * rather than anomalous, and the most extreme of them stand for the rest.
+ */
 function outliers(values: readonly (number | undefined)[]): number[] {
+  const found = farValues(values);
+  const limit = Math.max(3, Math.ceil(values.length * RARE_SHARE));
+  if (found.length <= limit) return found.map((entry) => entry.index);
+  return found.sort((a, b) => b.distance - a.distance || a.index - b.index).slice(0, limit).map((entry) => entry.index).sort((a, b) => a - b);
+}
+
+function farValues(values: readonly (number | undefined)[]): { index: number; distance: number }[] {
   const present = values.filter((value): value is number => value !== undefined && Number.isFinite(value));
   if (present.length < 8) return [];
   const sorted = [...present].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const deviations = present.map((value) => Math.abs(value - median)).sort((a, b) => a - b);
   const spread = deviations[Math.floor(deviations.length / 2)]!;
-  const found: number[] = [];
+  const found: { index: number; distance: number }[] = [];
   values.forEach((value, index) => {
     if (value === undefined) return;
     // With no spread at all (a constant column), any different value stands out.
-    if (spread === 0 ? value !== median && present.filter((other) => other !== median).length <= Math.max(1, present.length * RARE_SHARE) : Math.abs(value - median) > 6 * spread) found.push(index);
+    if (spread === 0 ? value !== median && present.filter((other) => other !== median).length <= Math.max(1, present.length * RARE_SHARE) : Math.abs(value - median) > 6 * spread) found.push({ index, distance: Math.abs(value - median) });
   });
   return found;
 }

@@ -54,6 +54,9 @@ export class SlotCounts {
   private readonly counts: Map<string, number>[] = [];
   private labels: readonly string[] = [];
 
+  /** @param listAll list every value of every slot (a warning's or an error's), never only the commonest. */
+  constructor(private readonly listAll = false) {}
+
   add(template: LineTemplate): void {
     if (this.labels.length === 0) this.labels = template.labels;
     template.slots.forEach((value, index) => {
@@ -78,7 +81,7 @@ export class SlotCounts {
       const label = this.labels[index] ? `${this.labels[index]} ` : '';
       // A few values are listed whole; of many, the ones that recur (the hosts behind most of the
       // failures), since values seen once each (paths, sequence numbers) say nothing one by one.
-      const listed = ranked.length <= FEW_VALUES ? ranked : ranked.filter(([, count]) => count > 1).slice(0, LISTED_VALUES);
+      const listed = this.listAll || ranked.length <= FEW_VALUES ? ranked : ranked.filter(([, count]) => count > 1).slice(0, LISTED_VALUES);
       if (listed.length === 0) return `${label}${ranked.length} distinct values`;
       const rest = ranked.length - listed.length;
       return `${label}${listed.map(([value, count]) => `${value} ×${count}`).join(', ')}${rest > 0 ? `, … ${rest} more value${rest === 1 ? '' : 's'} (${total - listed.reduce((sum, [, count]) => sum + count, 0)} lines)` : ''}`;

@@ -1,12 +1,13 @@
 /**
  * Logs: every event kept once, repeats folded into it with a count and the time span they cover.
- * Warnings, errors and their stack traces fold only with entries identical but for bookkeeping
- * (see `bookkeepingKey`), so each distinct problem stays whole, wherever it recurs. Other entries
- * fold by template (see `logTemplates.ts`): the first one stands for the rest, and the values that
- * varied (addresses, nodes, domains) are listed with their counts.
+ * Entries fold by template (see `logTemplates.ts`): the first one stands for the rest, and the
+ * values that varied (addresses, nodes, domains) are listed with their counts. A warning or an
+ * error stays whole and loses nothing: it folds by template only when its repeats differ in one
+ * value, every value listed; else, like stack traces, only with repeats identical but for
+ * bookkeeping (see `bookkeepingKey`).
  */
 import { bookkeepingKey, isSevereLine } from './bookkeeping';
-import { lineTemplate, SlotCounts } from './logTemplates';
+import { lineTemplate, SlotCounts, type LineTemplate } from './logTemplates';
 import { splitLines, stripAnsi, trailingNewline } from './limits';
 import { cleanResult, type CleanResult } from './types';
 
@@ -53,39 +54,39 @@ interface Group {
 export function cleanLog(text: string): CleanResult {
   const lines = splitLines(stripAnsi(text));
   const entries = logEntries(lines);
+  const keys = foldingKeys(entries);
   const groups = new Map<string, Group>();
   const order: (Group | LogEntry)[] = [];
   let folded = 0;
   let foldedSevere = 0;
   let blankRuns = 0;
-  for (const entry of entries) {
+  entries.forEach((entry, index) => {
     if (entry.key === '') {
       // Keep one blank line of a run; blank lines are layout, not events.
       const previous = order[order.length - 1];
       if (previous !== undefined && !('entry' in previous) && previous.key === '') {
         blankRuns++;
-        continue;
+        return;
       }
       order.push(entry);
-      continue;
+      return;
     }
-    const template = entry.severe || entry.lines.length > 1 ? undefined : lineTemplate(entry.lines[0]!);
-    const key = template === undefined ? `!${entry.key}` : `~${template.key}`;
+    const { key, template, listAll } = keys[index]!;
     const time = TIME_OF_DAY.exec(entry.lines[0]!)?.[0];
     const group = groups.get(key);
     if (group === undefined) {
-      const created: Group = { entry, count: 1, ...(time !== undefined ? { firstTime: time, lastTime: time } : {}), ...(template !== undefined ? { slots: new SlotCounts() } : {}) };
+      const created: Group = { entry, count: 1, ...(time !== undefined ? { firstTime: time, lastTime: time } : {}), ...(template !== undefined ? { slots: new SlotCounts(listAll) } : {}) };
       if (template !== undefined) created.slots!.add(template);
       groups.set(key, created);
       order.push(created);
-      continue;
+      return;
     }
     group.count++;
     if (time !== undefined) group.lastTime = time;
     if (template !== undefined) group.slots?.add(template);
     folded++;
     if (entry.severe) foldedSevere++;
-  }
+  });
   const output: string[] = [];
   let templates = 0;
   for (const item of order) {
@@ -104,6 +105,38 @@ export function cleanLog(text: string): CleanResult {
   if (blankRuns > 0) removed.push(`${blankRuns} blank lines`);
   if (text !== stripAnsi(text)) removed.push('terminal colour codes');
   return cleanResult(text, output.join('\n') + trailingNewline(text), 'log', removed);
+}
+
+/** How one entry folds: the key of its group, its template when it folds by one, and whether every slot value is listed. */
+interface FoldingKey {
+  readonly key: string;
+  readonly template?: LineTemplate;
+  readonly listAll: boolean;
+}
+
+/**
+ * Every entry's folding key. Ordinary one-line entries fold by template. A warning or an error
+ * folds by template only when its occurrences differ in one slot at most (every value of it is
+ * then listed, so nothing about which one is lost); otherwise, and for entries with continuation
+ * lines (stack traces), only exact repeats but for bookkeeping fold together.
+ */
+function foldingKeys(entries: readonly LogEntry[]): FoldingKey[] {
+  const templates = entries.map((entry) => (entry.key === '' || entry.lines.length > 1 ? undefined : lineTemplate(entry.lines[0]!)));
+  const varying = new Map<string, Map<number, Set<string>>>();
+  entries.forEach((entry, index) => {
+    const template = templates[index];
+    if (!entry.severe || template === undefined) return;
+    const slots = varying.get(template.key) ?? new Map<number, Set<string>>();
+    template.slots.forEach((value, slot) => slots.set(slot, (slots.get(slot) ?? new Set()).add(value)));
+    varying.set(template.key, slots);
+  });
+  const oneSlot = (key: string): boolean => [...(varying.get(key)?.values() ?? [])].filter((values) => values.size > 1).length <= 1;
+  return entries.map((entry, index) => {
+    const template = templates[index];
+    if (template === undefined) return { key: `!${entry.key}`, listAll: false };
+    if (!entry.severe) return { key: `~${template.key}`, template, listAll: false };
+    return oneSlot(template.key) ? { key: `!~${template.key}`, template, listAll: true } : { key: `!${entry.key}`, listAll: false };
+  });
 }
 
 /** `[×21]`, `[×21, 10:00:00–10:05:12]`, `[×139, 06:55:46–11:03:40; from 183.62.140.253 ×139, …]`. */

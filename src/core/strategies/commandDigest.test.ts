@@ -70,6 +70,22 @@ describe('command_digest', () => {
     assertNoPromptText(result.decisions, [PYTEST]);
   });
 
+  it('joins terminal output hard-wrapped at the terminal width before digesting: no failure line is cut', async () => {
+    // What a terminal tool that reads its screen row by row returns: rows of 50 columns, each trimmed at its end.
+    const wrapped = PYTEST.split('\n').flatMap((line) => (line.length <= 50 ? [line] : Array.from({ length: Math.ceil(line.length / 50) }, (_, row) => line.slice(row * 50, row * 50 + 50).trimEnd()))).join('\n');
+    const failures = PYTEST.split('\n').filter((line) => line.startsWith('FAILED ') || line.startsWith('E '));
+    assert.ok(failures.some((line) => line.length > 50) && failures.every((line) => line.length <= 50 || !wrapped.split('\n').includes(line)));
+    const messages = [
+      { role: 'user', content: 'Run the tests.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_in_terminal', arguments: JSON.stringify({ command: 'pytest -v tests' }) } }] },
+      { role: 'tool', tool_call_id: 'c1', content: wrapped },
+    ];
+    const rig = createRig([createCommandDigest()]);
+    const digest = partTexts((await rig.run({ model: 'gpt-4o', messages })).request)[2]!;
+    for (const line of failures) assert.ok(digest.split('\n').includes(line), `whole in the digest: ${line}`);
+    assert.equal(await rig.stash.expandText(digest), wrapped, 'the stash keeps the bytes as the terminal gave them');
+  });
+
   it('routes by the command: a grep whose output is not hits is left alone; without a command, by shape', () => {
     const notHits = Array.from({ length: 30 }, (_, index) => `grep: src/module_${index}: Is a directory`).join('\n');
     assert.equal(routeOf({ text: notHits, command: 'grep -r "refund" src' }), undefined);

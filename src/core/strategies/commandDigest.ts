@@ -17,10 +17,10 @@ import type { ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
-import { elideCleaned } from './shared/cleanedOutput';
+import { elideCleaned, readableText } from './shared/cleanedOutput';
 import { numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
-import { editableSegments } from './shared/segmentSelection';
+import { editableSegments, isUserPaste } from './shared/segmentSelection';
 
 /** Options of command_digest. */
 export interface CommandDigestOptions {
@@ -74,10 +74,11 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
   const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
   for (const segment of editableSegments(request, context, { includeFresh: true })) {
     if (segment.text.length < options.minChars) continue;
-    const format = routeOf(segment);
+    const text = readableText(segment);
+    const format = routeOf({ text, command: segment.command });
     if (format === undefined) continue;
-    const cleaned = cleanContent(segment.text, { format, command: segment.command });
-    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: segment.messageIndex >= context.freshStart ? options.freshMinSavedRatio : options.minSavedRatio })) counts[format] = (counts[format] ?? 0) + 1;
+    const cleaned = cleanContent(text, { format, command: segment.command });
+    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) })) counts[format] = (counts[format] ?? 0) + 1;
   }
   return edits.result(
     request,
@@ -85,6 +86,15 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
     { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history or the fresh input worth digesting' },
     { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0 },
   );
+}
+
+/**
+ * The least share a digest must save. A fresh tool output takes a modest one: its digest keeps
+ * what it says. Bulk a person pasted under a question needs as much as history: a digest that
+ * saves less leaves it to relevance_filter, which keeps every error line and what answers them.
+ */
+function ratioFor(request: ChatRequest, segment: ToolOutputSegment, freshStart: number, options: CommandDigestOptions): number {
+  return segment.messageIndex >= freshStart && !isUserPaste(request, segment) ? options.freshMinSavedRatio : options.minSavedRatio;
 }
 
 /** The format to digest as, or undefined when the output is not a recognised command's. */

@@ -21,7 +21,7 @@ import { scoreLexically } from '../relevance/lexicalScorer';
 import { ownWordsOf } from '../relevance/turnQuery';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
-import { elideCleaned } from './shared/cleanedOutput';
+import { elideCleaned, readableText } from './shared/cleanedOutput';
 import { numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments, isUserPaste } from './shared/segmentSelection';
@@ -90,7 +90,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Conte
     const asked = questionFor(request, segment, context.freshStart, question);
     // Bulk pasted under a question keeps the rows that answer it best, not every row sharing a word with it.
     const rankRows = asked !== undefined && segment.messageIndex >= context.freshStart ? (rows: readonly string[]) => scoreLexically(asked, rows) : undefined;
-    const cleaned = cleanContent(segment.text, { command: segment.command, question: asked, ...(rankRows ? { rankRows } : {}) });
+    const cleaned = cleanContent(readableText(segment), { command: segment.command, question: asked, ...(rankRows ? { rankRows } : {}) });
     if (cleaned.format === 'text') continue;
     if (elideCleaned(edits, segment, cleaned, `${cleaned.format} compressed`, { tokens: options.minSavedTokens, ratio: segment.messageIndex >= context.freshStart ? options.freshMinSavedRatio : options.minSavedRatio })) {
       formats[cleaned.format] = (formats[cleaned.format] ?? 0) + 1;

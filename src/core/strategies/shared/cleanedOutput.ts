@@ -4,6 +4,7 @@
  */
 import type { ToolOutputSegment } from '../../chat/toolOutput';
 import type { CleanResult } from '../../content';
+import { unwrapTerminal } from '../../content/terminalWrap';
 import { countLines } from '../../stash/marker';
 import type { SegmentEdits } from './segmentEdits';
 
@@ -22,4 +23,13 @@ export function elideCleaned(edits: SegmentEdits, segment: ToolOutputSegment, cl
   const summary = `${label} of ${countLines(segment.text)} lines${what ? `: ${what}` : ''}`;
   const body = cleaned.text.replace(/\n+$/, '');
   return edits.elide({ segment, summary, render: (marker) => (body.length > 0 ? `${body}\n${marker}` : marker) }, minimum.tokens, minimum.ratio);
+}
+
+/**
+ * The text a cleaner should read for a segment: a tool's output with rows a terminal hard-wrapped
+ * at its width joined back (see `terminalWrap.ts`), so no line is cut mid-message; anything else
+ * as it is. The stash keeps the segment's own bytes either way.
+ */
+export function readableText(segment: Pick<ToolOutputSegment, 'text' | 'source'>): string {
+  return segment.source === 'tool_result' ? unwrapTerminal(segment.text).text : segment.text;
 }

@@ -28,8 +28,21 @@ const STRUCTURAL = /^\s*(?:\||#|<|---|\*\*\*|===)/;
 
 /** Where a line's columns start: each position right after a run of two spaces or a tab. */
 function columnStarts(line: string): Set<number> {
+  // A scan, not a pattern: a gap pattern with a lookahead backtracks quadratically on a long run of spaces.
   const starts = new Set<number>();
-  for (const match of line.matchAll(/(?: {2,}|\t+)(?=\S)/g)) if ((match.index ?? 0) > 0) starts.add((match.index ?? 0) + match[0].length);
+  let gap = 0;
+  let tab = false;
+  for (let index = 0; index < line.length; index++) {
+    const character = line[index]!;
+    if (character === ' ' || character === '\t') {
+      gap++;
+      tab ||= character === '\t';
+      continue;
+    }
+    if ((gap >= 2 || tab) && index > gap) starts.add(index);
+    gap = 0;
+    tab = false;
+  }
   return starts;
 }
 

@@ -18,18 +18,37 @@ const RETRIEVE_TOOL = /(^|_)retrieve$/i;
 export interface SelectionOptions {
   /** Also offer the current turn's fresh input (only for strategies with `touchesFresh`). */
   readonly includeFresh?: boolean;
+  /**
+   * Also offer history outputs digested on arrival (or earlier in this run) whose original the
+   * request still carries, with that original as `arrived`: masking one whole stashes the original
+   * itself, so retrieval stays one hop deep.
+   */
+  readonly includeDigested?: boolean;
 }
+
+/** A segment a strategy may rewrite; `arrived` is its original text when it is already a digest of it. */
+export type EditableSegment = ToolOutputSegment & { readonly arrived?: string };
 
 /** The segments a strategy may rewrite in this request, in request order. */
 export function editableSegments(
   request: ChatRequest,
-  context: Pick<StrategyContext, 'frozenCount' | 'freshStart' | 'stash'>,
+  context: Pick<StrategyContext, 'frozenCount' | 'freshStart' | 'stash'> & Partial<Pick<StrategyContext, 'original'>>,
   options: SelectionOptions = {},
-): ToolOutputSegment[] {
+): EditableSegment[] {
   const end = options.includeFresh ? request.messages.length : context.freshStart;
-  return findToolOutputs(request).filter(
-    (segment) => segment.messageIndex >= context.frozenCount && segment.messageIndex < end && !hasMarker(segment.text, context.stash) && !isRetrieval(segment),
-  );
+  const originals = options.includeDigested && context.original ? originalSegmentTexts({ original: context.original }) : undefined;
+  const editable: EditableSegment[] = [];
+  for (const segment of findToolOutputs(request)) {
+    if (segment.messageIndex < context.frozenCount || segment.messageIndex >= end || isRetrieval(segment)) continue;
+    if (!hasMarker(segment.text, context.stash)) {
+      editable.push(segment);
+      continue;
+    }
+    // A whole output that is one digest of the original at the same place (never a marker the output itself carried).
+    const original = originals?.get(segment.key);
+    if (original !== undefined && segment.messageIndex < context.freshStart && original !== segment.text && !hasMarker(original, context.stash)) editable.push({ ...segment, arrived: original });
+  }
+  return editable;
 }
 
 /** True when the text already carries a marker of one of this stash's own elisions. */

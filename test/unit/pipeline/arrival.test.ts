@@ -1,0 +1,116 @@
+import { strict as assert } from 'node:assert';
+import { findToolOutputs, parseRequest, replaceSegments, type ChatRequest } from '../../../src/core/chat';
+import { messageText } from '../../../src/core/chat/types';
+import { expandRequest, MessageMemo, Pipeline, sitesFrom, type Strategy } from '../../../src/core/pipeline';
+import { MemoryBlobStore, Stash } from '../../../src/core/stash';
+import { findMarkers } from '../../../src/core/stash/marker';
+import { createCommandDigest } from '../../../src/core/strategies/commandDigest';
+import { createObservationMask } from '../../../src/core/strategies/observationMask';
+import { elideLongOutputs } from './fakes';
+
+function newStash(): Stash {
+  return new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(3) });
+}
+
+const LOG = Array.from({ length: 30 }, (_, index) => `10:00:${String(index).padStart(2, '0')} INFO tick ${index}`).join('\n');
+
+/** Digests every fresh tool output to its first line and a marker, as an arrival decision would. */
+function digestFresh(): Strategy {
+  return {
+    id: 'digest_fresh',
+    defaultEnabled: true,
+    touchesFresh: true,
+    apply(request, context) {
+      const replacements = new Map<string, string>();
+      for (const segment of findToolOutputs(request)) {
+        if (segment.messageIndex < context.freshStart || context.stash.hasIssuedMarker(segment.text)) continue;
+        const first = segment.text.split('\n')[0]!;
+        replacements.set(segment.key, context.stash.elide({ original: segment.text, summary: 'digest', kind: 'digest_fresh', render: (marker) => `${first}\n${marker}` }).replacement);
+      }
+      return { request: replaceSegments(request, replacements), action: replacements.size > 0 ? 'digested' : 'nothing-to-do', reason: 'test' };
+    },
+  };
+}
+
+/** Appends a note to the last message every turn, like a cache hint or an advisory note. */
+function tailNote(): Strategy {
+  return {
+    id: 'tail_note',
+    defaultEnabled: true,
+    touchesFresh: true,
+    annotatesTail: true,
+    apply(request) {
+      const last = request.messages[request.messages.length - 1]!;
+      const messages = [...request.messages.slice(0, -1), { ...last, extra: { ...(last.extra ?? {}), note: 'tail' } }];
+      return { request: { ...request, messages }, action: 'annotated', reason: 'test' };
+    },
+  };
+}
+
+function turn(count: number): ChatRequest {
+  const messages: unknown[] = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Check the ticks.' }];
+  for (let index = 0; index < count; index++) {
+    messages.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${index}`, type: 'function', function: { name: 'bash', arguments: `{"command":"tail -n 30 app${index}.log"}` } }] });
+    messages.push({ role: 'tool', tool_call_id: `c${index}`, content: LOG.replace(/tick/g, `tick${index}`) });
+  }
+  return parseRequest({ model: 'gpt-4o', messages });
+}
+
+describe('Pipeline: fresh input decided on arrival', () => {
+  it('replays a fresh message\'s arrival form byte for byte when it becomes history, so no history strategy rewrites it', async () => {
+    const stash = newStash();
+    const memo = new MessageMemo();
+    // elide_long_outputs would mask any undecided history output: it must not see the raw one again.
+    const pipeline = new Pipeline([elideLongOutputs(5), digestFresh()], {}, { stash, memo });
+    const first = await pipeline.run(turn(1));
+    const arrived = messageText(first.request.messages[3]!);
+    assert.ok(arrived.startsWith('10:00:00 INFO tick0 0\n[herald: digest · retrieve hr_'), arrived);
+    const second = await pipeline.run(turn(2));
+    assert.equal(JSON.stringify(second.request.messages[3]), JSON.stringify(first.request.messages[3]), 'history starts from what the provider cached');
+    assert.equal((second.savedByStrategy.digest_fresh ?? 0) > 0, true, 'the arrival saving keeps counting while it is replayed');
+    assert.equal((second.savedByStrategy.elide_long_outputs ?? 0), 0);
+    const expanded = await expandRequest(second.request, stash, sitesFrom(second.elisions));
+    assert.equal(messageText(expanded.messages[3]!), LOG.replace(/tick/g, 'tick0'), 'the replayed arrival form still expands back');
+    const third = await pipeline.run(turn(3));
+    assert.equal(JSON.stringify(third.request.messages[3]), JSON.stringify(first.request.messages[3]), 'and stays so once decided as history');
+  });
+
+  it('leaves tail annotations out of the arrival form: the message becomes history without them', async () => {
+    const memo = new MessageMemo();
+    const pipeline = new Pipeline([digestFresh(), tailNote()], {}, { stash: newStash(), memo });
+    const first = await pipeline.run(turn(1));
+    assert.deepEqual(first.request.messages[3]!.extra, { note: 'tail' });
+    const second = await pipeline.run(turn(2));
+    assert.equal(second.request.messages[3]!.extra, undefined, 'the note stays on the tail only');
+    assert.equal(messageText(second.request.messages[3]!), messageText(first.request.messages[3]!));
+    assert.deepEqual(second.request.messages[5]!.extra, { note: 'tail' });
+  });
+
+  it('masks a digest the conversation moved past whole, stashing the original itself: retrieval stays one hop deep', async () => {
+    const events = ['heartbeat', 'lease renewed', 'snapshot taken', 'compaction finished', 'peer joined', 'metrics flushed', 'cache warmed', 'config reloaded', 'token rotated', 'gc pause short'];
+    const log = Array.from({ length: 300 }, (_, index) => `2026-06-01 10:${String(Math.floor(index / 60)).padStart(2, '0')}:${String(index % 60).padStart(2, '0')} INFO ${events[index % 10]} on shard ${['alpha', 'beta', 'gamma'][index % 3]} ok`).join('\n');
+    const stash = newStash();
+    const pipeline = new Pipeline([createCommandDigest(), createObservationMask()], {}, { stash, memo: new MessageMemo() });
+    const base = [
+      { role: 'user', content: 'Is the cluster healthy?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"journalctl -u cluster"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: log },
+    ];
+    const first = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: base }));
+    assert.ok(findMarkers(messageText(first.request.messages[2]!))[0]!.summary.startsWith('log digest'), 'digested on arrival');
+    const next = [...base, { role: 'assistant', content: 'Yes. Now I will look at the billing code.' }, { role: 'user', content: 'Go ahead.' }];
+    const second = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: next }));
+    const masked = messageText(second.request.messages[2]!);
+    const [marker] = findMarkers(masked);
+    assert.ok(marker!.summary.startsWith('observation masked'), masked);
+    assert.equal(await stash.retrieve(marker!.handle), log, 'the mask stashed the output, not its digest');
+    const expanded = await expandRequest(second.request, stash, sitesFrom(second.elisions));
+    assert.equal(messageText(expanded.messages[2]!), log);
+  });
+
+  it('memoizes nothing for a fresh message no strategy changed', async () => {
+    const memo = new MessageMemo();
+    await new Pipeline([], {}, { stash: newStash(), memo }).run(turn(1));
+    assert.equal(memo.size, 3, 'the three history messages only');
+  });
+});

@@ -115,6 +115,23 @@ withData('relevance_filter', () => {
     assert.equal(await stash.expandText(text), content);
   });
 
+  it('outlines pasted source files against the question: what it names stays in full, other bodies become markers', async () => {
+    const body = (name: string, lines: number): string => [`def ${name}(order):`, ...Array.from({ length: lines }, (_, index) => `    step_${index} = order.amount * ${index + 1}  # ${name} work`), `    return step_${lines - 1}`].join('\n');
+    const billing = [body('compute_total', 8), '', body('format_receipt', 12), '', body('send_receipt', 12), '', body('archive_order', 12)].join('\n');
+    const shipping = [body('pack_order', 12), '', body('label_order', 12), '', body('ship_order', 12), '', body('track_order', 12)].join('\n');
+    const content = `Why does compute_total round the amount wrong?\n\nbilling/totals.py:\n\`\`\`python\n${billing}\n\`\`\`\n\nshipping/orders.py:\n\`\`\`python\n${shipping}\n\`\`\``;
+    const { pipeline, stash } = setup();
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content }] }));
+    const text = textOf(result.request, 0);
+    assert.ok(text.includes(body('compute_total', 8)), 'the function the question names stays whole');
+    for (const name of ['format_receipt', 'pack_order', 'track_order']) {
+      assert.ok(text.includes(`def ${name}(order):`), `${name}'s signature stays`);
+      assert.ok(!text.includes(`# ${name} work`), `${name}'s body is outlined`);
+    }
+    assert.ok(text.startsWith('Why does compute_total round the amount wrong?\n\nbilling/totals.py:\n```python\n'));
+    assert.equal(await stash.expandText(text), content);
+  });
+
   it('leaves a fresh tool result alone and filters it once it is history (historyOutputs on)', async () => {
     const log = logLines('Zookeeper').join('\n');
     const base = [

@@ -18,6 +18,10 @@ import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
 import { itemStarts } from '../chat/pastedBulk';
+import { GrammarLoader } from '../code/grammarLoader';
+import { SourceAnalyzer } from '../code/sourceAnalyzer';
+import type { ElideInput } from '../stash/stash';
+import { outlinePastedSources } from './shared/pastedSources';
 import { detectContentFormat, type ContentFormat } from '../content';
 import { selectItems, type ItemSelectionOptions } from '../relevance/itemSelection';
 import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
@@ -73,6 +77,8 @@ const MARKER_CHARACTERS = 100;
 
 export function createRelevanceFilter(environment: StrategyEnvironment = {}): Strategy {
   const scorers = loadScorerFor(environment);
+  let analyzer: SourceAnalyzer | undefined;
+  const sources = (): SourceAnalyzer => (analyzer ??= new SourceAnalyzer(new GrammarLoader(environment.assets)));
   return {
     id: 'relevance_filter',
     // On by default for bulk pasted under a question (the question is right there); history
@@ -84,7 +90,7 @@ export function createRelevanceFilter(environment: StrategyEnvironment = {}): St
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...RELEVANCE_FILTER_DEFAULTS },
-    apply: (request, context) => filterRequest(request, context, readOptions(context.options), scorers),
+    apply: (request, context) => filterRequest(request, context, readOptions(context.options), scorers, sources),
   };
 }
 
@@ -104,7 +110,7 @@ function readOptions(options: Readonly<Record<string, unknown>>): RelevanceFilte
   return read as unknown as RelevanceFilterOptions;
 }
 
-async function filterRequest(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions, scorers: ScorerSource): Promise<StrategyResult> {
+async function filterRequest(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions, scorers: ScorerSource, analyzer: () => SourceAnalyzer): Promise<StrategyResult> {
   const candidates = candidateSegments(request, context, options);
   if (candidates.length === 0) {
     // Without a model every decision says the ranking is lexical; with one, nothing was ranked here.
@@ -131,7 +137,7 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
     const starts = itemStarts(segment.text);
     if (starts !== undefined) {
       const items = starts.map((start, index) => segment.text.slice(start, starts[index + 1] ?? segment.text.length));
-      const filtered = await filterItems(items, query.text, scorer, options, context);
+      const filtered = await filterItems(items, query.text, scorer, options, context, analyzer);
       if (filtered === undefined) continue;
       replacements.set(segment.key, filtered.text);
       sources.add(query.source);
@@ -218,7 +224,7 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
  * A pasted list cut to the items that answer the question: each run of dropped items becomes one
  * marker (the blank lines after it kept), undefined when too little would go.
  */
-async function filterItems(items: readonly string[], query: string, scorer: RelevanceScorer, options: RelevanceFilterOptions, context: StrategyContext): Promise<{ text: string; handles: string[]; kept: number } | undefined> {
+async function filterItems(items: readonly string[], query: string, scorer: RelevanceScorer, options: RelevanceFilterOptions, context: StrategyContext, analyzer: () => SourceAnalyzer): Promise<{ text: string; handles: string[]; kept: number } | undefined> {
   let scores: number[];
   try {
     scores = await scorer.score(query, items, context.signal);
@@ -228,13 +234,18 @@ async function filterItems(items: readonly string[], query: string, scorer: Rele
     scores = scoreLexically(query, items);
   }
   const kept = selectItems(scores, options);
-  const dropped = items.reduce((sum, item, index) => sum + (kept[index] ? 0 : item.length - MARKER_CHARACTERS), 0);
+  // Pasted source files that stay are outlined against the question, as code_graph outlines reads;
+  // priced first, stashed only once the whole rewrite is worth it.
+  const bodies: ElideInput[] = [];
+  const outlined = await outlinePastedSources(items.map((item, index) => (kept[index] ? item : '')), query, analyzer(), { elide: (input) => (bodies.push(input), context.stash.preview(input)) });
+  const dropped = items.reduce((sum, item, index) => sum + (kept[index] ? item.length - outlined.items[index]!.length : item.length - MARKER_CHARACTERS), 0);
   if (dropped / CHARACTERS_PER_TOKEN < options.minSavedTokens) return undefined;
   const pieces: string[] = [];
   const handles: string[] = [];
+  for (const input of bodies) handles.push(context.stash.elide(input).handle);
   for (let index = 0; index < items.length; ) {
     if (kept[index]) {
-      pieces.push(items[index]!);
+      pieces.push(outlined.items[index]!);
       index++;
       continue;
     }

@@ -52,6 +52,12 @@ export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = {
 const DIGESTED: ReadonlySet<ContentFormat> = new Set(['test-output', 'grep', 'log']);
 
 const LABELS: Readonly<Partial<Record<ContentFormat, string>>> = { 'test-output': 'test run digest', grep: 'grep digest', log: 'log digest' };
+/** What each digest keeps, said in its marker. */
+const KEPT: Readonly<Partial<Record<ContentFormat, string>>> = {
+  'test-output': 'every failure with its message and location, and the counts',
+  grep: 'the hits by file, repeats folded',
+  log: 'every event once with its count, every warning and error',
+};
 
 /** Builds the command_digest strategy; it needs nothing from the host. */
 export function createCommandDigest(_environment: StrategyEnvironment = {}): Strategy {
@@ -78,7 +84,7 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
     const format = routeOf({ text, command: segment.command });
     if (format === undefined) continue;
     const cleaned = cleanContent(text, { format, command: segment.command });
-    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) })) counts[format] = (counts[format] ?? 0) + 1;
+    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) }, KEPT[format])) counts[format] = (counts[format] ?? 0) + 1;
   }
   return edits.result(
     request,

@@ -6,6 +6,10 @@ import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { findMarkers } from '../../../src/core/stash/marker';
 import { createCommandDigest } from '../../../src/core/strategies/commandDigest';
 import { createObservationMask } from '../../../src/core/strategies/observationMask';
+import { createRelevanceFilter } from '../../../src/core/strategies/relevanceFilter';
+import { editableSegments } from '../../../src/core/strategies/shared/segmentSelection';
+import { TokenCounter } from '../../../src/core/tokens';
+import { expandsBack } from '../../support/replay';
 import { elideLongOutputs } from './fakes';
 
 function newStash(): Stash {
@@ -106,6 +110,47 @@ describe('Pipeline: fresh input decided on arrival', () => {
     assert.equal(await stash.retrieve(marker!.handle), log, 'the mask stashed the output, not its digest');
     const expanded = await expandRequest(second.request, stash, sitesFrom(second.elisions));
     assert.equal(messageText(expanded.messages[2]!), log);
+  });
+
+  it('never takes an output another strategy cut in pieces for a digest: masking it stays lossless', async () => {
+    const source = Array.from({ length: 400 }, (_, index) => (index % 10 === 0 ? `    def step_${index}(self, names, opts):` : `        value_${index} = compute(names[${index}], opts)  # walks the path`)).join('\n');
+    const stash = newStash();
+    const tokens = new TokenCounter();
+    const pipeline = new Pipeline([createRelevanceFilter(), createObservationMask()], { options: { relevance_filter: { historyOutputs: true, minLines: 20, minSavedTokens: 20 } } }, { stash, tokens, memo: new MessageMemo() });
+    const base = [
+      { role: 'user', content: 'Where does step_40 compute its value?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"sed -n 1,400p query.py"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: source },
+      { role: 'assistant', content: 'step_40 sets value_41 and value_42 from names.' },
+      { role: 'user', content: 'Which values does step_40 set, exactly?' },
+    ];
+    // The output arrives as fresh input first; on the next turn it is history, cut by the filter, then seen by masking.
+    await pipeline.run(parseRequest({ model: 'gpt-4o', messages: base.slice(0, 3) }));
+    const request = parseRequest({ model: 'gpt-4o', messages: base });
+    const result = await pipeline.run(request);
+    assert.ok(findMarkers(messageText(result.request.messages[2]!)).length >= 2, 'the output was cut in pieces');
+    assert.ok(await expandsBack(request, result.request, stash, result.elisions), 'every piece expands back');
+  });
+
+  it('offers history strategies a whole digest with its original, never an output cut in pieces', () => {
+    const stash = newStash();
+    const output = LOG;
+    const digest = stash.elide({ original: output, summary: 'digest', kind: 'test', render: (marker) => `first line\n${marker}` }).replacement;
+    const lines = output.split('\n');
+    const piece = stash.elide({ original: lines.slice(5, 20).join('\n'), summary: 'piece', kind: 'test' }).replacement;
+    const cut = [...lines.slice(0, 5), piece, ...lines.slice(20)].join('\n');
+    const requestWith = (first: string, second: string): ChatRequest => parseRequest({ model: 'gpt-4o', messages: [
+      { role: 'user', content: 'go' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', type: 'function', function: { name: 'bash', arguments: '{"command":"cat a.log"}' } }, { id: 'b', type: 'function', function: { name: 'bash', arguments: '{"command":"cat b.log"}' } }] },
+      { role: 'tool', tool_call_id: 'a', content: first },
+      { role: 'tool', tool_call_id: 'b', content: second },
+      { role: 'assistant', content: 'ok' },
+      { role: 'user', content: 'next' },
+    ] });
+    const original = requestWith(output, output);
+    const offered = editableSegments(requestWith(digest, cut), { frozenCount: 0, freshStart: 5, stash, original }, { includeDigested: true });
+    assert.deepEqual(offered.map((segment) => [segment.messageIndex, segment.arrived === output]), [[2, true]], 'only the whole digest, with its original');
+    assert.deepEqual(editableSegments(requestWith(digest, cut), { frozenCount: 0, freshStart: 5, stash, original }).map((segment) => segment.messageIndex), [], 'without the option, neither');
   });
 
   it('memoizes nothing for a fresh message no strategy changed', async () => {

@@ -8,7 +8,7 @@
 import { findToolOutputs, type ToolOutputSegment } from '../../chat/toolOutput';
 import type { ChatRequest } from '../../chat/types';
 import type { StrategyContext } from '../../pipeline/types';
-import { HANDLE_PATTERN } from '../../stash/marker';
+import { findMarkers, HANDLE_PATTERN } from '../../stash/marker';
 import type { Stash } from '../../stash/stash';
 
 /** Tool names whose results hand back an elided original (the host's retrieve tool). */
@@ -44,9 +44,14 @@ export function editableSegments(
       editable.push(segment);
       continue;
     }
-    // A whole output that is one digest of the original at the same place (never a marker the output itself carried).
+    // A whole output that is one digest of the original at the same place: a single marker whose
+    // stashed original is that output and whose replacement is the whole text (never a marker the
+    // output itself carried, never an output another strategy cut in pieces).
     const original = originals?.get(segment.key);
-    if (original !== undefined && segment.messageIndex < context.freshStart && original !== segment.text && !hasMarker(original, context.stash)) editable.push({ ...segment, arrived: original });
+    if (original === undefined || segment.messageIndex >= context.freshStart || original === segment.text || hasMarker(original, context.stash)) continue;
+    const markers = findMarkers(segment.text);
+    const entry = markers.length === 1 ? context.stash.issuedEntry(markers[0]!.handle) : undefined;
+    if (entry?.original === original && entry.replacements.includes(segment.text)) editable.push({ ...segment, arrived: original });
   }
   return editable;
 }

@@ -26,7 +26,7 @@ function usedGrammars() {
 
 /**
  * Binary files loaded at run time, copied flat into dist/ (see AssetLocator in
- * src/core/ports.ts and src/core/strategies/tools/ocrAssets.ts, whose file lists these match).
+ * src/core/ports.ts and src/core/strategies/ocr/ocrAssets.ts, whose file lists these match).
  */
 const ASSETS = [
   // tree-sitter's runtime and the grammars Herald outlines with.
@@ -78,7 +78,7 @@ const globalFetch = {
 };
 
 /** Packages whose code or data ships inside dist/, for the third-party notices. */
-const BUNDLED_PACKAGES = ['web-tree-sitter', '@vscode/tree-sitter-wasm', 'minisearch', 'onnxruntime-web', 'zod', 'gpt-tokenizer', 'yaml', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'];
+const BUNDLED_PACKAGES = ['web-tree-sitter', '@vscode/tree-sitter-wasm', 'minisearch', 'stemmer', 'onnxruntime-web', 'zod', 'gpt-tokenizer', 'yaml', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'];
 
 /** dist/THIRD-PARTY-NOTICES.txt: each bundled package's name, version, licence and licence text. */
 function writeNotices() {
@@ -145,6 +145,10 @@ const builds = [
   {
     ...common,
     ...importMetaShim,
+    // VS Code's extension host (Node 22) turns every read of the global `navigator` into a
+    // PendingMigrationError in the log; bundled libraries (zod, onnxruntime-web) only probe it to
+    // detect a browser, so in the extension bundle it is simply not there.
+    define: { ...importMetaShim.define, navigator: 'undefined' },
     entryPoints: { extension: join(root, 'src/vscode/extension.ts') },
     outdir: join(root, 'dist'),
     platform: 'node',
@@ -168,7 +172,7 @@ const builds = [
     // the script's own folder) beside the other bundles. See ocrAssets.ts and ocrWorkerEntry.ts.
     ...common,
     plugins: [...common.plugins, shippedCoreOnly],
-    entryPoints: { 'ocr-worker': join(root, 'src/core/strategies/tools/ocrWorkerEntry.ts') },
+    entryPoints: { 'ocr-worker': join(root, 'src/core/strategies/ocr/ocrWorkerEntry.ts') },
     outdir: join(root, 'dist'),
     platform: 'node',
     format: 'cjs',

@@ -6,6 +6,7 @@ import { filterCommand } from './filterCommand';
 import type { CliCommand } from './io';
 import { optimizeCommand } from './optimizeCommand';
 import { retrieveCommand } from './retrieveCommand';
+import { SERVE_USAGE, serveCommand } from './serveCommand';
 
 export interface CommandEntry {
   readonly usage: string;
@@ -16,7 +17,7 @@ export interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   demo: { usage: 'demo [--json] [--print] [--stash DIR]', summary: 'optimize the embedded sample session and show what was saved and why', run: demoCommand },
   optimize: {
-    usage: 'optimize [--format openai|anthropic] [--enable ids] [--disable ids] [--window-tokens N] [--stash DIR] [--decisions FILE] [--embedding-model DIR] [--time-limit MS] [--rewrite-share 0-1]',
+    usage: 'optimize [--format openai|anthropic|responses] [--enable ids] [--disable ids] [--window-tokens N] [--stash DIR] [--decisions FILE] [--embedding-model DIR] [--time-limit MS] [--rewrite-share 0-1]',
     summary: 'read a request on stdin, print the optimized request',
     run: optimizeCommand,
   },
@@ -27,5 +28,6 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     summary: 'read {question, candidates} on stdin, print the kept items and a report of every decision',
     run: filterCommand,
   },
-  expand: { usage: 'expand [--stash DIR] [--format openai|anthropic]', summary: 'read an optimized request, print it with every marker expanded', run: expandCommand },
+  serve: { usage: SERVE_USAGE, summary: 'run the local gateway: OpenAI Chat Completions, Responses and Anthropic Messages, every request optimized on its way to the provider', run: serveCommand },
+  expand: { usage: 'expand [--stash DIR] [--format openai|anthropic|responses]', summary: 'read an optimized request, print it with every marker expanded', run: expandCommand },
 };

@@ -76,8 +76,8 @@ export const optimizeCommand: CliCommand = async (args, io) => {
 
 export function formatOption(value: string | true | undefined): RequestFormat | undefined {
   if (value === undefined) return undefined;
-  if (value === 'openai' || value === 'anthropic') return value;
-  throw new CliError(`herald: unknown format "${String(value)}" (use openai or anthropic)`);
+  if (value === 'openai' || value === 'anthropic' || value === 'responses') return value;
+  throw new CliError(`herald: unknown format "${String(value)}" (use openai, anthropic or responses)`);
 }
 
 export function parseRequestOrFail(body: unknown, format?: RequestFormat) {
@@ -88,7 +88,7 @@ export function parseRequestOrFail(body: unknown, format?: RequestFormat) {
   }
 }
 
-function strategySwitches(enable: string | true | undefined, disable: string | true | undefined): Record<string, boolean> {
+export function strategySwitches(enable: string | true | undefined, disable: string | true | undefined): Record<string, boolean> {
   const lists: [string[], boolean][] = [[splitIds(enable), true], [splitIds(disable), false]];
   const implemented = new Set<string>(implementedStrategyIds());
   // Unknown ids first, so a typo is reported as such even next to a valid id.
@@ -116,7 +116,7 @@ export function positiveInteger(value: string | true, name: string): number {
   return number;
 }
 
-function shareOption(value: string | true, name: string): number {
+export function shareOption(value: string | true, name: string): number {
   const number = Number(value);
   if (value === true || !Number.isFinite(number) || number < 0 || number > 1) throw new CliError(`herald: ${name} takes a number from 0 to 1, not "${String(value)}"`);
   return number;

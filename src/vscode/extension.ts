@@ -6,11 +6,13 @@ import * as vscode from 'vscode';
 import { HeraldChatProvider, HERALD_VENDOR } from './chat/heraldChatProvider';
 import { createVscodePartKit } from './chat/vscodePartKit';
 import { registerOriginalDocuments } from './commands/originalDocuments';
+import { registerOriginalView } from './commands/originalView';
 import { registerCommands } from './commands/registerCommands';
+import { registerGateway } from './gateway/registerGateway';
 import { EndpointManager } from './endpoints/endpointManager';
 import { HeraldHost } from './host/heraldHost';
 import { registerStatusBar } from './host/registerStatusBar';
-import { registerWelcome } from './host/registerWelcome';
+import { offerCopilotModels, registerWelcome } from './host/registerWelcome';
 import { registerParticipant } from './knowledge/registerParticipant';
 import { registerTools } from './knowledge/registerTools';
 import { registerSidebar } from './sidebar/registerSidebar';
@@ -20,6 +22,8 @@ import { describeError } from '../core/errors';
 export interface HeraldApi {
   /** The session's request records, newest last. */
   requests(): readonly unknown[];
+  /** The totals of every request recorded (tokens saved, failures, premium requests, money). */
+  totals(): unknown;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<HeraldApi> {
@@ -30,12 +34,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
   const contributions: [string, () => vscode.Disposable[]][] = [
     ['model provider', () => registerModelProvider(host, endpoints)],
     ['commands', () => registerCommands(host, endpoints)],
-    ['original documents', () => registerOriginalDocuments(host)],
+    ['original documents', () => [...registerOriginalDocuments(host), ...registerOriginalView(host)]],
     ['sidebar', () => registerSidebar(host)],
     ['status bar', () => registerStatusBar(host)],
     ['tools', () => registerTools(host)],
     ['@herald participant', () => registerParticipant(host)],
     ['welcome', () => registerWelcome(host)],
+    ['gateway', () => registerGateway(host)],
   ];
   for (const [name, register] of contributions) {
     try {
@@ -45,7 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
     }
   }
   host.logger.info('activated', 'Herald: activated');
-  return { requests: () => host.log.list() };
+  return { requests: () => host.log.list(), totals: () => host.log.sessionTotals() };
 }
 
 function registerModelProvider(host: HeraldHost, endpoints: EndpointManager): vscode.Disposable[] {
@@ -56,13 +61,19 @@ function registerModelProvider(host: HeraldHost, endpoints: EndpointManager): vs
     settings: () => host.settings(),
     optimizer: () => host.optimizer,
     endpointTargets: () => endpoints.list(),
+    copilotHostedListed: () => host.settings().copilotHostedModels === 'show',
   });
+  const refresh = async (): Promise<void> => {
+    await provider.refresh();
+    // Copilot-hosted models bill premium requests: listed only once the user has read that.
+    void offerCopilotModels(host, provider.copilotHostedTargets().length);
+  };
   // Models listed during activation come back "Canceled": ask after start-up, then on every change.
-  const timer = setTimeout(() => void provider.refresh(), 2000);
+  const timer = setTimeout(() => void refresh(), 2000);
   return [
     provider,
     vscode.lm.registerLanguageModelChatProvider(HERALD_VENDOR, provider),
-    vscode.lm.onDidChangeChatModels(() => void provider.refresh()),
+    vscode.lm.onDidChangeChatModels(() => void refresh()),
     host.onDidChangeSettings(() => {
       endpoints.rebuild();
       provider.notifyIfChanged();

@@ -1,8 +1,12 @@
 /**
  * Messages between the extension host and the sidebar's webviews, validated with zod on both
  * sides: a message that does not match is dropped and logged, never half-handled.
+ *
+ * Written with `zod/mini` (the same validation, functions instead of methods): each webview
+ * bundle is a browser script of its own and carried the whole of zod; the tree-shakable form
+ * leaves in each bundle only what these schemas use.
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const decisionViewSchema = z.object({
   strategy: z.string(),
@@ -19,18 +23,30 @@ export const requestViewSchema = z.object({
   id: z.string(),
   startedAt: z.number(),
   model: z.string(),
-  status: z.enum(['optimized', 'served-from-cache', 'forwarded-original', 'optimizer-off', 'failed']),
+  status: z.enum(['optimized', 'served-from-cache', 'forwarded-original', 'optimizer-off', 'failed', 'cancelled']),
+  /** Who asked: the chat, or Herald itself (the library's plan, the filter's check). */
+  origin: z.enum(['caller', 'herald']),
   tokensBefore: z.number(),
   tokensAfter: z.number(),
+  /** 0 for a failed or cancelled request. */
+  savedTokens: z.number(),
   savedPercent: z.number(),
+  /** Requests sent to the target this turn (Herald's own retrieve rounds included). */
+  rounds: z.number(),
+  billing: z.enum(['premium-requests', 'tokens', 'unknown']),
+  premiumRequests: z.number(),
+  /** The provider's own usage figures, when it reported them. */
+  usage: z.optional(z.object({ inputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() })),
+  /** Money at the price table, when the model is in it. */
+  cost: z.optional(z.object({ priceKey: z.string(), billedUsd: z.number(), unoptimizedUsd: z.number() })),
   optimizeMs: z.number(),
   totalMs: z.number(),
   retrievals: z.number(),
   replayedMessages: z.number(),
-  contextQuality: z.string().optional(),
-  error: z.string().optional(),
+  contextQuality: z.optional(z.string()),
+  error: z.optional(z.string()),
   /** Only with content mode on. */
-  promptPreview: z.string().optional(),
+  promptPreview: z.optional(z.string()),
   decisions: z.array(decisionViewSchema),
 });
 
@@ -42,6 +58,11 @@ export const totalsSchema = z.object({
   savedPercent: z.number(),
   retrievals: z.number(),
   failures: z.number(),
+  cancelled: z.number(),
+  premiumRequests: z.number(),
+  billedUsd: z.number(),
+  unoptimizedUsd: z.number(),
+  pricedRequests: z.number(),
 });
 
 export const pageViewSchema = z.object({
@@ -62,35 +83,44 @@ export const libraryViewSchema = z.object({
   /** False when there is no workspace or no library folder yet. */
   available: z.boolean(),
   /** Why the library is unavailable, or a note about it. */
-  message: z.string().optional(),
+  message: z.optional(z.string()),
   pages: z.array(pageViewSchema),
   /** Recent library events, newest first. */
   activity: z.array(z.object({ time: z.number(), text: z.string() })),
   /** The last search, when there was one. */
-  search: z
-    .object({
+  search: z.optional(
+    z.object({
       query: z.string(),
       results: z.array(pageViewSchema),
       /** Shown with "nothing found": the pages closest to the query. */
       nearest: z.array(pageViewSchema),
-    })
-    .optional(),
+    }),
+  ),
 });
 
 /** Host → webview. */
 export const hostMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('decisions'), requests: z.array(requestViewSchema), totals: totalsSchema, optimizerEnabled: z.boolean() }),
+  z.object({
+    type: z.literal('decisions'),
+    requests: z.array(requestViewSchema),
+    totals: totalsSchema,
+    optimizerEnabled: z.boolean(),
+    /** GitHub's page of premium-request multipliers, linked where premium requests are counted. */
+    multiplierUrl: z.string(),
+    /** When the price table was checked (shown with money figures). */
+    pricesChecked: z.string(),
+  }),
   z.object({ type: z.literal('library'), library: libraryViewSchema }),
 ]);
 
-export const WEBVIEW_COMMANDS = ['export-report', 'toggle-optimizer', 'manage-endpoints', 'new-page', 'reindex', 'retrieve'] as const;
+export const WEBVIEW_COMMANDS = ['export-report', 'toggle-optimizer', 'manage-endpoints', 'new-page', 'reindex', 'retrieve', 'enable-models', 'open-prices', 'open-multipliers'] as const;
 
 /** Webview → host. */
 export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('ready') }),
-  z.object({ type: z.literal('open-handle'), handle: z.string().regex(/^hr_[a-z2-7]{16}$/) }),
-  z.object({ type: z.literal('open-page'), path: z.string().min(1).max(1000) }),
-  z.object({ type: z.literal('search'), query: z.string().max(2000) }),
+  z.object({ type: z.literal('open-handle'), handle: z.string().check(z.regex(/^hr_[a-z2-7]{16}$/)) }),
+  z.object({ type: z.literal('open-page'), path: z.string().check(z.minLength(1), z.maxLength(1000)) }),
+  z.object({ type: z.literal('search'), query: z.string().check(z.maxLength(2000)) }),
   z.object({ type: z.literal('command'), command: z.enum(WEBVIEW_COMMANDS) }),
 ]);
 

@@ -9,6 +9,7 @@ import { parseRequest } from '../../src/core/chat/convert';
 import { findToolOutputs } from '../../src/core/chat/toolOutput';
 import { cleanContent, detectContentFormat, type CleanOptions, type ContentFormat } from '../../src/core/content';
 import { TokenCounter } from '../../src/core/tokens';
+import { expectedWords, keptShare } from '../support/mainContentWords';
 import { loadTrajectory, sharedPath, trajectoryNames } from '../support/sharedData';
 import type { BenchReport } from './run';
 import { median, percent } from './stats';
@@ -55,6 +56,28 @@ function measure(set: string, samples: readonly Sample[], tokens: TokenCounter):
 
 function htmlSamples(): Sample[] {
   return fs.readdirSync(sharedPath('html')).sort().map((page) => ({ label: page, text: fs.readFileSync(sharedPath('html', page, 'source.html'), 'utf8'), options: { format: 'html' as const } }));
+}
+
+/** The main-content figures of the HTML pages: expected words kept per page, and the cleaned text's share of the page. */
+function htmlMainContent(): { pages: number; pagesAtLeast98: number; minimumKept: number; pageShare: number; oneLineDetected: number } {
+  let pagesAtLeast98 = 0;
+  let minimumKept = 1;
+  let sourceChars = 0;
+  let cleanedChars = 0;
+  let oneLineDetected = 0;
+  const pages = fs.readdirSync(sharedPath('html')).sort();
+  for (const page of pages) {
+    const source = fs.readFileSync(sharedPath('html', page, 'source.html'), 'utf8');
+    const cleaned = cleanContent(source, { format: 'html' }).text;
+    const kept = keptShare(expectedWords(fs.readFileSync(sharedPath('html', page, 'expected.html'), 'utf8')), cleaned);
+    if (kept >= 0.98) pagesAtLeast98++;
+    minimumKept = Math.min(minimumKept, kept);
+    sourceChars += source.length;
+    cleanedChars += cleaned.length;
+    // A minified response as a fetch tool shows it: status line, headers, the page on one line.
+    if (detectContentFormat(`HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n${source.replace(/\s*\n\s*/g, ' ')}`) === 'html') oneLineDetected++;
+  }
+  return { pages: pages.length, pagesAtLeast98, minimumKept, pageShare: cleanedChars / sourceChars, oneLineDetected };
 }
 
 function jsonSamples(): Sample[] {
@@ -117,9 +140,11 @@ export async function bench(): Promise<BenchReport> {
   }
   const all = [...trajectories.values()].flat();
   results.push(measure('trajectories: every tool output', all, tokens));
+  const main = htmlMainContent();
+  const mainLine = `html main content: ${main.pagesAtLeast98} of ${main.pages} pages keep ≥ 98% of expected.html's words (least ${(100 * main.minimumKept).toFixed(1)}%), cleaned text ${(100 * main.pageShare).toFixed(1)}% of the pages' characters; ${main.oneLineDetected} of ${main.pages} pages on one line after a status line and headers detected as html`;
   return {
     title: 'Content cleaners: size reduction and speed per format',
-    lines: results.map(line),
-    figures: Object.fromEntries(results.map((result) => [result.set, result])),
+    lines: [...results.map(line), mainLine],
+    figures: { ...Object.fromEntries(results.map((result) => [result.set, result])), 'html main content': main },
   };
 }

@@ -8,7 +8,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { findToolOutputs, parseRequest, type ChatRequest } from '../../src/core/chat';
-import { changedLines } from '../../src/core/code/diffHunks';
+import { changedLines } from '../support/diffHunks';
 import { GrammarLoader, nodeModulesAssetLocator } from '../../src/core/code/grammarLoader';
 import { languageFromPath } from '../../src/core/code/languageDetection';
 import { LANGUAGES, type LanguageSpec } from '../../src/core/code/languages';

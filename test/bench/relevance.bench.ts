@@ -2,14 +2,17 @@
  * The relevance scorer and the two strategies built on it:
  *
  * - retrieval quality on ../shared/data/retrieval: CoSQA (500 code-search queries over 6,267
- *   Python functions; MRR and nDCG@10) and Cranfield (225 queries over 1,400 abstracts, graded
- *   judgements; nDCG@10), lexical against fused. Fused runs on the generated tiny model, whose
- *   vectors are random: its figures exercise the code path, they do not measure quality;
+ *   Python functions; MRR) and Cranfield (225 queries over 1,400 abstracts, graded judgements;
+ *   nDCG@10), each split into a dev half (even positions: the fusion weight is chosen there)
+ *   and a held-out test half (odd positions: reported, never tuned on): BM25 alone, the shipped
+ *   retrieval model alone, and the two fused at the shipped weight, with the weight sweep on dev;
+ * - the synonym set (test/fixtures/relevance/synonyms.json, written for Herald, evaluation only):
+ *   how often the right passage ranks first among its distractors;
  * - relevance_filter on every log system: a failure question over the whole 2,000-line log as
- *   history tool output; the share of ERROR and WARN lines kept (levels from the structured
- *   CSV where the system has them) and the share of tokens kept;
+ *   history tool output; the share of ERROR and WARN lines kept and the share of tokens kept;
  * - time per request (relevance_filter on a 2,000-line log; window_budget on a long trajectory);
- * - embedding throughput of the tiny model on this machine (single-threaded wasm).
+ * - embedding speed of the shipped model (lines per second, single thread), the memory it adds,
+ *   and its training time (from its training record), beside the tiny ONNX test model's speed.
  *
  * HERALD_BENCH_QUERIES limits the number of queries per retrieval set (default all).
  */
@@ -19,7 +22,9 @@ import { writeTinyEmbeddingModel } from '../../scripts/makeTinyEmbeddingModel';
 import { parseRequest } from '../../src/core/chat';
 import { partText } from '../../src/core/chat/types';
 import { Pipeline } from '../../src/core/pipeline';
-import { fuseScores, LexicalIndex, loadOnnxEmbedder, resolveModelFolder } from '../../src/core/relevance';
+import { loadOnnxEmbedder, resolveOnnxModelFolder, scoreLexically, SHIPPED_MODEL_WEIGHT, fuseScores } from '../../src/core/relevance';
+import { bundledModelFolder } from '../../src/core/relevance/embedding/bundledModel';
+import { loadEmbedder } from '../../src/core/relevance/embedding/loadEmbedder';
 import { loadTokenizer } from '../../src/core/relevance/embedding/loadTokenizer';
 import type { Embedder } from '../../src/core/relevance';
 import { MemoryBlobStore, Stash } from '../../src/core/stash';
@@ -27,105 +32,100 @@ import { createRelevanceFilter } from '../../src/core/strategies/relevanceFilter
 import { createWindowBudget } from '../../src/core/strategies/windowBudget';
 import { TokenCounter } from '../../src/core/tokens';
 import { replay } from '../support/replay';
+import { cosqaSet, cranfieldSet, evaluate, prepare, type PreparedSet, type Quality } from '../support/retrieval';
 import { loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../support/sharedData';
 import type { BenchReport } from './run';
 import { median, percent, quantile } from './stats';
 
-interface Judged {
-  readonly query: string;
-  /** Document index → graded gain (higher is more relevant). */
-  readonly gains: ReadonlyMap<number, number>;
-}
-
-interface Quality {
-  readonly mrr: number;
-  readonly ndcg10: number;
-  readonly msPerQuery: number;
-}
-
 const tokens = new TokenCounter(200_000);
+
+/** Fusion weights tried on the dev halves. */
+const WEIGHTS = [0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
 
 export async function bench(): Promise<BenchReport> {
   const limit = Number(process.env.HERALD_BENCH_QUERIES ?? Infinity);
-  const modelDir = path.resolve(__dirname, '..', '.cache', 'bench-tiny-embedding');
-  writeTinyEmbeddingModel(modelDir);
-  const embedder = await loadOnnxEmbedder(modelDir);
+  const tinyDir = path.resolve(__dirname, '..', '.cache', 'bench-tiny-embedding');
+  writeTinyEmbeddingModel(tinyDir);
+  const shippedDir = bundledModelFolder();
+  if (!shippedDir) throw new Error('Herald bench: the shipped model (media/model/herald-retrieval) is missing; run npm run train-model');
+  const memoryBefore = process.memoryUsage();
+  const loadStarted = performance.now();
+  const shipped = await loadEmbedder(shippedDir);
+  const loadMs = performance.now() - loadStarted;
+  const memoryAfter = process.memoryUsage();
 
-  const cosqa = loadCosqa(limit);
-  const cranfield = loadCranfield(limit);
-  const results: Record<string, { lexical: Quality; fused: Quality }> = {};
-  for (const [name, set] of [['CoSQA', cosqa], ['Cranfield', cranfield]] as const) {
-    results[name] = { lexical: await evaluate(set.documents, set.queries), fused: await evaluate(set.documents, set.queries, embedder) };
+  const sets = {
+    CoSQA: { dev: prepare(cosqaSet('dev', limit)), test: prepare(cosqaSet('test', limit)), figure: 'mrr' as const },
+    Cranfield: { dev: prepare(cranfieldSet('dev', limit)), test: prepare(cranfieldSet('test', limit)), figure: 'ndcg10' as const },
+  };
+  const retrieval: Record<string, Record<string, Record<string, Quality>>> = {};
+  const sweep: { weight: number; CoSQA: number; Cranfield: number; mean: number }[] = [];
+  for (const weight of WEIGHTS) {
+    const row = { weight, CoSQA: 0, Cranfield: 0, mean: 0 };
+    for (const [name, set] of Object.entries(sets)) row[name as 'CoSQA' | 'Cranfield'] = (await evaluate(set.dev, { kind: 'fused', embedder: shipped, weight }))[set.figure];
+    row.mean = (row.CoSQA + row.Cranfield) / 2;
+    sweep.push(row);
   }
-
+  const chosen = [...sweep].sort((a, b) => b.mean - a.mean || a.weight - b.weight)[0]!;
+  for (const [name, set] of Object.entries(sets)) {
+    retrieval[name] = {};
+    for (const split of ['dev', 'test'] as const) {
+      const prepared: PreparedSet = set[split];
+      retrieval[name][split] = {
+        lexical: await evaluate(prepared, { kind: 'lexical' }),
+        model: await evaluate(prepared, { kind: 'model', embedder: shipped }),
+        fused: await evaluate(prepared, { kind: 'fused', embedder: shipped, weight: SHIPPED_MODEL_WEIGHT }),
+      };
+    }
+  }
+  const synonyms = synonymSet(shipped);
+  const synonymFigures = await synonyms;
   const logs = await logFiltering();
-  const throughput = await embeddingThroughput(modelDir);
+  const throughput = await embeddingThroughput(tinyDir);
+  const shippedThroughput = await embeddingThroughput(shippedDir);
+  const training = JSON.parse(fs.readFileSync(path.join(shippedDir, 'training.json'), 'utf8')) as { trainingSeconds: number; bytes: number; pairs: Record<string, { kept: number }>; trainedOn: string };
   const budgetTimes = await windowBudgetTimes();
   const trajectoryLimit = Number(process.env.HERALD_BENCH_TRAJECTORIES ?? 20);
   const filterAlone = await replayAlone(trajectoryLimit, (stash) => new Pipeline([createRelevanceFilter()], { enabled: { relevance_filter: true } }, { stash, tokens }));
   const budgetAlone = await replayAlone(trajectoryLimit, (stash) => new Pipeline([createWindowBudget()], { options: { window_budget: { maxTokens: 16_000 } } }, { stash, tokens }));
 
+  const figure = (quality: Quality, which: 'mrr' | 'ndcg10'): string => quality[which].toFixed(3);
   const lines = [
-    'retrieval quality (lexical = BM25 over the code-aware tokenizer; fused = 0.5 lexical + 0.5 cosine on the TINY RANDOM model: not a quality figure):',
-    ...Object.entries(results).map(([name, result]) =>
-      `  ${name}: lexical MRR ${result.lexical.mrr.toFixed(3)}, nDCG@10 ${result.lexical.ndcg10.toFixed(3)} (${result.lexical.msPerQuery.toFixed(1)} ms/query) · fused-tiny MRR ${result.fused.mrr.toFixed(3)}, nDCG@10 ${result.fused.ndcg10.toFixed(3)}`),
-    `  queries: CoSQA ${cosqa.queries.length} over ${cosqa.documents.length} functions; Cranfield ${cranfield.queries.length} over ${cranfield.documents.length} abstracts`,
+    `retrieval quality (shipped model ${shipped.name}; fused = ${(1 - SHIPPED_MODEL_WEIGHT).toFixed(1)} × BM25 / best BM25 + ${SHIPPED_MODEL_WEIGHT} × cosine; dev = even queries, test = odd, held out):`,
+    ...Object.entries(retrieval).flatMap(([name, splits]) => {
+      const which = sets[name as 'CoSQA' | 'Cranfield'].figure;
+      return (['dev', 'test'] as const).map((split) => `  ${name} ${split} (${sets[name as 'CoSQA' | 'Cranfield'][split].set.queries.length} queries) ${which === 'mrr' ? 'MRR' : 'nDCG@10'}: lexical ${figure(splits[split]!.lexical!, which)} · model alone ${figure(splits[split]!.model!, which)} · fused ${figure(splits[split]!.fused!, which)}   (${which === 'mrr' ? 'nDCG@10' : 'MRR'} ${figure(splits[split]!.lexical!, which === 'mrr' ? 'ndcg10' : 'mrr')} / ${figure(splits[split]!.model!, which === 'mrr' ? 'ndcg10' : 'mrr')} / ${figure(splits[split]!.fused!, which === 'mrr' ? 'ndcg10' : 'mrr')}; fused ${splits[split]!.fused!.msPerQuery.toFixed(1)} ms/query)`);
+    }),
+    `  fusion weight sweep on dev (CoSQA MRR, Cranfield nDCG@10, mean): ${sweep.map((row) => `${row.weight}: ${row.CoSQA.toFixed(3)}/${row.Cranfield.toFixed(3)}/${row.mean.toFixed(3)}`).join(' · ')}; best ${chosen.weight}, shipped weight ${SHIPPED_MODEL_WEIGHT}${chosen.weight === SHIPPED_MODEL_WEIGHT ? '' : ' (DIFFERS: update SHIPPED_MODEL_WEIGHT)'}`,
+    `synonym set (${synonymFigures.cases} queries, each with its passage and ${synonymFigures.distractors} distractors; right passage first): lexical ${percent(synonymFigures.lexical, synonymFigures.cases)} · model alone ${percent(synonymFigures.model, synonymFigures.cases)} · fused ${percent(synonymFigures.fused, synonymFigures.cases)}`,
     'relevance_filter on each log (2,000 lines as history tool output; question: "Why did it fail? Show the errors and warnings."):',
     ...logs.rows.map((row) => `  ${row.system.padEnd(10)} ERROR kept ${row.errorShare} · WARN kept ${row.warnShare} · lines kept ${row.linesKept} · tokens kept ${percent(row.tokensAfter, row.tokensBefore)} · ${row.ms.toFixed(0)} ms`),
     `time per request: relevance_filter on a 2,000-line log median ${median(logs.times).toFixed(0)} ms; window_budget on a long trajectory median ${median(budgetTimes).toFixed(1)} ms, p95 ${quantile(budgetTimes, 0.95).toFixed(1)} ms`,
     `relevance_filter alone on ${filterAlone.trajectories} trajectories (${filterAlone.requests} requests): tokens saved ${filterAlone.tokensSaved}, cached cost saved ${filterAlone.costSaved}, prefix stability ${filterAlone.stable}, lossless ${filterAlone.lossless}`,
     `window_budget alone, budget 16,000 tokens, same trajectories: tokens saved ${budgetAlone.tokensSaved}, cached cost saved ${budgetAlone.costSaved}, prefix stability ${budgetAlone.stable}, lossless ${budgetAlone.lossless}, requests over budget after cropping ${budgetAlone.overBudget}`,
-    `embedding throughput (tiny model, 16 dims, single-threaded wasm): ${throughput.textsPerSecond.toFixed(0)} texts/s, ${throughput.tokensPerSecond.toFixed(0)} tokens/s (model load ${throughput.loadMs.toFixed(0)} ms)`,
+    `embedding speed, 2,000 Hadoop log lines, one thread: shipped model ${shippedThroughput.textsPerSecond.toFixed(0)} lines/s (load ${loadMs.toFixed(0)} ms); tiny ONNX test model (16 dims, wasm) ${throughput.textsPerSecond.toFixed(0)} lines/s, ${throughput.tokensPerSecond.toFixed(0)} tokens/s`,
+    `shipped model: ${(training.bytes / 1e6).toFixed(1)} MB on disk; memory added by loading it: heap ${((memoryAfter.heapUsed - memoryBefore.heapUsed) / 1e6).toFixed(1)} MB, array buffers ${((memoryAfter.arrayBuffers - memoryBefore.arrayBuffers) / 1e6).toFixed(1)} MB, RSS ${((memoryAfter.rss - memoryBefore.rss) / 1e6).toFixed(1)} MB; trained in ${(training.trainingSeconds / 60).toFixed(1)} min (${training.trainedOn}, under nice on a shared machine) on ${Object.values(training.pairs).reduce((sum, source) => sum + source.kept, 0)} pairs`,
   ];
-  return { title: 'Relevance scorer, relevance_filter and window_budget', lines, figures: { filterAlone, budgetAlone, retrieval: results, logs: logs.rows, filterMedianMs: median(logs.times), windowBudgetMedianMs: median(budgetTimes), throughput } };
+  return { title: 'Relevance scorer, relevance_filter and window_budget', lines, figures: { filterAlone, budgetAlone, retrieval, sweep, chosenWeight: chosen.weight, synonyms: synonymFigures, logs: logs.rows, filterMedianMs: median(logs.times), windowBudgetMedianMs: median(budgetTimes), throughput, shippedThroughput, training } };
 }
 
-function loadCosqa(limit: number): { documents: string[]; queries: Judged[] } {
-  const map = JSON.parse(fs.readFileSync(sharedPath('retrieval', 'cosqa', 'code_idx_map.txt'), 'utf8')) as Record<string, number>;
-  const documents: string[] = [];
-  for (const [code, index] of Object.entries(map)) documents[index] = code;
-  const raw = JSON.parse(fs.readFileSync(sharedPath('retrieval', 'cosqa', 'cosqa-retrieval-dev-500.json'), 'utf8')) as { doc: string; retrieval_idx: number }[];
-  const queries = raw.slice(0, limit).map((entry) => ({ query: entry.doc, gains: new Map([[entry.retrieval_idx, 1]]) }));
-  return { documents, queries };
-}
-
-function loadCranfield(limit: number): { documents: string[]; queries: Judged[] } {
-  const split = (text: string): { id: number; body: string }[] =>
-    text.split(/^\.I /m).slice(1).map((chunk) => ({ id: Number(chunk.slice(0, chunk.indexOf('\n'))), body: chunk.slice(chunk.indexOf('\n') + 1).replace(/^\.[TAWB]\s*$/gm, ' ') }));
-  const documents = split(fs.readFileSync(sharedPath('retrieval', 'cranfield', 'cran.all.1400'), 'utf8')).map((document) => document.body);
-  // The judgements number queries by their position in cran.qry (1…225), not by their .I label.
-  const queryTexts = split(fs.readFileSync(sharedPath('retrieval', 'cranfield', 'cran.qry'), 'utf8')).map((query) => query.body);
-  const gains = new Map<number, Map<number, number>>();
-  for (const line of fs.readFileSync(sharedPath('retrieval', 'cranfield', 'cranqrel'), 'utf8').split('\n')) {
-    const [query, document, code] = line.trim().split(/\s+/).map(Number);
-    if (!query || !document || code === undefined || code < 1) continue;
-    // Cleverdon's codes: 1 = complete answer … 4 = minimum interest; gain 4 … 1.
-    const judged = gains.get(query) ?? new Map<number, number>();
-    judged.set(document - 1, 5 - code);
-    gains.set(query, judged);
+/** The synonym set: for each query, its right passage and distractors ranked by each scoring. */
+async function synonymSet(embedder: Embedder): Promise<{ cases: number; distractors: number; lexical: number; model: number; fused: number }> {
+  const file = path.resolve(__dirname, '..', 'fixtures', 'relevance', 'synonyms.json');
+  const set = JSON.parse(fs.readFileSync(file, 'utf8')) as { cases: { query: string; right: string; distractors: string[] }[] };
+  let lexical = 0;
+  let model = 0;
+  let fused = 0;
+  const first = (scores: readonly number[]): boolean => scores.every((score, index) => index === 0 || score < scores[0]!);
+  for (const entry of set.cases) {
+    const passages = [entry.right, ...entry.distractors];
+    const bm25 = scoreLexically(entry.query, passages);
+    const vectors = await embedder.embed([entry.query, ...passages]);
+    if (first(bm25)) lexical++;
+    if (first(fuseScores(passages.map(() => 0), vectors[0]!, vectors.slice(1), 1))) model++;
+    if (first(fuseScores(bm25, vectors[0]!, vectors.slice(1), SHIPPED_MODEL_WEIGHT))) fused++;
   }
-  const queries = queryTexts.map((query, index) => ({ query, gains: gains.get(index + 1) ?? new Map<number, number>() })).filter((query) => query.gains.size > 0).slice(0, limit);
-  return { documents, queries };
-}
-
-async function evaluate(documents: readonly string[], queries: readonly Judged[], embedder?: Embedder): Promise<Quality> {
-  const index = new LexicalIndex(documents);
-  const documentVectors = embedder ? await embedder.embed(documents) : undefined;
-  let reciprocal = 0;
-  let ndcg = 0;
-  const started = performance.now();
-  for (const judged of queries) {
-    let scores = index.score(judged.query);
-    if (embedder && documentVectors) scores = fuseScores(scores, (await embedder.embed([judged.query]))[0]!, documentVectors, 0.5);
-    const ranking = scores.map((score, document) => ({ score, document })).sort((a, b) => b.score - a.score || a.document - b.document);
-    const firstRelevant = ranking.findIndex((entry) => (judged.gains.get(entry.document) ?? 0) > 0);
-    reciprocal += firstRelevant >= 0 ? 1 / (firstRelevant + 1) : 0;
-    const dcg = ranking.slice(0, 10).reduce((sum, entry, rank) => sum + (2 ** (judged.gains.get(entry.document) ?? 0) - 1) / Math.log2(rank + 2), 0);
-    const ideal = [...judged.gains.values()].sort((a, b) => b - a).slice(0, 10).reduce((sum, gain, rank) => sum + (2 ** gain - 1) / Math.log2(rank + 2), 0);
-    ndcg += ideal > 0 ? dcg / ideal : 0;
-  }
-  const count = Math.max(1, queries.length);
-  return { mrr: reciprocal / count, ndcg10: ndcg / count, msPerQuery: (performance.now() - started) / count };
+  return { cases: set.cases.length, distractors: Math.min(...set.cases.map((entry) => entry.distractors.length)), lexical, model, fused };
 }
 
 interface LogRow {
@@ -197,10 +197,11 @@ async function embeddingThroughput(modelDir: string): Promise<{ textsPerSecond: 
   const lines = fs.readFileSync(sharedPath('logs', 'Hadoop', 'Hadoop_2k.log'), 'utf8').split('\n').filter((line) => line.length > 0);
   const loadStarted = performance.now();
   // A fresh embedder, so nothing is served from the cache.
-  const embedder = await loadOnnxEmbedder(modelDir, { maxTokens: 64 });
+  const onnx = fs.existsSync(path.join(modelDir, 'model.onnx'));
+  const embedder = onnx ? await loadOnnxEmbedder(modelDir, { maxTokens: 64 }) : await loadEmbedder(modelDir);
   const loadMs = performance.now() - loadStarted;
-  const tokenizer = loadTokenizer(resolveModelFolder(modelDir));
-  const modelTokens = lines.reduce((sum, line) => sum + tokenizer.encode(line, 64).length, 0);
+  const tokenizer = onnx ? loadTokenizer(resolveOnnxModelFolder(modelDir)) : undefined;
+  const modelTokens = lines.reduce((sum, line) => sum + (tokenizer ? tokenizer.encode(line, 64).length : 0), 0);
   const started = performance.now();
   await embedder.embed(lines);
   const seconds = (performance.now() - started) / 1000;

@@ -3,10 +3,16 @@
  * every request body, and plays a model that uses Herald's in-turn retrieval: when a request
  * offers `herald_retrieve` and carries a marker, it first asks for that handle; once the
  * original comes back as a tool result, it answers in text, quoting the original's length.
- * It keeps each request's headers too, so the test can see the API key Herald sent.
+ * It keeps each request's headers too, so the test can see the API key Herald sent. Asked for
+ * usage (`stream_options.include_usage`), it ends with a usage event as OpenAI does, with fixed
+ * figures the test can price; `GET /models` lists its one model.
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+/** The usage every answer reports (as OpenAI's last stream event): part of the prompt served from the cache. */
+export const FAKE_USAGE = { prompt_tokens: 3000, completion_tokens: 40, total_tokens: 3040, prompt_tokens_details: { cached_tokens: 2048 } };
+export const FAKE_MODEL = 'fake-model';
 
 export interface FakeServer {
   readonly url: string;
@@ -28,11 +34,15 @@ export async function startFakeServer(): Promise<FakeServer> {
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     request.on('end', () => {
+      if (request.method === 'GET' && request.url?.endsWith('/models')) {
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ object: 'list', data: [{ id: FAKE_MODEL, object: 'model' }] }));
+        return;
+      }
       if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions')) {
         response.writeHead(404).end();
         return;
       }
-      const parsed = JSON.parse(body) as { messages: { role: string; content: unknown; tool_call_id?: string }[]; tools?: { function: { name: string } }[] };
+      const parsed = JSON.parse(body) as { messages: { role: string; content: unknown; tool_call_id?: string }[]; tools?: { function: { name: string } }[]; stream_options?: { include_usage?: boolean } };
       requests.push(parsed as unknown as Record<string, unknown>);
       headers.push({ ...request.headers });
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -52,6 +62,7 @@ export async function startFakeServer(): Promise<FakeServer> {
         for (const word of words) send({ choices: [{ index: 0, delta: { content: `${word} ` } }] });
         send({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] });
       }
+      if (parsed.stream_options?.include_usage) send({ choices: [], usage: FAKE_USAGE });
       response.end('data: [DONE]\n\n');
     });
   });

@@ -1,5 +1,6 @@
 /** CoSQA from ../shared/data/retrieval/cosqa: queries, the code corpus, and each query's labelled item. */
 import * as fs from 'node:fs';
+import { tokenizeForSearch, type LexicalIndex } from '../../src/core/relevance';
 import { sharedPath } from './sharedData';
 
 export interface CosqaQuery {
@@ -32,4 +33,36 @@ export function candidatesFor(cosqa: Cosqa, queryIndex: number, size = 20): { id
   }
   const ids = [...picked].sort((a, b) => ((a * 7919 + queryIndex) % 1009) - ((b * 7919 + queryIndex) % 1009));
   return ids.map((index) => ({ id: `code-${index}`, content: cosqa.corpus[index]! }));
+}
+
+/**
+ * Hard candidates, as a real retriever hands them to the filter: the labelled function and
+ * the `size − 1` others sharing the most distinct search terms with the query (ties: higher
+ * BM25, then lower index), in a deterministic order. `index` is a BM25 index over the corpus.
+ */
+export function hardCandidatesFor(cosqa: Cosqa, queryIndex: number, index: LexicalIndex, size = 20): { id: string; content: string }[] {
+  const query = cosqa.queries[queryIndex]!;
+  const wanted = new Set(tokenizeForSearch(query.query));
+  const bm25 = index.score(query.query);
+  const shared = (document: number): number => {
+    let count = 0;
+    for (const term of new Set(documentTerms(cosqa, document))) if (wanted.has(term)) count++;
+    return count;
+  };
+  const others = cosqa.corpus.map((_, document) => document).filter((document) => document !== query.answer && bm25[document]! > 0);
+  const ranked = others.map((document) => ({ document, shared: shared(document), bm25: bm25[document]! })).sort((a, b) => b.shared - a.shared || b.bm25 - a.bm25 || a.document - b.document);
+  const picked = [query.answer, ...ranked.slice(0, size - 1).map((entry) => entry.document)];
+  const ids = picked.sort((a, b) => ((a * 7919 + queryIndex) % 1009) - ((b * 7919 + queryIndex) % 1009) || a - b);
+  return ids.map((document) => ({ id: `code-${document}`, content: cosqa.corpus[document]! }));
+}
+
+const TERMS = new WeakMap<Cosqa, string[][]>();
+
+function documentTerms(cosqa: Cosqa, document: number): string[] {
+  let terms = TERMS.get(cosqa);
+  if (!terms) {
+    terms = cosqa.corpus.map((code) => tokenizeForSearch(code));
+    TERMS.set(cosqa, terms);
+  }
+  return terms[document]!;
 }

@@ -1,6 +1,6 @@
 /**
- * The neutral chat request model. Every host format (OpenAI chat completions, Anthropic
- * messages, VS Code `LanguageModelChatRequestMessage`) converts onto it and back.
+ * The neutral chat request model. Every host format (OpenAI chat completions, the OpenAI
+ * Responses API, Anthropic messages, VS Code `LanguageModelChatRequestMessage`) converts onto it and back.
  *
  * Anything a converter does not understand is carried in `extra` (unknown fields of a
  * known object) or as an {@link OpaquePart} (an unknown part, kept byte for byte), so a
@@ -84,7 +84,7 @@ export interface ToolDefinition {
 }
 
 /** The formats Herald reads and writes. */
-export type WireFormat = 'openai' | 'anthropic' | 'vscode' | 'neutral';
+export type WireFormat = 'openai' | 'anthropic' | 'responses' | 'vscode' | 'neutral';
 
 export interface ChatRequest {
   /** Which wire format this request came from; converters write back the same one. */

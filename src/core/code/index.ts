@@ -9,4 +9,3 @@ export { ReferenceGraph, normalizePath, samePath, type GraphSource, type Working
 export { SourceAnalyzer, type Analysis, type AnalyzerOptions } from './sourceAnalyzer';
 export { recognizeSource, type RecognizedSource } from './sourceRecognition';
 export { extractSymbols, type CodeUnit, type SourceSymbols, type UnitKind } from './symbols';
-export { changedLines, type ChangedLines } from './diffHunks';

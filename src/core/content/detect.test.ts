@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { detectContentFormat } from './detect';
 
 describe('detectContentFormat', () => {
@@ -26,11 +26,14 @@ describe('detectContentFormat', () => {
     assert.equal(detectContentFormat('<p>hi</p>', { path: 'docs/page.html' }), 'html');
     assert.equal(detectContentFormat('{"a":1}', { path: 'data.json' }), 'json');
     assert.equal(detectContentFormat('anything', { path: 'server.log' }), 'log');
+  });
+
+  itWithData('reads a real JUnit report named by its path as test output', () => {
     const junit = fs.readFileSync(sharedPath('test-reports', 'jest-junit.xml'), 'utf8');
     assert.equal(detectContentFormat(junit, { path: 'reports/jest-junit.xml' }), 'test-output');
   });
 
-  it('recognises the shared material by its shape', () => {
+  itWithData('recognises the shared material by its shape', () => {
     for (const page of ['bbc-1', 'wikipedia', 'nytimes-1']) {
       assert.equal(detectContentFormat(fs.readFileSync(sharedPath('html', page, 'source.html'), 'utf8')), 'html', page);
     }
@@ -42,11 +45,42 @@ describe('detectContentFormat', () => {
     }
   });
 
-  it('leaves prose as text', () => {
+  itWithData('leaves prose as text', () => {
     const folder = sharedPath('prose', 'paul-graham-essays');
     const essays = fs.readdirSync(folder).sort();
     assert.ok(essays.length > 10);
     for (const essay of essays) assert.equal(detectContentFormat(fs.readFileSync(`${folder}/${essay}`, 'utf8')), 'text', essay);
+  });
+
+  itWithData('reads a page as HTML whatever its layout: on one line, after a status line and headers, after a sentence', () => {
+    let pages = 0;
+    for (const page of fs.readdirSync(sharedPath('html')).sort()) {
+      const oneLine = fs.readFileSync(sharedPath('html', page, 'source.html'), 'utf8').replace(/\s*\n\s*/g, ' ');
+      // Pages under 2,000 characters are small enough to be data an agent is debugging.
+      if (oneLine.length < 2_000 || page === 'data-url-image' || page === 'hidden-nodes') continue;
+      pages++;
+      for (const text of [oneLine, `HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${oneLine}`, `Fetched https://example.com/${page}: ${oneLine}`]) {
+        assert.equal(detectContentFormat(text), 'html', `${page}: ${text.slice(0, 60)}`);
+      }
+      assert.equal(detectContentFormat(JSON.stringify({ status: 200, body: oneLine })), 'json', page);
+    }
+    assert.ok(pages >= 45, `${pages} pages`);
+  });
+
+  it('reads minified markup on one line as HTML, not tags inside source code, Markdown or a quoted failure', () => {
+    const cells = Array.from({ length: 40 }, (_, row) => `<tr><td class="id">${row}</td><td><a href="/orders/${row}">Order ${row}</a></td><td><span>shipped</span></td></tr>`).join('');
+    const minified = `<div id="app"><header><h1>Orders</h1></header><main><table>${cells}</table><p>Showing 40 of 500.</p></main></div>`;
+    assert.equal(detectContentFormat(minified), 'html');
+    assert.equal(detectContentFormat(`Response body: ${minified}`), 'html');
+    // The same markup in short lines inside source code stays text (JSX, a template in Elixir).
+    const jsx = `import { Order } from './order';\n\nexport function Orders() {\n  return (\n${minified.replace(/></g, '>\n    <')}\n  );\n}\n`;
+    assert.equal(detectContentFormat(jsx), 'text');
+    const heex = `defmodule ShopWeb.OrdersLive do\n  use Phoenix.LiveView\n\n  def render(assigns) do\n    ~H\"\"\"\n${minified.replace(/></g, '>\n      <')}\n    \"\"\"\n  end\nend\n`;
+    assert.equal(detectContentFormat(heex), 'text');
+    const failure = `1) test renders the orders page (ShopWeb.OrdersLiveTest)\n   test/shop_web/orders_live_test.exs:12\n   Assertion with =~ failed\n   left:  "<html lang=\\"en\\"><body>${minified.replaceAll('"', '\\"')}</body></html>"\n   right: "Orders"\n`;
+    assert.notEqual(detectContentFormat(failure), 'html');
+    // Prose that mentions a few tags is prose.
+    assert.equal(detectContentFormat(`Wrap the list in <ul> and each entry in <li>; a <table> needs <tr> and <td>. ${'Plain words follow. '.repeat(150)}`), 'text');
   });
 
   it('says text for empty and unrecognised content', () => {

@@ -82,7 +82,108 @@ function fromShape(text: string, sample: string): ContentFormat {
   // Structured logging: one JSON object per line with a level, message or time field.
   if (nonBlank.length >= 5 && share((line) => /^\{.*\}$/.test(line.trim()) && /"(?:level|lvl|severity|msg|message|time|ts|timestamp|@timestamp)"\s*:/.test(line)) >= 0.8) return 'log';
   if (nonBlank.length >= 10 && share((line) => /\d/.test(line)) >= 0.5 && repetitionShare(nonBlank) >= 0.5) return 'log';
+  if (text.length >= 2_000 && (startsAsDocument(trimmed) || isMinified(sample)) && isMarkupDense(sample)) return 'html';
   return 'text';
+}
+
+/**
+ * A document's opening (doctype or html element) at the start of a line near the top: after
+ * a status line and headers, say. Quoted inside a line (a test's failure message) it is not.
+ */
+function startsAsDocument(trimmed: string): boolean {
+  return /(?:^|\n)[ \t]*(?:<!doctype html|<html[\s>])/i.test(trimmed.slice(0, 2_000));
+}
+
+/**
+ * Laid out as a minified page or a response body is: few line breaks for its length. Source
+ * code, Markdown and logs that carry tags are laid out in short lines and are not read as a
+ * page by their tags alone.
+ */
+function isMinified(sample: string): boolean {
+  let breaks = 0;
+  for (let index = sample.indexOf('\n'); index !== -1; index = sample.indexOf('\n', index + 1)) breaks++;
+  return sample.length / (breaks + 1) >= MINIFIED_LINE_CHARS;
+}
+
+/** Mean line length from which text counts as laid out on long lines (minified). */
+const MINIFIED_LINE_CHARS = 400;
+
+/** Elements a page is built from (names as HTML has them: XML's and JSX components' are not counted). */
+const HTML_ELEMENTS = new Set([
+  'html', 'head', 'body', 'div', 'span', 'p', 'a', 'ul', 'ol', 'li', 'dl', 'dt', 'dd', 'table', 'thead', 'tbody', 'tr', 'td', 'th',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'article', 'aside', 'nav', 'header', 'footer', 'main', 'figure', 'figcaption', 'img',
+  'br', 'hr', 'form', 'input', 'button', 'label', 'select', 'option', 'strong', 'em', 'b', 'i', 'code', 'pre', 'blockquote', 'meta',
+  'link', 'title', 'iframe', 'noscript', 'svg', 'picture', 'source', 'time', 'small', 'sup', 'sub', 'script', 'style',
+]);
+/** An attribute value in escaped quotes. */
+const ESCAPED_ATTRIBUTE = /=\\+"/;
+/** Source code that contains tags (JSX, TSX, template components): imports, exports, arrow functions, JSX attributes. */
+const SOURCE_CODE = /^[ \t]*(?:import\s[^\n]{0,300}\bfrom\s*['"]|export\s+(?:default|const|function|class)\b|(?:const|let|var)\s+\w+\s*=\s*\()|\bclassName=|=>\s*[({]|\breturn\s*\(\s*<|\buseState\(/m;
+
+/**
+ * A page or a big fragment recognised by what it is made of, whatever its layout: a minified
+ * page on one line, a response body after its headers, a fragment that starts with text.
+ * Enough tags of several HTML elements, most of what is not script or style being markup,
+ * and nothing between the tags that reads as source code. One forward scan.
+ */
+function isMarkupDense(sample: string): boolean {
+  const lower = sample.toLowerCase();
+  let elementTags = 0;
+  let escapedTags = 0;
+  let plainQuotedTags = 0;
+  let markupChars = 0;
+  let rawChars = 0;
+  const names = new Set<string>();
+  const between: string[] = [];
+  let textStart = 0;
+  let position = lower.indexOf('<');
+  let nextClose = -1;
+  let nextEquals = 0;
+  while (position !== -1) {
+    const following = lower.indexOf('<', position + 1);
+    if (nextClose < position) nextClose = lower.indexOf('>', position);
+    if (nextClose === -1) break;
+    // A tag ends before the next '<'; an attribute may be long (a whole data: URL).
+    const isTag = following === -1 || nextClose < following;
+    const nameStart = lower.charCodeAt(position + 1) === 47 /* / */ ? position + 2 : position + 1;
+    const first = lower.charCodeAt(nameStart);
+    if (!isTag || !((first >= 97 && first <= 122) || first === 33 /* ! */)) {
+      position = following;
+      continue;
+    }
+    let nameEnd = nameStart;
+    while (nameEnd < nextClose && /[a-z0-9-]/.test(lower[nameEnd]!)) nameEnd++;
+    const name = lower.slice(nameStart, nameEnd);
+    if (between.length < 2_000) between.push(sample.slice(textStart, position));
+    markupChars += nextClose + 1 - position;
+    if (HTML_ELEMENTS.has(name)) {
+      elementTags++;
+      if (nextEquals !== -1 && nextEquals < position) nextEquals = lower.indexOf('=', position);
+      if (nextEquals !== -1 && nextEquals < nextClose) {
+        const tag = lower.slice(position, nextClose);
+        if (ESCAPED_ATTRIBUTE.test(tag)) escapedTags++;
+        else if (/=["']/.test(tag)) plainQuotedTags++;
+      }
+      if (names.size < 4) names.add(name);
+    }
+    let resume = nextClose + 1;
+    // Scripts, styles and comments are set aside whole, to their end or to the end of the sample.
+    const rawEnd = nameStart === position + 1 && (name === 'script' || name === 'style') ? `</${name}` : lower.startsWith('<!--', position) ? '-->' : undefined;
+    if (rawEnd !== undefined) {
+      const end = lower.indexOf(rawEnd, rawEnd === '-->' ? position + 4 : resume);
+      const stop = end === -1 ? lower.length : end;
+      if (stop > resume) rawChars += stop - resume;
+      resume = Math.max(resume, stop);
+    }
+    textStart = resume;
+    position = lower.indexOf('<', resume);
+  }
+  if (elementTags < 20 || names.size < 4) return false;
+  // Tags whose attributes are written `=\"…\"` are markup quoted inside a string (a log
+  // line, a test's failure message, a source literal): the text around it is what counts.
+  if (escapedTags > plainQuotedTags) return false;
+  if (markupChars < (sample.length - rawChars) * 0.15) return false;
+  return !SOURCE_CODE.test(between.join('\n'));
 }
 
 function isJson(text: string): boolean {

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
 import { detectContentFormat } from './detect';
 import { cleanDiff } from './diff';
 
 describe('cleanDiff', () => {
-  it('keeps every header and changed line of the real submitted diffs', function () {
+  itWithData('keeps every header and changed line of the real submitted diffs', function () {
     this.timeout(20_000);
     let checked = 0;
     for (const name of trajectoryNames()) {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { parseRequest } from '../chat/convert';
 import { findToolOutputs } from '../chat/toolOutput';
-import { loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
 import { detectContentFormat } from './detect';
 import { cleanGrep, MAX_FINDINGS_PER_FILE } from './grep';
 
@@ -59,7 +59,7 @@ describe('cleanGrep', () => {
     assert.equal(cleanGrep(text).changed, false);
   });
 
-  it('keeps every hit\'s path and line number in real grep output from agent trajectories', function () {
+  itWithData('keeps every hit\'s path and line number in real grep output from agent trajectories', function () {
     this.timeout(30_000);
     let checked = 0;
     for (const name of trajectoryNames().slice(0, 50)) {

@@ -2,6 +2,15 @@
  * HTML to readable text: scripts, styles, navigation, footers, cookie banners and other
  * page chrome go; the text stays, with paragraph breaks, headings as `#` lines, list
  * items as `- ` lines and table rows as `a | b | c`.
+ *
+ * Main content by these rules, not by `@mozilla/readability`, by measurement on the 65 pages
+ * of ../shared/data/html (`npm run bench -- cleaners`): ours keeps at least 98% of
+ * expected.html's words on every page (least 99.5%) in 5.4% of the pages' characters.
+ * Readability 0.6 on linkedom 0.18 (its article then rendered by this cleaner) keeps 98% on
+ * 64 of 65 (mathjax: 37%, its MathML dropped) in 4.5%, takes about 11 times as long and adds
+ * 483 KB (minified) to a bundle. The pages' expected.html is readability's own output, which
+ * favours it on size; it still loses a page, and a cleaner that loses the answer costs more
+ * than 0.9% of a page saves.
  */
 import { decodeEntities, tokenizeMarkup, type MarkupToken } from './markup';
 import { cleanResult, type CleanResult } from './types';

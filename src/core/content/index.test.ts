@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fc from 'fast-check';
 import * as fs from 'node:fs';
-import { sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { cleanContent, cleanDiff, cleanFileListing, cleanGrep, cleanHtml, cleanJson, cleanLog, cleanStackTrace, cleanTestOutput } from './index';
 import { MAX_CLEAN_CHARS } from './limits';
 import type { ContentFormat } from './types';
@@ -9,7 +9,7 @@ import type { ContentFormat } from './types';
 const FORMATS: ContentFormat[] = ['html', 'json', 'test-output', 'log', 'file-listing', 'diff', 'stack-trace', 'grep', 'text'];
 
 describe('cleanContent', () => {
-  it('never rewrites prose', () => {
+  itWithData('never rewrites prose', () => {
     const folder = sharedPath('prose', 'paul-graham-essays');
     for (const essay of fs.readdirSync(folder).slice(0, 15)) {
       const text = fs.readFileSync(`${folder}/${essay}`, 'utf8');

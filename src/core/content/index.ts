@@ -4,7 +4,7 @@
  * deterministic and bounded; plain text is never rewritten; nothing here throws.
  */
 import { cleanDiff } from './diff';
-import { detectContentFormat } from './detect';
+import { detectContentFormat } from './detectMemo';
 import { cleanFileListing } from './fileListing';
 import { cleanGrep } from './grep';
 import { cleanHtml } from './html';
@@ -16,7 +16,7 @@ import { cleanTestOutput } from './testOutput';
 import { unchanged, type CleanOptions, type CleanResult, type ContentFormat } from './types';
 
 export type { CleanOptions, CleanResult, ContentFormat, ContentHint } from './types';
-export { detectContentFormat } from './detect';
+export { detectContentFormat } from './detectMemo';
 export { cleanDiff } from './diff';
 export { cleanFileListing } from './fileListing';
 export { cleanGrep } from './grep';

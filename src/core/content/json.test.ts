@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { cleanJson } from './json';
 
 interface Order {
@@ -101,7 +101,7 @@ describe('cleanJson', () => {
     }
   });
 
-  it('shrinks the recorded GitHub API conversations to valid JSON, keeping the failed requests', () => {
+  itWithData('shrinks the recorded GitHub API conversations to valid JSON, keeping the failed requests', () => {
     const folder = sharedPath('json', 'github-api');
     let before = 0;
     let after = 0;

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { bookkeepingKey, isSevereLine } from './bookkeeping';
 import { detectContentFormat } from './detect';
 import { cleanLog } from './logs';
@@ -38,7 +38,7 @@ const SYSTEMS = ['Android', 'Apache', 'HPC', 'Hadoop', 'HealthApp', 'Linux', 'Ma
 
 describe('cleanLog', () => {
   for (const system of SYSTEMS) {
-    it(`keeps every event template of the ${system} log (a line of it, or the event folded with its values) and every warning and error`, () => {
+    itWithData(`keeps every event template of the ${system} log (a line of it, or the event folded with its values) and every warning and error`, () => {
       const log = fs.readFileSync(sharedPath('logs', system, `${system}_2k.log`), 'utf8');
       const rows = readCsv(fs.readFileSync(sharedPath('logs', system, `${system}_2k.log_structured.csv`), 'utf8'));
       const header = rows[0]!;

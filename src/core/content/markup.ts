@@ -2,7 +2,16 @@
  * A forgiving tokenizer for HTML and XML: start tags with attributes, end tags, text,
  * CDATA, comments and declarations. Linear: it only scans forward with indexOf, so
  * malformed or hostile markup cannot make it backtrack.
+ *
+ * Ours stays, by measurement, against htmlparser2 12 (the tokens adapted to this stream, its
+ * implied opens left out): on the 65 pages of ../shared/data/html and its 35 test reports both
+ * give byte-identical cleaner output, but htmlparser2 took 1.5–1.8× the CPU time (cleanHtml
+ * 45–62 → 30–43 MB/s, XML reports 32–49 → 22–35 MB/s, median of 7, interleaved) and added
+ * 94 KB to each bundle. Character references are the part a library does better: the full
+ * HTML5 table (`entities`, the decoder htmlparser2 itself uses; 32 KB) instead of the 150
+ * names this file knew, at the same speed and with the same output on that data.
  */
+import { decodeHTML } from 'entities';
 
 /** One piece of markup, in document order. */
 export type MarkupToken =
@@ -158,38 +167,7 @@ function findRawTextEnd(source: string, from: number, name: string): number {
   }
 }
 
-const NAMED_ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', ensp: '\u2002', emsp: '\u2003', thinsp: '\u2009',
-  shy: '\u00ad', zwj: '\u200d', zwnj: '\u200c', ndash: '\u2013', mdash: '\u2014', hellip: '\u2026', horbar: '\u2015',
-  lsquo: '\u2018', rsquo: '\u2019', sbquo: '\u201a', ldquo: '\u201c', rdquo: '\u201d', bdquo: '\u201e',
-  laquo: '\u00ab', raquo: '\u00bb', lsaquo: '\u2039', rsaquo: '\u203a', prime: '\u2032', Prime: '\u2033',
-  bull: '\u2022', middot: '\u00b7', deg: '\u00b0', copy: '\u00a9', reg: '\u00ae', trade: '\u2122', times: '\u00d7',
-  divide: '\u00f7', plusmn: '\u00b1', para: '\u00b6', sect: '\u00a7', dagger: '\u2020', Dagger: '\u2021',
-  euro: '\u20ac', pound: '\u00a3', yen: '\u00a5', cent: '\u00a2', frac12: '\u00bd', frac14: '\u00bc', frac34: '\u00be',
-  sup1: '\u00b9', sup2: '\u00b2', sup3: '\u00b3', micro: '\u00b5', iexcl: '\u00a1', iquest: '\u00bf', larr: '\u2190',
-  rarr: '\u2192', uarr: '\u2191', darr: '\u2193', harr: '\u2194', hearts: '\u2665', check: '\u2713', minus: '\u2212',
-  agrave: '\u00e0', aacute: '\u00e1', acirc: '\u00e2', atilde: '\u00e3', auml: '\u00e4', aring: '\u00e5', aelig: '\u00e6',
-  ccedil: '\u00e7', egrave: '\u00e8', eacute: '\u00e9', ecirc: '\u00ea', euml: '\u00eb', igrave: '\u00ec', iacute: '\u00ed',
-  icirc: '\u00ee', iuml: '\u00ef', ntilde: '\u00f1', ograve: '\u00f2', oacute: '\u00f3', ocirc: '\u00f4', otilde: '\u00f5',
-  ouml: '\u00f6', oslash: '\u00f8', ugrave: '\u00f9', uacute: '\u00fa', ucirc: '\u00fb', uuml: '\u00fc', yacute: '\u00fd',
-  yuml: '\u00ff', szlig: '\u00df', Agrave: '\u00c0', Aacute: '\u00c1', Acirc: '\u00c2', Atilde: '\u00c3', Auml: '\u00c4',
-  Aring: '\u00c5', AElig: '\u00c6', Ccedil: '\u00c7', Egrave: '\u00c8', Eacute: '\u00c9', Ecirc: '\u00ca', Euml: '\u00cb',
-  Igrave: '\u00cc', Iacute: '\u00cd', Icirc: '\u00ce', Iuml: '\u00cf', Ntilde: '\u00d1', Ograve: '\u00d2', Oacute: '\u00d3',
-  Ocirc: '\u00d4', Otilde: '\u00d5', Ouml: '\u00d6', Oslash: '\u00d8', Ugrave: '\u00d9', Uacute: '\u00da', Ucirc: '\u00db',
-  Uuml: '\u00dc', Yacute: '\u00dd', oelig: '\u0153', OElig: '\u0152', scaron: '\u0161', Scaron: '\u0160',
-};
-
-/** Decodes numeric and common named character references; unknown ones stay as written. */
+/** Decodes character references (named, numeric) as a browser reads them in text. */
 export function decodeEntities(text: string): string {
-  if (!text.includes('&')) return text;
-  return text.replace(/&(#[xX][0-9a-fA-F]{1,6}|#[0-9]{1,7}|[A-Za-z][A-Za-z0-9]{1,31});?/g, (whole, body: string) => {
-    if (body.startsWith('#')) {
-      const code = body[1] === 'x' || body[1] === 'X' ? Number.parseInt(body.slice(2), 16) : Number.parseInt(body.slice(1), 10);
-      if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return whole;
-      return String.fromCodePoint(code);
-    }
-    const named = NAMED_ENTITIES[body];
-    if (named !== undefined && (whole.endsWith(';') || body === 'amp' || body === 'lt' || body === 'gt' || body === 'quot' || body === 'nbsp')) return named;
-    return whole;
-  });
+  return text.includes('&') ? decodeHTML(text) : text;
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { parseRequest } from '../chat/convert';
 import { findToolOutputs } from '../chat/toolOutput';
-import { loadTrajectory, sharedPath, trajectoryNames } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, sharedPath, trajectoryNames } from '../../../test/support/sharedData';
 import { detectContentFormat } from './detect';
 import { cleanTestOutput } from './testOutput';
 
@@ -23,7 +23,7 @@ function expectations(markdown: string): { failures: { name: string; message?: s
 }
 
 describe('cleanTestOutput', () => {
-  it('keeps every failure, its message and the counts that expected/*.md lists', function () {
+  itWithData('keeps every failure, its message and the counts that expected/*.md lists', function () {
     this.timeout(30_000);
     const folder = sharedPath('test-reports');
     let checkedReports = 0;
@@ -54,7 +54,7 @@ describe('cleanTestOutput', () => {
     assert.ok(checkedFailures >= 30, `${checkedFailures} failures checked`);
   });
 
-  it('keeps the failures and the summary of real pytest runs from agent trajectories, and drops the rest', function () {
+  itWithData('keeps the failures and the summary of real pytest runs from agent trajectories, and drops the rest', function () {
     this.timeout(30_000);
     let checked = 0;
     let before = 0;
@@ -76,7 +76,7 @@ describe('cleanTestOutput', () => {
     assert.ok(after < before * 0.8, `${after} of ${before} chars`);
   });
 
-  it('compacts a pytest run cut in two whose tail starts inside a traceback, keeping every E line, location and summary', function () {
+  itWithData('compacts a pytest run cut in two whose tail starts inside a traceback, keeping every E line, location and summary', function () {
     this.timeout(30_000);
     let checked = 0;
     let before = 0;

@@ -10,6 +10,7 @@ import { TokenCounter } from '../tokens/tokenCounter';
 import { duplicateReason, fingerprint, type DuplicateFingerprint } from './duplicates';
 import { judgeScores, ScoringUnavailableError, type JudgeOptions } from './judge';
 import { scoreOnScale } from './lexicalScale';
+import { scoreWithModel, type ModelScale } from './modelScale';
 import { costOf, inputPrice, type PriceTable } from './prices';
 import { BASE_THRESHOLDS, parseFilterRequest, type FilterRequest } from './request';
 import { ScoreMemo } from './scoreMemo';
@@ -23,8 +24,13 @@ export interface FilterDependencies {
   readonly thresholds?: ThresholdStore;
   /** Scores reused within a conversation. */
   readonly scoreMemo?: ScoreMemo;
-  /** Finds reworded duplicates by meaning when given. */
+  /**
+   * A retrieval model: without a judge, items are scored by words and meaning (modelScale.ts)
+   * instead of words alone, and reworded duplicates are found by meaning.
+   */
   readonly embedder?: Embedder;
+  /** How meaning maps onto the 0–3 scale; default the shipped model's calibration. */
+  readonly modelScale?: ModelScale;
   /** Input prices per million tokens; defaults to the published list prices. */
   readonly prices?: PriceTable;
   readonly tokens?: TokenCounter;
@@ -57,7 +63,8 @@ export interface FilterItemReport {
 export interface FilterReport {
   readonly question: string;
   readonly aggressiveness: FilterRequest['aggressiveness'];
-  readonly scoring: 'lexical' | 'judge';
+  /** Which signals scored the items: words alone, words and a retrieval model, or the judge. */
+  readonly scoring: 'lexical' | 'fused' | 'judge';
   readonly scorer: string;
   readonly baseThreshold: number;
   /** Base threshold plus this agent's learned offset. */
@@ -107,7 +114,7 @@ export async function filter(input: unknown, dependencies: FilterDependencies = 
   // 2. Scoring: the judge when configured (and not refused), else the lexical scale.
   const useJudge = request.scoring !== 'lexical' && dependencies.judge !== undefined;
   if (request.scoring === 'judge' && !dependencies.judge) throw new ScoringUnavailableError('no judge model is configured');
-  const mode = useJudge ? 'judge' : 'lexical';
+  const mode = useJudge ? 'judge' : dependencies.embedder ? 'fused' : 'lexical';
   const memo = dependencies.scoreMemo;
   const scores = new Array<{ score: number; reason: string; reused: boolean } | undefined>(cleaned.length);
   const toScore: number[] = [];
@@ -121,7 +128,8 @@ export async function filter(input: unknown, dependencies: FilterDependencies = 
       const verdicts = await judgeScores(dependencies.judge!, request.question, toScore.map((index) => ({ id: cleaned[index]!.id, content: cleaned[index]!.content })), { ...dependencies.judgeOptions, signal: dependencies.signal });
       for (const index of toScore) scores[index] = { ...verdicts.get(cleaned[index]!.id)!, reused: false };
     } else {
-      const lexical = scoreOnScale(request.question, toScore.map((index) => cleaned[index]!.content));
+      const texts = toScore.map((index) => cleaned[index]!.content);
+      const lexical = dependencies.embedder ? await scoreWithModel(request.question, texts, dependencies.embedder, dependencies.modelScale, dependencies.signal) : scoreOnScale(request.question, texts);
       toScore.forEach((index, position) => { scores[index] = { ...lexical[position]!, reused: false }; });
     }
     if (request.conversation && memo) {
@@ -183,7 +191,7 @@ export async function filter(input: unknown, dependencies: FilterDependencies = 
       question: request.question,
       aggressiveness: request.aggressiveness,
       scoring: mode,
-      scorer: useJudge ? dependencies.judge!.name : 'lexical (BM25 + question-word coverage)',
+      scorer: useJudge ? dependencies.judge!.name : dependencies.embedder ? `fused: lexical (BM25 + question-word coverage) + model ${dependencies.embedder.name}` : 'lexical (BM25 + question-word coverage)',
       baseThreshold,
       threshold,
       agentOffset: round(agentOffset),

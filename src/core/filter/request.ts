@@ -29,7 +29,7 @@ export const filterRequestSchema = z.strictObject({
   agent: z.string().min(1).max(200).optional(),
   /** The model the context is for: prices the report. */
   model: z.string().min(1).optional(),
-  /** `auto`: the judge when one is configured, else lexical. `lexical`: never the judge. `judge`: the judge or fail. */
+  /** `auto`: the judge when one is configured, else local scoring (words, and meaning when a retrieval model is given). `lexical`: never the judge. `judge`: the judge or fail. */
   scoring: z.enum(['auto', 'lexical', 'judge']).default('auto'),
   /** Names a conversation: items already scored in it are reused, not re-scored. */
   conversation: z.string().min(1).max(200).optional(),

@@ -1,33 +1,24 @@
 /**
  * One request through a Herald model: optimize, forward, stream back, and answer the model's
- * `herald_retrieve` calls inside the turn so the caller never sees a tool it does not know.
+ * calls to Herald's own tools (the registry in `ownTools.ts`: `herald_retrieve`, …) inside the
+ * turn, so the caller never sees a tool it does not know.
  *
  * Host-neutral: the VS Code provider and the gateway adapt their transport to these types and back.
  */
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import type { PipelineResult } from '../pipeline/pipeline';
-import type { Decision } from '../pipeline/types';
-import { findMarkers, isHandle } from '../stash/marker';
+import type { Decision, TargetKind } from '../pipeline/types';
 import type { Logger } from '../ports';
-import { partText } from '../chat/types';
 import { latestUserText } from '../pipeline/freshInput';
-import type { ForwardTarget, ResponseChunk } from './forwardTarget';
+import type { ForwardTarget, OwnToolRound, ProviderUsage, ResponseChunk, ToolCallChunk } from './forwardTarget';
+import type { OwnTool, OwnToolAnswer, OwnToolContext } from './ownTool';
+import { OWN_TOOLS } from './ownTools';
+import { RETRIEVE_TOOL_NAME } from './retrieveTool';
 import { describeError } from '../errors';
+import type { BillingKind } from '../costs/billing';
 
-export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
+export { RETRIEVE_TOOL, RETRIEVE_TOOL_NAME, answerRetrieveCall } from './retrieveTool';
 const PREVIEW_CHARS = 200;
-
-/** The tool a model is offered when its request carries markers. */
-export const RETRIEVE_TOOL: ToolDefinition = {
-  name: RETRIEVE_TOOL_NAME,
-  description:
-    'Returns the original content Herald elided from this conversation. Call it with the handle shown in a marker such as "[herald: 412 lines elided · retrieve hr_…]" when you need the exact text.',
-  inputSchema: {
-    type: 'object',
-    properties: { handle: { type: 'string', description: 'The handle from the marker, e.g. hr_k2p4q7m3x9a5b6c1.' } },
-    required: ['handle'],
-  },
-};
 
 /** What happened to one request: the sidebar's row, the report's line. Metadata only. */
 export interface RequestRecord {
@@ -35,8 +26,10 @@ export interface RequestRecord {
   readonly startedAt: number;
   /** The Herald model's display name. */
   readonly model: string;
-  /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, or `failed` (the target failed). */
-  readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed';
+  /** The target's model family (for an endpoint, the model id it expects): what the price table is looked up by. */
+  readonly family?: string;
+  /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, `failed` (the target failed) or `cancelled` (the caller stopped it). A failed or cancelled request saves nothing. */
+  readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed' | 'cancelled';
   readonly tokensBefore: number;
   readonly tokensAfter: number;
   /** Time the pipeline took, in ms. */
@@ -47,6 +40,22 @@ export interface RequestRecord {
   readonly handles: readonly string[];
   /** How many `herald_retrieve` calls Herald answered inside the turn. */
   readonly retrievals: number;
+  /** Calls Herald answered inside the turn, per own tool (retrievals included); absent when none. */
+  readonly ownToolCalls?: Readonly<Record<string, number>>;
+  /** The provider's usage figures, summed over every round of the turn, when the target reported them. */
+  readonly usage?: ProviderUsage;
+  /** `herald_retrieve` calls the model addressed to the caller's own tool of that name (passed through, counted). */
+  readonly callerRetrievals?: number;
+  /** Requests sent to the target for this turn: the first, plus one per round of Herald's own tool answers. */
+  readonly rounds?: number;
+  /** How the target bills (premium requests, tokens, unknown). */
+  readonly billing?: BillingKind;
+  /** Premium requests this turn spent: every round sent to a Copilot-hosted model (each is user-initiated). */
+  readonly premiumRequests?: number;
+  /** Who asked: the caller of the Herald model, or Herald itself (the library's plan, the filter's quality check). */
+  readonly origin?: 'caller' | 'herald';
+  /** Money, when the target bills by the token and the price table knows the model (filled by the host). */
+  readonly cost?: RequestCost;
   /** Leading messages replayed exactly as earlier turns decided them (their savings carry over). */
   readonly replayedMessages: number;
   /** The `context_quality` signal's verdict, when that strategy ran. */
@@ -57,19 +66,35 @@ export interface RequestRecord {
   readonly promptPreview?: string;
 }
 
+/** What one request cost in money, at the price table's prices. */
+export interface RequestCost {
+  /** The price table's key that matched the model. */
+  readonly priceKey: string;
+  /** USD the provider's usage comes to. */
+  readonly billedUsd: number;
+  /** Herald's estimate in USD of the same turn without the optimizer. */
+  readonly unoptimizedUsd: number;
+}
+
 export interface RequestFlowInput {
   readonly id: string;
   readonly request: ChatRequest;
   readonly target: ForwardTarget;
-  /** Runs the pipeline; undefined when the optimizer is off. */
-  readonly optimize: ((request: ChatRequest, windowTokens: number, signal: AbortSignal) => Promise<PipelineResult>) | undefined;
+  /**
+   * Runs the pipeline; undefined when the optimizer is off. `targetKind` is set when the flow
+   * will answer Herald's own tools in this turn (pass it on to the pipeline's run options):
+   * tool_catalog offers its loader only then.
+   */
+  readonly optimize: ((request: ChatRequest, windowTokens: number, signal: AbortSignal, targetKind?: TargetKind) => Promise<PipelineResult>) | undefined;
   /** The original behind a handle, or undefined. */
   readonly retrieve: (handle: string) => Promise<string | undefined>;
   /** Hands a chunk to the caller as soon as it is final. */
   readonly report: (chunk: ResponseChunk) => void;
   readonly signal: AbortSignal;
-  /** Most rounds of retrieve answers in one turn. */
+  /** Most rounds of answers to Herald's own tools in one turn (`herald.retrieve.maxRounds`); 0 offers none of them. */
   readonly retrieveRounds: number;
+  /** Herald's own in-turn tools; default {@link OWN_TOOLS}. */
+  readonly ownTools?: readonly OwnTool[];
   readonly logger: Logger;
   /** Counts tokens when the optimizer is off (so the record still has sizes). */
   readonly countTokens: (request: ChatRequest) => number;
@@ -81,7 +106,15 @@ export interface RequestFlowInput {
    * cached, cancelled or failed answer.
    */
   readonly afterResponse?: (request: ChatRequest, answer: CachedAnswer, sessionId: string) => Promise<void>;
+  /**
+   * Records tools `herald_load_tools` loaded in a session (see `recordLoadedTools` of the
+   * tool_catalog strategy); without it a load still works for the turn, but the next request
+   * lists those tools in the catalog again.
+   */
+  readonly loadTools?: (sessionId: string, names: readonly string[]) => void;
   readonly now?: () => number;
+  /** Who asked (default: the caller). */
+  readonly origin?: 'caller' | 'herald';
 }
 
 /** What Herald stores as the answer to a request: the text and tool calls the caller saw, in order. */
@@ -114,7 +147,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   let error: string | undefined;
   if (input.optimize) {
     try {
-      result = await input.optimize(input.request, input.target.information.maxInputTokens, input.signal);
+      result = await input.optimize(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input));
       request = result.request;
     } catch (failure) {
       status = 'forwarded-original';
@@ -124,11 +157,16 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   }
   const tokensBefore = result?.tokensBefore ?? input.countTokens(input.request);
   const tokensAfter = result?.tokensAfter ?? tokensBefore;
-  let retrievals = 0;
+  const ownToolCalls: Record<string, number> = {};
+  let usage: ProviderUsage | undefined;
+  let callerRetrievals = 0;
+  let rounds = 0;
+  const billing = input.target.information.billing ?? 'unknown';
   const record = (): RequestRecord => ({
     id: input.id,
     startedAt,
     model: input.target.information.name,
+    family: input.target.information.family,
     status,
     tokensBefore,
     tokensAfter,
@@ -136,7 +174,15 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     totalMs: now() - startedAt,
     decisions: result?.decisions ?? [],
     handles: [...new Set((result?.decisions ?? []).flatMap((decision) => decision.handles))],
-    retrievals,
+    retrievals: ownToolCalls[RETRIEVE_TOOL_NAME] ?? 0,
+    ...(Object.keys(ownToolCalls).length > 0 ? { ownToolCalls: { ...ownToolCalls } } : {}),
+    ...(usage ? { usage } : {}),
+    callerRetrievals,
+    rounds,
+    billing,
+    // Each round is one request the target bills; to a Copilot-hosted model, one premium request.
+    premiumRequests: billing === 'premium-requests' ? rounds : 0,
+    origin: input.origin ?? 'caller',
     replayedMessages: result?.replayedMessages ?? 0,
     contextQuality: qualityOf(result?.decisions ?? []),
     error,
@@ -155,8 +201,19 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   }
   // A hit in a shape Herald does not know (another host stored it) is ignored: the request goes to the target.
 
-  const offerRetrieve = input.retrieveRounds > 0 && input.target.information.toolCalling !== false && hasMarkers(request) && !request.tools.some((tool) => tool.name === RETRIEVE_TOOL_NAME);
-  if (offerRetrieve) request = { ...request, tools: [...request.tools, RETRIEVE_TOOL] };
+  const context = (current: ChatRequest): OwnToolContext => ({
+    original: input.request,
+    request: current,
+    target: input.target.information,
+    sessionId: result?.sessionId,
+    retrieve: input.retrieve,
+    ...(input.loadTools && result ? { loadTools: (names: readonly string[]) => input.loadTools!(result!.sessionId, names) } : {}),
+    ...(input.optimize && result ? { currentTools: () => toolsNow(input) } : {}),
+    signal: input.signal,
+  });
+  const offered = offerOwnTools(input, request, context);
+  request = offered.request;
+  const own = offered.active;
 
   // What the caller saw, kept for semantic_cache; an answer with parts Herald cannot store is not kept.
   const seen: CachedAnswer['chunks'][number][] = [];
@@ -164,50 +221,75 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   try {
     for (let round = 0; ; round++) {
       if (input.signal.aborted) break;
-      const answerRetrieve = offerRetrieve && round < input.retrieveRounds;
+      const answerOwn = own.size > 0 && round < input.retrieveRounds;
       const text: string[] = [];
-      const ownCalls: Extract<ResponseChunk, { type: 'tool_call' }>[] = [];
-      const foreignCalls: Extract<ResponseChunk, { type: 'tool_call' }>[] = [];
+      const ownCalls: ToolCallChunk[] = [];
+      // The caller's tool calls (and their early events), held back while Herald may still answer its own.
+      const held: ResponseChunk[] = [];
+      let foreignCalls = 0;
+      // The answer's closing events wait for the end of the round: a further round continues the same answer.
+      const closing: ResponseChunk[] = [];
+      rounds++;
       for await (const chunk of input.target.send(request, input.signal)) {
-        if (chunk.type === 'tool_call' && offerRetrieve && chunk.name === RETRIEVE_TOOL_NAME) {
-          // Herald's own tool: answered here, never shown to the caller (past the round limit it is dropped).
-          if (answerRetrieve) ownCalls.push(chunk);
+        if (chunk.type === 'wire') {
+          if (chunk.call && own.has(chunk.call.name)) continue;
+          if (chunk.call && answerOwn) held.push(chunk);
+          else if (chunk.phase === 'closing') closing.push(chunk);
+          else if (chunk.phase !== 'opening' || round === 0) input.report(chunk);
           continue;
         }
-        if (chunk.type === 'tool_call' && answerRetrieve) {
+        if (chunk.type === 'usage') {
+          usage = addUsage(usage, chunk.usage);
+          input.report(chunk);
+          continue;
+        }
+        if (chunk.type === 'tool_call' && chunk.name === RETRIEVE_TOOL_NAME && !own.has(chunk.name)) callerRetrievals++;
+        if (chunk.type === 'tool_call' && own.has(chunk.name)) {
+          // Herald's own tool: answered here, never shown to the caller (past the round limit it is dropped).
+          if (answerOwn) ownCalls.push(chunk);
+          continue;
+        }
+        if (chunk.type === 'tool_call' && answerOwn) {
           // Held back until the answer is complete: if the model also asks Herald, the order of calls stays intact.
-          foreignCalls.push(chunk);
+          held.push(chunk);
+          foreignCalls++;
           continue;
         }
         if (chunk.type === 'text') text.push(chunk.text);
         if (chunk.type === 'other') storable = false;
-        else seen.push(chunk);
+        else seen.push(contentOf(chunk));
         input.report(chunk);
       }
-      // The caller's own tools win: it answers them and the model can ask Herald again next turn.
-      for (const call of foreignCalls) {
-        seen.push(call);
-        input.report(call);
+      const continuing = ownCalls.length > 0 && foreignCalls === 0 && !input.signal.aborted;
+      if (!continuing) {
+        // The caller's own tools win: it answers them and the model can ask Herald again next turn.
+        for (const chunk of held) {
+          if (chunk.type === 'tool_call') seen.push(contentOf(chunk));
+          input.report(chunk);
+        }
+        for (const chunk of closing) input.report(chunk);
+        break;
       }
-      if (ownCalls.length === 0 || foreignCalls.length > 0) break;
-      const answers: Part[] = [];
+      const calls: OwnToolRound['calls'][number][] = [];
+      const revisions: NonNullable<OwnToolAnswer['revise']>[] = [];
       for (const call of ownCalls) {
-        answers.push({ type: 'tool_result', callId: call.id, content: [{ type: 'text', text: await answerRetrieveCall(call.input, input.retrieve) }], contentShape: 'parts' });
-        retrievals++;
+        const answer = await answerOwnCall(own.get(call.name)!, call, context(request), input.logger);
+        calls.push({ call, answer: answer.text, ...(answer.isError ? { isError: true } : {}) });
+        if (answer.revise) revisions.push(answer.revise);
+        ownToolCalls[call.name] = (ownToolCalls[call.name] ?? 0) + 1;
       }
-      const assistant: ChatMessage = {
-        role: 'assistant',
-        parts: [...(text.length > 0 ? [{ type: 'text' as const, text: text.join('') }] : []), ...ownCalls.map((call): Part => ({ type: 'tool_call', id: call.id, name: call.name, arguments: call.input }))],
-        contentShape: 'parts',
-      };
-      request = { ...request, messages: [...request.messages, assistant, { role: 'user', parts: answers, contentShape: 'parts' }] };
+      const answered: OwnToolRound = { text: text.join(''), calls };
+      request = input.target.continueAfter ? input.target.continueAfter(request, answered) : neutralContinuation(request, answered);
+      for (const revise of revisions) request = revise(request);
     }
   } catch (failure) {
-    status = 'failed';
+    // A stop by the caller is not the target's failure; either way nothing was saved.
+    status = input.signal.aborted ? 'cancelled' : 'failed';
     error = describeError(failure);
     const failed = record();
     throw Object.assign(failure instanceof Error ? failure : new Error(error), { heraldRecord: failed });
   }
+  if (input.signal.aborted) status = 'cancelled';
   if (input.afterResponse && result && !input.signal.aborted && storable && seen.length > 0) {
     try {
       await input.afterResponse(input.request, { herald: 'answer', chunks: seen }, result.sessionId);
@@ -218,24 +300,91 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   return record();
 }
 
-/** The text a `herald_retrieve` call gets back: the original, or why there is none. */
-export async function answerRetrieveCall(input: object, retrieve: (handle: string) => Promise<string | undefined>): Promise<string> {
-  const handle = (input as { handle?: unknown }).handle;
-  if (typeof handle !== 'string' || !isHandle(handle.trim())) {
-    return 'Herald: herald_retrieve needs {"handle": "hr_…"} with a handle copied from a marker in this conversation.';
+/**
+ * Adds the own tools offered for this request and names every own tool the flow answers: one
+ * it offered, or one a strategy already put in the request, never one the caller brought.
+ */
+function offerOwnTools(input: RequestFlowInput, request: ChatRequest, context: (request: ChatRequest) => OwnToolContext): { request: ChatRequest; active: Map<string, OwnTool> } {
+  const active = new Map<string, OwnTool>();
+  const callerTools = new Set(input.request.tools.map((tool) => tool.name));
+  const canOffer = input.retrieveRounds > 0 && input.target.information.toolCalling !== false;
+  const added: ToolDefinition[] = [];
+  for (const tool of input.ownTools ?? OWN_TOOLS) {
+    if (callerTools.has(tool.name) || active.has(tool.name)) continue;
+    if (request.tools.some((candidate) => candidate.name === tool.name)) {
+      active.set(tool.name, tool);
+      continue;
+    }
+    if (!canOffer) continue;
+    const definition = tool.offer(context(request));
+    if (!definition) continue;
+    added.push(definition.name === tool.name ? definition : { ...definition, name: tool.name });
+    active.set(tool.name, tool);
   }
-  const original = await retrieve(handle.trim());
-  return original ?? `Herald: nothing is stored under ${handle.trim()} (it expired or belongs to another machine); continue without it or ask the user.`;
+  return { request: added.length > 0 ? { ...request, tools: [...request.tools, ...added] } : request, active };
+}
+
+/**
+ * The target kind the pipeline is told, when the flow can answer Herald's own tools (rounds
+ * allowed, the target calls tools): billed by the token, or per request (Copilot-hosted, and a
+ * model whose billing is not known, the cautious reading).
+ */
+function targetKindOf(input: RequestFlowInput): TargetKind | undefined {
+  if (input.retrieveRounds <= 0 || input.target.information.toolCalling === false) return undefined;
+  return input.target.information.billing === 'tokens' ? 'endpoint' : 'copilot-hosted';
+}
+
+/** The tools block the pipeline gives the caller's request now (its history replays from the memo); undefined when it fails. */
+async function toolsNow(input: RequestFlowInput): Promise<readonly ToolDefinition[] | undefined> {
+  try {
+    return (await input.optimize!(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input))).request.tools;
+  } catch (failure) {
+    input.logger.warn('pipeline-failed', `Herald: the optimizer could not give the tools block after a load: ${describeError(failure)}`);
+    return undefined;
+  }
+}
+
+/** One own call answered; a tool that throws answers with the failure instead (the turn goes on). */
+async function answerOwnCall(tool: OwnTool, call: ToolCallChunk, context: OwnToolContext, logger: Logger): Promise<OwnToolAnswer> {
+  try {
+    return await tool.answer(call.input, context);
+  } catch (failure) {
+    logger.warn('own-tool-failed', `Herald: ${tool.name} could not answer: ${describeError(failure)}`);
+    return { text: `Herald: ${tool.name} failed (${describeError(failure)}); continue without it.`, isError: true };
+  }
+}
+
+/** The next round for a target without its own continuation: the model's text and calls, then the answers. */
+function neutralContinuation(request: ChatRequest, round: OwnToolRound): ChatRequest {
+  const assistant: ChatMessage = {
+    role: 'assistant',
+    parts: [...(round.text.length > 0 ? [{ type: 'text' as const, text: round.text }] : []), ...round.calls.map(({ call }): Part => ({ type: 'tool_call', id: call.id, name: call.name, arguments: call.input }))],
+    contentShape: 'parts',
+  };
+  const answers = round.calls.map(({ call, answer, isError }): Part => ({ type: 'tool_result', callId: call.id, content: [{ type: 'text', text: answer }], contentShape: 'parts', ...(isError ? { isError } : {}) }));
+  return { ...request, messages: [...request.messages, assistant, { role: 'user', parts: answers, contentShape: 'parts' }] };
+}
+
+/** A chunk as semantic_cache keeps it: its content, without the wire it came in. */
+function contentOf(chunk: Extract<ResponseChunk, { type: 'text' | 'tool_call' }>): CachedAnswer['chunks'][number] {
+  return chunk.type === 'text' ? { type: 'text', text: chunk.text } : { type: 'tool_call', id: chunk.id, name: chunk.name, input: chunk.input };
+}
+
+function addUsage(total: ProviderUsage | undefined, next: ProviderUsage): ProviderUsage {
+  const sum = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0));
+  const fields = {
+    inputTokens: sum(total?.inputTokens, next.inputTokens),
+    outputTokens: sum(total?.outputTokens, next.outputTokens),
+    cacheReadTokens: sum(total?.cacheReadTokens, next.cacheReadTokens),
+    cacheWriteTokens: sum(total?.cacheWriteTokens, next.cacheWriteTokens),
+  };
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as ProviderUsage;
 }
 
 /** The record a failed request carried when the target threw. */
 export function recordOfFailure(error: unknown): RequestRecord | undefined {
   const record = (error as { heraldRecord?: RequestRecord } | undefined)?.heraldRecord;
   return record;
-}
-
-function hasMarkers(request: ChatRequest): boolean {
-  return request.messages.some((message) => message.parts.some((part) => findMarkers(partText(part)).length > 0));
 }
 
 function qualityOf(decisions: readonly Decision[]): string | undefined {

@@ -12,6 +12,7 @@ import { judge, type JudgeCandidate, type JudgedVerdict, type JudgeMemory, type 
 import type { Library } from './library';
 import { containsPhrase, pageKind } from './names';
 import { resolveOptions, type KnowledgeOptionsInput } from './options';
+import { SHIPPED_MODEL_NAME } from '../relevance/embedding/bundledModel';
 import { phraseCoverage, phraseMeanings } from './phrases';
 import { Assembly } from './assembly';
 import { makePlan, type Plan } from './plan';
@@ -19,6 +20,7 @@ import { renderHeader, renderNothingFound } from './render';
 import type { ContextResult, InclusionReason } from './result';
 import { byFused, findTaskTags, matchFolders, searchSections, type Candidate } from './search';
 import { searchTermSet } from './searchTokens';
+import { rowNaming } from './tableNames';
 import type { SearchUnit } from './sectionIndex';
 import type { Pack, Page } from './types';
 import { isoDay, isVisible, type Audience } from './visibility';
@@ -65,6 +67,10 @@ export interface GetContextDependencies {
   readonly signal?: AbortSignal;
 }
 
+/** How close in meaning a phrasing must be to match, by default: see {@link KnowledgeOptions.meaningMatch}. */
+const SHIPPED_MODEL_MEANING_MATCH = 0.45;
+const DEFAULT_MEANING_MATCH = 0.8;
+
 /** Below this many tokens of room, no section or row is worth trying. */
 const MIN_USEFUL_TOKENS = 12;
 
@@ -108,11 +114,14 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
   // Packs: the named one alone, or those whose phrasings the task comes close to.
   const goodForPhrases = [...library.packs.flatMap((pack) => pack.goodFor), ...visible.flatMap((page) => page.meta.good_for)];
   const meaning = dependencies.embedder ? await phraseMeanings(dependencies.embedder, input.task, goodForPhrases, dependencies.signal) : undefined;
+  const meaningMatch = options.meaningMatch ?? (dependencies.embedder?.name.startsWith(SHIPPED_MODEL_NAME) ? SHIPPED_MODEL_MEANING_MATCH : DEFAULT_MEANING_MATCH);
   // By words, or by meaning when an embedder is given and the phrasing is close enough.
   const phraseScore = (phrase: string): number => {
     const lexical = phraseCoverage(taskTerms, phrase);
     const similarity = meaning?.get(phrase) ?? 0;
-    return similarity >= options.meaningMatch ? Math.max(lexical, similarity) : lexical;
+    if (similarity < meaningMatch) return lexical;
+    // Close enough in meaning is a match: the meaning threshold maps onto the word-match threshold, a perfect match onto 1.
+    return Math.max(lexical, options.useMatch + ((1 - options.useMatch) * (similarity - meaningMatch)) / Math.max(1e-9, 1 - meaningMatch));
   };
   const packCoverage = new Map(library.packs.map((pack) => [pack.name, Math.max(0, ...pack.goodFor.map(phraseScore))]));
   let packCandidates: Pack[];
@@ -178,8 +187,20 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
   const kept: { candidate: Candidate; reason: InclusionReason; surety: number; tier: number }[] = [];
   const pool = new Map([...candidates].filter(([, candidate]) => candidate.related));
   for (const [id, candidate] of protectedUnits) pool.set(id, candidate);
+  // Rows are units: the rows about the thing the task names come as named sections do; rows
+  // about another thing of that kind never come, whatever the judge says.
+  const naming = rowNaming(library, [input.task, ...plan.names.map((name) => name.name)].join('\n'));
+  for (const rowId of naming.namedRows) {
+    const unit = library.unit(rowId);
+    if (!unit || !visibleIds.has(unit.pageId) || library.page(unit.pageId)!.meta.type === 'rule') continue;
+    const candidate = candidates.get(rowId) ?? { unit, reason: 'search' as const, fused: 0, closeness: 0, related: true, holdsName: true, ranks: {} };
+    candidate.holdsName = true;
+    candidate.related = true;
+    pool.set(rowId, candidate);
+  }
   for (const candidate of pool.values()) {
     if (assembly.hasWhole(candidate.unit.pageId)) continue;
+    if (naming.otherRows.has(candidate.unit.id)) continue;
     const isProtected = protectedUnits.has(candidate.unit.id);
     const heuristic = isProtected || (!differentNamedThing.unit(candidate.unit) && (whenRelevant.has(candidate.unit.pageId) || candidate.holdsName || candidate.closeness >= options.closenessWindow));
     const verdict = verdicts.get(candidate.unit.id);
@@ -190,8 +211,14 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     const surety = gate && verdict ? verdict.use * (1 - verdict.different) : 0;
     kept.push({ candidate, reason, surety, tier: isProtected ? 0 : 1 });
   }
-  // A table is a list of facts: when some of its rows are kept, the rows stand in for the whole section.
+  // A table is a list of facts: when some of its rows are kept, or the task names one of its
+  // rows' things, the rows stand in for the whole section (a long price table never comes
+  // whole for one plan's price).
   const sectionsWithRows = new Set(kept.filter((entry) => entry.candidate.unit.kind === 'row').map((entry) => entry.candidate.unit.sectionId));
+  for (const rowId of [...naming.namedRows, ...naming.otherRows]) {
+    const unit = library.unit(rowId);
+    if (unit) sectionsWithRows.add(unit.sectionId);
+  }
   for (let index = kept.length - 1; index >= 0; index--) {
     const unit = kept[index]!.candidate.unit;
     if (unit.kind === 'section' && sectionsWithRows.has(unit.id)) kept.splice(index, 1);

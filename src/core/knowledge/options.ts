@@ -14,8 +14,13 @@ export const knowledgeOptionsSchema = z.strictObject({
   packMatch: z.number().min(0).max(1).default(0.6),
   /** How much of a page's `good_for` phrasing a task must cover for the page to come as "use". */
   useMatch: z.number().min(0).max(1).default(0.6),
-  /** With an embedder: a phrasing (pack or page `good_for`) this close in meaning to the task matches, whatever its words. */
-  meaningMatch: z.number().min(0).max(1).default(0.8),
+  /**
+   * With an embedder: a phrasing (pack or page `good_for`) this close in meaning to the task
+   * matches, whatever its words. Default: 0.45 with Herald's shipped retrieval model (its
+   * cosines run lower: a task and a phrasing for the same work score about 0.5–0.7, unrelated
+   * ones below 0.1), 0.8 with any other model (MiniLM-like sentence embedders).
+   */
+  meaningMatch: z.number().min(0).max(1).optional(),
   /** How many pages at most come in as "use" pages. */
   usePages: z.number().int().min(0).default(4),
   /** How much of a folder's phrasing a task must cover to lift the folder's pages into search. */

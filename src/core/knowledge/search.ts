@@ -59,7 +59,8 @@ const RANKING_DEPTH = 200;
 /** Cosine at or above which a unit counts as related by meaning. */
 const MEANING_FLOOR = 0.35;
 
-const embeddingCache = new WeakMap<Library, Map<string, Float32Array>>();
+/** Unit vectors per library and embedder (two models give different vectors for the same unit). */
+const embeddingCache = new WeakMap<Library, WeakMap<Embedder, Map<string, Float32Array>>>();
 
 /** Runs every ranking for every query, fuses them, and widens one step. */
 export async function searchSections(request: SearchRequest): Promise<Map<string, Candidate>> {
@@ -187,10 +188,15 @@ const MAX_TAG_WORDS = 4;
 async function meaningRankings(request: SearchRequest, touch: (unit: SearchUnit) => Candidate, addRanking: (name: string, units: readonly SearchUnit[]) => void): Promise<void> {
   const { library, embedder } = request;
   if (!embedder) return;
-  let cache = embeddingCache.get(library);
+  let byEmbedder = embeddingCache.get(library);
+  if (!byEmbedder) {
+    byEmbedder = new WeakMap();
+    embeddingCache.set(library, byEmbedder);
+  }
+  let cache = byEmbedder.get(embedder);
   if (!cache) {
     cache = new Map();
-    embeddingCache.set(library, cache);
+    byEmbedder.set(embedder, cache);
   }
   const units = library.pages.flatMap((page) => page.sections.flatMap((section) => [section.id, ...section.rows.map((row) => row.id)])).map((id) => library.unit(id)!).filter((unit) => request.allowed(unit));
   const missing = units.filter((unit) => !cache.has(unit.id));

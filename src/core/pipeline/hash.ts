@@ -6,18 +6,144 @@ export function sha256(text: string): string {
 }
 
 /**
- * JSON text of a value with object keys sorted, so equal values hash equally. The sorted copy
- * is built without recursion, so it serializes anything plain `JSON.stringify` can (a
- * replacer function would overflow the stack on JSON a few thousand levels deep).
+ * JSON text of a value with object keys sorted, so equal values hash equally: exactly what
+ * `JSON.stringify` writes for a copy of the value whose objects have their keys in sorted
+ * order (`toJSON` honoured, `undefined` and functions left out of objects and written as
+ * `null` in arrays, a cycle a TypeError). Written in one pass with an explicit stack: no copy
+ * of the value is built, and JSON thousands of levels deep does not overflow the call stack.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortedCopy(value)) ?? 'undefined';
+  const top = jsonForm(value, '');
+  if (!isContainer(top)) return JSON.stringify(top) ?? 'undefined';
+  // Recursion is the quick way for the depths real requests have; past that, the explicit stack.
+  try {
+    return writeNested(top, 0, new Set());
+  } catch (error) {
+    if (error !== TOO_DEEP) throw error;
+  }
+  return writeWithStack(top);
+}
+
+/** Thrown by {@link writeNested} when the value is deeper than recursion should go. */
+const TOO_DEEP = Symbol('too deep');
+const MAX_RECURSION = 500;
+
+/** The canonical JSON of a container (one `jsonForm` already applied), written recursively. */
+function writeNested(current: Container, depth: number, open: Set<Container>): string {
+  if (depth > MAX_RECURSION) throw TOO_DEEP;
+  if (open.has(current)) throw new TypeError('Converting circular structure to JSON');
+  open.add(current);
+  let out: string;
+  if (Array.isArray(current)) {
+    out = '[';
+    for (let index = 0; index < current.length; index++) {
+      if (index > 0) out += ',';
+      const item = jsonForm(current[index], String(index));
+      out += !isWritable(item) ? 'null' : isContainer(item) ? writeNested(item, depth + 1, open) : (JSON.stringify(item) ?? 'null');
+    }
+    out += ']';
+  } else {
+    out = '{';
+    let first = true;
+    for (const key of sortedKeys(current)) {
+      const item = jsonForm(current[key], key);
+      if (!isWritable(item)) continue;
+      out += `${first ? '' : ','}${JSON.stringify(key)}:${isContainer(item) ? writeNested(item, depth + 1, open) : (JSON.stringify(item) ?? 'null')}`;
+      first = false;
+    }
+    out += '}';
+  }
+  open.delete(current);
+  return out;
+}
+
+/** The canonical JSON of a container, with an explicit stack (any depth). */
+function writeWithStack(top: Container): string {
+  const out: string[] = [];
+  /** A value still to write, or text to write as it is; `close` ends a container (and frees it for the cycle check). */
+  type Task = { readonly text: string } | { readonly value: unknown } | { readonly close: Container; readonly text: string };
+  const stack: Task[] = [{ value: top }];
+  const open = new Set<Container>();
+  while (stack.length > 0) {
+    const task = stack.pop()!;
+    if ('close' in task) {
+      open.delete(task.close);
+      out.push(task.text);
+      continue;
+    }
+    if ('text' in task) {
+      out.push(task.text);
+      continue;
+    }
+    const current = task.value;
+    if (!isContainer(current)) {
+      out.push(JSON.stringify(current) ?? 'null');
+      continue;
+    }
+    if (open.has(current)) throw new TypeError('Converting circular structure to JSON');
+    open.add(current);
+    if (Array.isArray(current)) {
+      if (current.length === 0) {
+        open.delete(current);
+        out.push('[]');
+        continue;
+      }
+      out.push('[');
+      stack.push({ close: current, text: ']' });
+      for (let index = current.length - 1; index >= 0; index--) {
+        const item = jsonForm(current[index], String(index));
+        // In an array, what JSON leaves out of an object is written as null.
+        stack.push(isWritable(item) ? { value: item } : { text: 'null' });
+        if (index > 0) stack.push({ text: ',' });
+      }
+      continue;
+    }
+    const entries: [string, unknown][] = [];
+    for (const key of sortedKeys(current)) {
+      const item = jsonForm(current[key], key);
+      if (isWritable(item)) entries.push([key, item]);
+    }
+    if (entries.length === 0) {
+      open.delete(current);
+      out.push('{}');
+      continue;
+    }
+    out.push('{');
+    stack.push({ close: current, text: '}' });
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, item] = entries[index]!;
+      stack.push({ value: item });
+      stack.push({ text: `${index > 0 ? ',' : ''}${JSON.stringify(key)}:` });
+    }
+  }
+  return out.join('');
 }
 
 type Container = Record<string, unknown> | unknown[];
 
+/** An array-index key (`0`, `17`): objects list these first, in numeric order, whatever order they were added in. */
+const INDEX_KEY = /^(?:0|[1-9]\d{0,9})$/;
+
+/**
+ * The keys in the order a copy built with sorted keys enumerates them: index keys first in
+ * numeric order (as any object lists them, so `Object.keys` has them in front already), the
+ * others in sorted order.
+ */
+function sortedKeys(object: Record<string, unknown>): string[] {
+  const keys = Object.keys(object);
+  let indexes = 0;
+  while (indexes < keys.length && INDEX_KEY.test(keys[indexes]!) && Number(keys[indexes]) < 4_294_967_295) indexes++;
+  if (indexes === 0) return keys.sort();
+  return [...keys.slice(0, indexes), ...keys.slice(indexes).sort()];
+}
+
 function isContainer(value: unknown): value is Container {
   return typeof value === 'object' && value !== null;
+}
+
+/** What JSON writes at all: not undefined, a function or a symbol. */
+function isWritable(value: unknown): boolean {
+  return value !== undefined && typeof value !== 'function' && typeof value !== 'symbol';
 }
 
 /** What JSON.stringify would serialize in place of a value (a date's toJSON string). */
@@ -26,33 +152,36 @@ function jsonForm(value: unknown, key: string): unknown {
   return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value;
 }
 
-/** A copy with every object's keys in sorted order; shared references stay shared (a cycle still fails in JSON.stringify). */
-function sortedCopy(original: unknown): unknown {
-  const value = jsonForm(original, '');
-  if (!isContainer(value)) return value;
-  const copies = new Map<Container, Container>();
-  const copyOf = (source: Container): { copy: Container; fresh: boolean } => {
-    const known = copies.get(source);
-    if (known) return { copy: known, fresh: false };
-    const copy: Container = Array.isArray(source) ? [] : {};
-    copies.set(source, copy);
-    return { copy, fresh: true };
-  };
-  const root = copyOf(value).copy;
-  const stack: [Container, Container][] = [[value, root]];
-  while (stack.length > 0) {
-    const [source, target] = stack.pop()!;
-    const keys = Array.isArray(source) ? source.map((_, index) => String(index)) : Object.keys(source).sort();
-    for (const key of keys) {
-      const inner = jsonForm((source as Record<string, unknown>)[key], key);
-      if (isContainer(inner)) {
-        const { copy, fresh } = copyOf(inner);
-        (target as Record<string, unknown>)[key] = copy;
-        if (fresh) stack.push([inner, copy]);
-      } else {
-        (target as Record<string, unknown>)[key] = inner;
-      }
-    }
-  }
-  return root;
+/** SHA-256 and length of each object's JSON, remembered per object (the chat model's objects are never mutated). */
+const digests = new WeakMap<object, { readonly digest: string; readonly length: number }>();
+
+function digestEntry(value: object): { readonly digest: string; readonly length: number } {
+  const known = digests.get(value);
+  if (known !== undefined) return known;
+  const json = JSON.stringify(value);
+  const entry = { digest: sha256(json), length: json.length };
+  digests.set(value, entry);
+  return entry;
+}
+
+/**
+ * A hex SHA-256 of a message's (or tool's, or any plain object's) JSON text, worked out once
+ * per object. JSON text, not canonical JSON: what changes the bytes a provider sees changes the
+ * digest, key order included.
+ */
+export function digestOf(value: object): string {
+  return digestEntry(value).digest;
+}
+
+/** The length of an object's JSON text, remembered with its digest. */
+export function jsonLengthOf(value: object): number {
+  return digestEntry(value).length;
+}
+
+/** A hex SHA-256 of a sequence of objects (messages, tools), from their digests. */
+export function sequenceDigest(values: readonly object[]): string {
+  const hash = createHash('sha256');
+  hash.update(String(values.length));
+  for (const value of values) hash.update(digestOf(value));
+  return hash.digest('hex');
 }

@@ -2,13 +2,19 @@
  * The cache-safety memo. A history message's optimized form is decided once, keyed by a
  * chain hash of the configuration, every message before it and its own bytes; on later
  * turns the same prefix is replayed from here byte for byte instead of being decided again.
+ *
+ * Cache hints are not content (see `chat/cacheHints.ts`): the chain covers each message
+ * without them, an entry holds the decided message without them, and a replay puts back the
+ * hints the client put on the message in this request. A client that moves its breakpoints
+ * (Copilot does on every request) so keeps its decided history.
  */
+import { applyCacheHints, bareContentIndex, barePartIndex, hintedContentIndex, hintedPartIndex, stripCacheHints, type MessageCacheHints } from '../chat/cacheHints';
 import type { ChatMessage } from '../chat/types';
 import type { MessageElisionSite } from './elisionSites';
-import { sha256 } from './hash';
+import { digestOf, sha256 } from './hash';
 
-/** 3: entries carry the positions of their real elisions (`sites`). */
-export const MEMO_SCHEMA_VERSION = 3;
+/** 4: entries hold messages without cache hints, their sites indexed so, and the hints Herald added itself (`ownHints`). */
+export const MEMO_SCHEMA_VERSION = 4;
 
 /** Arrival entries share the map under this prefix (a chain hash never starts with it). */
 const ARRIVAL_PREFIX = 'arrival:';
@@ -17,10 +23,20 @@ const ARRIVAL_PREFIX = 'arrival:';
 export type MessageSavings = Readonly<Record<string, number>>;
 
 interface MemoEntry {
+  /** The decided message, without cache hints. */
   readonly message: ChatMessage;
   readonly savings?: MessageSavings;
-  /** Where the message's real elisions stand, so a replayed message expands exactly. */
+  /** Where the message's real elisions stand (part indexes without breakpoint parts), so a replayed message expands exactly. */
   readonly sites?: readonly MessageElisionSite[];
+  /** Hints a strategy put on a message the client had left without any (cache_optimizer's), replayed when the client still puts none. */
+  readonly ownHints?: MessageCacheHints;
+}
+
+/** A decided message as this request gets it: the client's hints (or Herald's own) in place, and its sites. */
+export interface ReplayedMessage {
+  readonly message: ChatMessage;
+  readonly sites: readonly MessageElisionSite[];
+  readonly savings?: MessageSavings;
 }
 
 export class MessageMemo {
@@ -50,6 +66,38 @@ export class MessageMemo {
     return this.entries.has(key);
   }
 
+  /**
+   * The decided message for a request whose message at this place carries `hints` (as
+   * {@link stripCacheHints} took them from it): those hints where the client put them, or the
+   * ones Herald added itself when the client put none; its sites indexed to match.
+   */
+  replay(key: string, hints: MessageCacheHints | undefined): ReplayedMessage | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    const applied = hints ?? entry.ownHints;
+    return {
+      message: applyCacheHints(entry.message, applied),
+      sites: (entry.sites ?? []).map((site) => ({ ...site, partIndex: hintedPartIndex(applied, site.partIndex), contentIndex: hintedContentIndex(applied, site.partIndex, site.contentIndex) })),
+      ...(entry.savings ? { savings: entry.savings } : {}),
+    };
+  }
+
+  /**
+   * Records a decision: `decided` is the optimized message, `inputHints` the hints the
+   * client's message carried (undefined: none), `sites` indexed as in `decided`.
+   */
+  decide(key: string, decided: ChatMessage, inputHints: MessageCacheHints | undefined, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
+    const { bare, hints } = stripCacheHints(decided);
+    const bareSites = sites.flatMap((site) => {
+      const partIndex = barePartIndex(hints, site.partIndex);
+      return partIndex < 0 ? [] : [{ ...site, partIndex, contentIndex: bareContentIndex(hints, partIndex, site.contentIndex) }];
+    });
+    this.set(key, bare, savings, bareSites);
+    if (!inputHints && hints) this.entries.set(key, { ...this.entries.get(key)!, ownHints: hints });
+  }
+
   set(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
     this.entries.delete(key);
     this.entries.set(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
@@ -58,20 +106,20 @@ export class MessageMemo {
 
   /**
    * The form a message took on arrival, as the current turn's fresh input: what the provider
-   * cached for it, so the turn it becomes history starts from these bytes (see `setArrival`).
+   * cached for it, so the turn it becomes history starts from these bytes (see `setArrival`);
+   * with this request's hints in place, as `replay` gives a decided message.
    */
-  arrival(key: string): { message: ChatMessage; savings?: MessageSavings; sites: readonly MessageElisionSite[] } | undefined {
-    const entry = this.entries.get(ARRIVAL_PREFIX + key);
-    if (entry !== undefined) this.get(ARRIVAL_PREFIX + key);
-    return entry === undefined ? undefined : { message: entry.message, ...(entry.savings ? { savings: entry.savings } : {}), sites: entry.sites ?? [] };
+  arrival(key: string, hints: MessageCacheHints | undefined): ReplayedMessage | undefined {
+    return this.replay(ARRIVAL_PREFIX + key, hints);
   }
 
   /**
    * Records a fresh message's arrival form under the same chain key it will have as history
-   * (the client resends the original bytes next turn): decided once, on arrival.
+   * (the client resends the original bytes next turn): decided once, on arrival. Kept without
+   * cache hints, as `decide` keeps a decided message.
    */
-  setArrival(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
-    this.set(ARRIVAL_PREFIX + key, message, savings, sites);
+  setArrival(key: string, message: ChatMessage, inputHints: MessageCacheHints | undefined, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
+    this.decide(ARRIVAL_PREFIX + key, message, inputHints, savings, sites);
   }
 
   get size(): number {
@@ -93,12 +141,12 @@ export class MessageMemo {
   }
 }
 
-/** Chain hashes: entry i covers the configuration and messages 0..i. */
+/** Chain hashes: entry i covers the configuration and messages 0..i (each message by the digest of its JSON). */
 export function chainHashes(configHash: string, messages: readonly ChatMessage[]): string[] {
   const hashes: string[] = [];
   let previous = configHash;
   for (const message of messages) {
-    previous = sha256(previous + '\u0000' + JSON.stringify(message));
+    previous = sha256(`${previous}\u0000${digestOf(message)}`);
     hashes.push(previous);
   }
   return hashes;

@@ -3,6 +3,7 @@
  * (fail-open), inputs never mutated, and history messages decided once and replayed from the
  * memo so the unchanged prefix of the next turn comes out byte-identical.
  */
+import { stripCacheHints } from '../chat/cacheHints';
 import type { ChatMessage, ChatRequest } from '../chat/types';
 import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
@@ -13,9 +14,10 @@ import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo } from './messageMemo';
 import { SessionStateStore } from './sessionState';
-import type { Decision, Strategy, StrategyResult } from './types';
+import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
+import { checkOptionNames, checkOptions } from './optionSchema';
 
 export interface PipelineConfig {
   /** Strategy id → on/off; strategies not named use their `defaultEnabled`. */
@@ -46,6 +48,11 @@ export interface RunOptions {
   readonly model?: ModelPort;
   /** Groups turns of one conversation for pins; derived from the first messages when absent. */
   readonly sessionId?: string;
+  /**
+   * Where Herald's flow forwards the request; set it only when that flow answers Herald's own
+   * tools inside the turn (tool_catalog offers its loader then). Undefined when none does.
+   */
+  readonly targetKind?: TargetKind;
   readonly signal?: AbortSignal;
 }
 
@@ -120,7 +127,9 @@ export class Pipeline {
     const started = performance.now();
     const sessionId = options.sessionId ?? sessionIdOf(input);
     const freshStart = freshStartOf(input.messages);
-    const chain = chainHashes(this.configHash, input.messages);
+    // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
+    const stripped = input.messages.map(stripCacheHints);
+    const chain = chainHashes(this.configHash, stripped.map((entry) => entry.bare));
 
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
@@ -131,11 +140,11 @@ export class Pipeline {
       this.logger.warn('elision-sites-guessed', `Herald: the rewrite of message ${location.messageIndex} part ${location.partIndex} could not be aligned with its text before; its elisions are located by text alone`);
     });
     while (frozenCount < freshStart) {
-      const memoized = this.memo.get(chain[frozenCount]!);
+      const memoized = this.memo.replay(chain[frozenCount]!, stripped[frozenCount]!.hints);
       if (!memoized) break;
-      replayed.push(memoized);
-      sites.seed(frozenCount, this.memo.sites(chain[frozenCount]!));
-      for (const [id, tokens] of Object.entries(this.memo.savings(chain[frozenCount]!) ?? {})) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
+      replayed.push(memoized.message);
+      sites.seed(frozenCount, memoized.sites);
+      for (const [id, tokens] of Object.entries(memoized.savings ?? {})) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
       frozenCount++;
     }
     const messageSavings = new Map<number, Record<string, number>>();
@@ -143,7 +152,7 @@ export class Pipeline {
     // the provider cached (decided once, on arrival); a later rewrite pays its cache write.
     const undecided = input.messages.slice(frozenCount);
     for (let index = frozenCount; index < freshStart; index++) {
-      const arrived = this.memo.arrival(chain[index]!);
+      const arrived = this.memo.arrival(chain[index]!, stripped[index]!.hints);
       if (!arrived) continue;
       undecided[index - frozenCount] = arrived.message;
       sites.seed(index, arrived.sites);
@@ -202,10 +211,10 @@ export class Pipeline {
     }
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
     if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
-      for (let index = frozenCount; index < freshStart; index++) this.memo.set(chain[index]!, request.messages[index]!, messageSavings.get(index), sites.messageSites(index));
+      for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index));
       for (let index = freshStart; index < arrival.request.messages.length; index++) {
         const message = arrival.request.messages[index]!;
-        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, arrival.savings.get(index), arrival.sites.get(index));
+        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index));
       }
     }
     return {
@@ -233,6 +242,16 @@ export class Pipeline {
       fresh.sites.set(index, sites.messageSites(index));
     }
     return fresh;
+  }
+
+  /**
+   * A strategy's options, defaults applied; with an option schema, checked against it first
+   * (throws inside the strategy's fail-open run when a value is wrong).
+   */
+  private strategyOptions(strategy: Strategy): Readonly<Record<string, unknown>> {
+    const set = this.config.options?.[strategy.id] ?? {};
+    if (strategy.optionSchema !== undefined) checkOptions(strategy.id, strategy.optionSchema, set);
+    return { ...(strategy.defaults ?? {}), ...set };
   }
 
   /** Handles in `request` whose stash entries could not be written. */
@@ -294,10 +313,11 @@ export class Pipeline {
         frozenCount,
         freshStart,
         original,
-        options: { ...(strategy.defaults ?? {}), ...(this.config.options?.[strategy.id] ?? {}) },
+        options: this.strategyOptions(strategy),
         cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
+        targetKind: options.targetKind,
         logger: this.logger,
         model: options.model,
         signal: controller.signal,
@@ -356,10 +376,17 @@ export class Pipeline {
   }
 }
 
-/** A session is named by its opening: the system prompt and the first user message. */
+/**
+ * A session is named by its opening: the messages before the first reply, the system prompt
+ * left out (Copilot changes its system prompt between prompts of one conversation; pins that
+ * depend on more, such as tool_pruning's tool list, check it themselves), and the cache hints
+ * a client moves left out too. A request with nothing but system messages is named by those.
+ */
 export function sessionIdOf(request: ChatRequest): string {
-  const opening = request.messages.slice(0, 2).map((message) => JSON.stringify(message.parts)).join('\u0000');
-  return sha256(opening).slice(0, 16);
+  const firstReply = request.messages.findIndex((message) => message.role === 'assistant');
+  const before = request.messages.slice(0, firstReply < 0 ? request.messages.length : firstReply);
+  const opening = before.some((message) => message.role !== 'system') ? before.filter((message) => message.role !== 'system') : before;
+  return sha256(opening.map((message) => JSON.stringify(stripCacheHints(message).bare.parts)).join('\u0000')).slice(0, 16);
 }
 
 function skipped(strategy: string, action: string, reason: string, tokens: number): Decision {
@@ -383,6 +410,12 @@ function validateConfig(strategies: readonly Strategy[], config: PipelineConfig)
   for (const [id, parameters] of Object.entries(config.options ?? {})) {
     const strategy = known.get(id);
     if (!strategy) throw new Error(`Herald: options for unknown strategy id "${id}"`);
+    // Names are checked here; values when the strategy runs, so a bad value fails that
+    // strategy open (skipped, with the reason) instead of the whole configuration.
+    if (strategy.optionSchema !== undefined) {
+      checkOptionNames(id, strategy.optionSchema, parameters);
+      continue;
+    }
     for (const name of Object.keys(parameters)) {
       if (!(name in (strategy.defaults ?? {}))) {
         throw new Error(`Herald: unknown option "${name}" for strategy "${id}" (known: ${Object.keys(strategy.defaults ?? {}).join(', ') || 'none'})`);

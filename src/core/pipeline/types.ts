@@ -4,6 +4,15 @@ import type { Logger, ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import type { SessionState } from './sessionState';
+import type { OptionSchema } from './optionSchema';
+
+/**
+ * How the target Herald's request flow forwards to bills, when the flow answers Herald's own
+ * tools inside the turn: `endpoint`, by the token with prompt caching (an endpoint the user
+ * configured, the gateway's upstream); `copilot-hosted`, per request (a Copilot-hosted model:
+ * each request is a premium request; a model whose billing Herald does not know is treated so).
+ */
+export type TargetKind = 'copilot-hosted' | 'endpoint';
 
 export interface StrategyContext {
   readonly stash: Stash;
@@ -28,6 +37,8 @@ export interface StrategyContext {
   readonly state: SessionState;
   /** The target model's usable input budget in tokens, when known. */
   readonly windowTokens?: number;
+  /** Where the flow forwards the request; undefined when no Herald flow does (the CLI's `optimize`). */
+  readonly targetKind?: TargetKind;
   readonly logger: Logger;
   /** A language model, when the host has one and the configuration allows it. */
   readonly model?: ModelPort;
@@ -70,6 +81,12 @@ export interface Strategy {
   readonly rewritesFrozen?: boolean;
   /** Parameter defaults; an option not named here is an error. */
   readonly defaults?: Readonly<Record<string, unknown>>;
+  /**
+   * The options declared once (type, default, bounds, description per field; see
+   * `optionSchema.ts`): what a user sets is checked against it, and the manifest's settings
+   * and the README's table are written from it. `defaults` then comes from it too.
+   */
+  readonly optionSchema?: OptionSchema;
   /** Look at one request; return a new one (never mutate the input) and what was done. */
   apply(request: ChatRequest, context: StrategyContext): Promise<StrategyResult> | StrategyResult;
   /** Called with the model's answer after a live call (semantic_cache writes it back). */

@@ -4,10 +4,23 @@
  * cosine similarity is clipped at 0, and the two are blended with a fixed weight.
  * Deterministic: the same query, documents, model and weight give the same scores.
  */
+import { SHIPPED_MODEL_NAME } from './embedding/bundledModel';
 import type { Embedder, RelevanceScorer } from './types';
 
 /** Share of the embedding similarity in the fused score, when none is given. */
 export const DEFAULT_EMBEDDING_WEIGHT = 0.5;
+
+/**
+ * Share of the model in fused scores with Herald's shipped retrieval model: the weight with
+ * the best mean of CoSQA MRR and Cranfield nDCG@10 on their dev halves (the sweep is in
+ * `npm run bench -- relevance`; the test halves are reported, never used to choose it).
+ */
+export const SHIPPED_MODEL_WEIGHT = 0.7;
+
+/** The fusion weight for an embedder: the chosen one for the shipped model, the default for any other. */
+export function fusionWeightFor(embedder: Embedder): number {
+  return embedder.name.startsWith(SHIPPED_MODEL_NAME) ? SHIPPED_MODEL_WEIGHT : DEFAULT_EMBEDDING_WEIGHT;
+}
 
 export function createFusedScorer(lexical: RelevanceScorer, embedder: Embedder, weight = DEFAULT_EMBEDDING_WEIGHT): RelevanceScorer {
   if (!(weight >= 0 && weight <= 1)) throw new Error(`Herald: the embedding weight must be between 0 and 1, got ${weight}`);

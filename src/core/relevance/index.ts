@@ -11,9 +11,12 @@ export type { Embedder, RelevanceScorer } from './types';
 export { tokenizeForSearch } from './searchTokenizer';
 export { porterStem } from './porterStemmer';
 export { createLexicalScorer, LexicalIndex, scoreLexically, type LexicalScorerOptions } from './lexicalScorer';
-export { createFusedScorer, cosine, DEFAULT_EMBEDDING_WEIGHT, fuseScores } from './fusedScorer';
+export { createFusedScorer, cosine, DEFAULT_EMBEDDING_WEIGHT, fuseScores, fusionWeightFor, SHIPPED_MODEL_WEIGHT } from './fusedScorer';
+export { loadEmbedder } from './embedding/loadEmbedder';
+export { bundledModelFolder, SHIPPED_MODEL_NAME } from './embedding/bundledModel';
+export { createStaticEmbedder, readStaticModel } from './embedding/staticModel';
 export { loadOnnxEmbedder, ONNX_RUNTIME_WASM_FILE, type OnnxEmbedderOptions } from './embedding/onnxEmbedder';
-export { resolveModelFolder, sha256File, verifyChecksums, MODEL_MANIFEST_FILE, type ModelFolder, type ModelManifest } from './embedding/modelFolder';
+export { resolveModelFolder, resolveOnnxModelFolder, sha256File, verifyChecksums, MODEL_MANIFEST_FILE, type ModelFolder, type ModelManifest, type StaticModelFolder } from './embedding/modelFolder';
 
 export interface RelevanceScorerOptions {
   /** An embedder over a local model; without one the scorer is lexical. */

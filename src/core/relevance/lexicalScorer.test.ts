@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { hasSharedData, sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { createLexicalScorer, createRelevanceScorer, LexicalIndex, scoreLexically } from './index';
 
 describe('createLexicalScorer', () => {
@@ -50,7 +50,7 @@ describe('createLexicalScorer', () => {
     assert.equal(createRelevanceScorer().mode, 'lexical');
   });
 
-  (hasSharedData() ? it : it.skip)('ranks every line of a real Hadoop log that mentions an error above the rest', async () => {
+  itWithData('ranks every line of a real Hadoop log that mentions an error above the rest', async () => {
     const lines = fs.readFileSync(sharedPath('logs', 'Hadoop', 'Hadoop_2k.log'), 'utf8').split('\n').filter((line) => line.length > 0);
     const scores = await createLexicalScorer().score('which errors happened?', lines);
     const mentions = lines.map((line) => /\berrors?\b/i.test(line));

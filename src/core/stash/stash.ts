@@ -56,6 +56,12 @@ export interface Elision {
 
 const DEFAULT_TTL_MS = 7 * 24 * 3600 * 1000;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/**
+ * A flush that wrote nothing sweeps (lists and stats every entry) at most this often: a
+ * gateway flushes on every request, most of which elide nothing new, and the listing grows
+ * with the stash.
+ */
+const IDLE_SWEEP_INTERVAL_MS = 60_000;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 export class Stash {
@@ -66,6 +72,13 @@ export class Stash {
   private writing: Promise<void> = Promise.resolve();
   /** Handles whose last write failed: a request that still carries one of them must not go out. */
   private readonly unwritten = new Set<string>();
+  /**
+   * Handles elided here before this stash had seen their entry: the store may already hold one
+   * from another process (an earlier `herald optimize`, the extension before a restart), whose
+   * replacements still stand in requests replayed from the memo. Their write merges with it.
+   */
+  private readonly unseen = new Set<string>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: StashOptions) {
     this.key = options.key ?? randomBytes(32);
@@ -109,6 +122,7 @@ export class Stash {
     const known = this.pending.get(handle) ?? this.cache.get(handle);
     const replacements = known ? (known.replacements.includes(replacement) ? known.replacements : [...known.replacements, replacement]) : [replacement];
     const entry: StashEntry = { schema: STASH_SCHEMA_VERSION, handle, kind: known?.kind ?? input.kind, original: input.original, replacements, created: known?.created ?? this.now() };
+    if (!known) this.unseen.add(handle);
     this.cache.set(handle, entry);
     if (known !== entry) this.pending.set(handle, entry);
     return { handle, marker, replacement };
@@ -126,16 +140,20 @@ export class Stash {
     const failed: string[] = [];
     this.writing = (async () => {
       await previous;
-      for (const entry of batch) {
+      for (const batched of batch) {
         try {
+          const entry = this.unseen.has(batched.handle) ? await this.mergedWithStored(batched) : batched;
           await this.options.store.put(entry.handle, JSON.stringify(entry));
+          this.unseen.delete(entry.handle);
           this.unwritten.delete(entry.handle);
         } catch (error) {
-          failed.push(entry.handle);
-          this.unwritten.add(entry.handle);
-          this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${entry.handle}: ${describeError(error)}`);
+          failed.push(batched.handle);
+          this.unwritten.add(batched.handle);
+          this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${batched.handle}: ${describeError(error)}`);
         }
       }
+      if (batch.length === 0 && this.now() - this.lastSweep < IDLE_SWEEP_INTERVAL_MS) return;
+      this.lastSweep = this.now();
       for (const handle of await this.sweep(new Set(batch.map((entry) => entry.handle)))) {
         // Evicted the moment it was written: as good as never written.
         failed.push(handle);
@@ -144,6 +162,28 @@ export class Stash {
     })();
     await this.writing;
     return failed;
+  }
+
+  /**
+   * `entry` joined with the entry the store already holds for its handle (written by another
+   * process): every replacement either one knows, the older creation time. Without this the
+   * write would drop replacements that requests replayed from the memo still carry, and their
+   * markers would no longer expand although `retrieve` still finds the original.
+   */
+  private async mergedWithStored(entry: StashEntry): Promise<StashEntry> {
+    let text: string | undefined;
+    try {
+      text = await this.options.store.get(entry.handle);
+    } catch {
+      return entry;
+    }
+    const stored = text === undefined ? undefined : parseEntry(text, entry.handle);
+    if (stored === undefined || typeof stored === 'string' || stored.original !== entry.original) return entry;
+    const current = this.cache.get(entry.handle) ?? entry;
+    const replacements = [...stored.replacements, ...[...entry.replacements, ...current.replacements].filter((replacement, index, all) => !stored.replacements.includes(replacement) && all.indexOf(replacement) === index)];
+    const merged: StashEntry = { ...entry, kind: stored.kind, replacements, created: Math.min(stored.created, entry.created) };
+    this.cache.set(entry.handle, { ...current, kind: stored.kind, replacements, created: merged.created });
+    return merged;
   }
 
   /**
@@ -216,20 +256,29 @@ export class Stash {
     for (let depth = 0; depth < maxDepth; depth++) {
       const markers = findMarkers(current);
       if (markers.length === 0) return current;
-      let changed = false;
-      // Right to left, so earlier positions stay valid.
-      for (const marker of markers.reverse()) {
+      const located: { start: number; length: number; original: string }[] = [];
+      for (const marker of markers) {
         const entry = await this.entry(marker.handle);
         if (!entry) continue;
         for (const replacement of entry.replacements) {
           const start = locateReplacement(current, replacement, marker.start, marker.end);
           if (start < 0) continue;
-          current = current.slice(0, start) + entry.original + current.slice(start + replacement.length);
-          changed = true;
+          located.push({ start, length: replacement.length, original: entry.original });
           break;
         }
       }
-      if (!changed) return current;
+      // An elision whose replacement holds another marker is undone first: the inner marker was
+      // in the text it replaced, so it is met again inside that original on the next pass.
+      const outermost: typeof located = [];
+      let end = -1;
+      for (const span of located.sort((a, b) => a.start - b.start || b.length - a.length)) {
+        if (span.start < end) continue;
+        outermost.push(span);
+        end = span.start + span.length;
+      }
+      if (outermost.length === 0) return current;
+      // Right to left, so earlier positions stay valid.
+      for (const span of outermost.reverse()) current = current.slice(0, span.start) + span.original + current.slice(span.start + span.length);
     }
     return current;
   }

@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData, trajectoryNames } from '../../../test/support/sharedData';
 import { createAuditedHoldout } from './auditedHoldout';
 import { createContentCensus } from './contentCensus';
 import { createToolSchemaCompression } from './toolSchemaCompression';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 describe('audited_holdout', () => {
   it('is a signal and off by default', () => {
@@ -14,7 +14,7 @@ describe('audited_holdout', () => {
   });
 
   it('holds out about the configured share of real sessions, each for every turn, and skips only mutating strategies', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const names = trajectoryNames();
     const { pipeline } = pipelineOf([createAuditedHoldout(), createContentCensus(), createToolSchemaCompression()], { audited_holdout: { share: 0.3 } });
     const seen = { control: 0, treated: 0 };

@@ -9,7 +9,9 @@ import type { ChatRequest } from '../chat/types';
 import { sha256 } from '../pipeline/hash';
 import { sessionIdOf } from '../pipeline/pipeline';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption, stringOption } from './tools/options';
+import { numberOption, stringOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { AUDITED_HOLDOUT_OPTIONS } from './options/auditedHoldoutOptions';
 
 export const AUDITED_HOLDOUT_ID = 'audited_holdout';
 
@@ -21,7 +23,7 @@ export type AuditedHoldoutOptions = {
   readonly salt: string;
 };
 
-export const AUDITED_HOLDOUT_DEFAULTS: AuditedHoldoutOptions = { share: 0.05, salt: '' };
+export const AUDITED_HOLDOUT_DEFAULTS: AuditedHoldoutOptions = optionDefaults(AUDITED_HOLDOUT_OPTIONS);
 
 /** Buckets the hash is cut into; the share is matched to within one bucket (0.01 %). */
 const BUCKETS = 10_000;
@@ -37,6 +39,7 @@ export function createAuditedHoldout(): Strategy {
     defaultEnabled: false,
     kind: 'signal',
     defaults: AUDITED_HOLDOUT_DEFAULTS,
+    optionSchema: AUDITED_HOLDOUT_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const share = numberOption(context.options, AUDITED_HOLDOUT_ID, 'share', 0);
       const salt = stringOption(context.options, AUDITED_HOLDOUT_ID, 'salt');

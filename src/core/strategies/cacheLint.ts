@@ -9,7 +9,13 @@
  */
 import type { ChatMessage, ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import { sequenceDigest } from '../pipeline/hash';
 import { shortHash } from './signals/shortHash';
+
+/** 64 bits of a sequence's digest: each message and tool is hashed once (see `pipeline/hash.ts`), not the whole region again. */
+function regionHash(values: readonly object[]): string {
+  return sequenceDigest(values).slice(0, 16);
+}
 
 export const CACHE_LINT_ID = 'cache_lint';
 
@@ -67,8 +73,8 @@ export function createCacheLint(): Strategy {
 function regionHashes(request: ChatRequest, freshStart: number): RegionHashes {
   const systemCount = leadingSystemCount(request.messages);
   return {
-    tools: shortHash(request.tools),
-    system: shortHash(request.messages.slice(0, systemCount)),
+    tools: regionHash(request.tools),
+    system: regionHash(request.messages.slice(0, systemCount)),
     head: headHashAt(request, freshStart),
     headCount: freshStart,
   };
@@ -79,7 +85,7 @@ function headHashAt(request: ChatRequest, count: number): string {
   const systemCount = leadingSystemCount(request.messages);
   const end = Math.max(systemCount, count);
   if (request.messages.length < end) return shortHash(['short', request.messages.length]);
-  return shortHash(request.messages.slice(systemCount, end));
+  return regionHash(request.messages.slice(systemCount, end));
 }
 
 function leadingSystemCount(messages: readonly ChatMessage[]): number {

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { countBreakpoints, createCacheOptimizer, MAX_BREAKPOINTS } from './cacheOptimizer';
 import { STRATEGY_ORDER } from './index';
@@ -13,9 +13,9 @@ import { createParamTuning } from './paramTuning';
 import { createProviderContextTrim } from './providerContextTrim';
 import { createReasoningBudget } from './reasoningBudget';
 import { createSemanticCache } from './semanticCache';
-import { createToolPruning } from './toolPruning';
+import { createToolCatalog } from './toolCatalog';
 import { createToolSchemaCompression } from './toolSchemaCompression';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 /** The same list in a different order each turn, as some clients send it. */
 function rotate<T>(list: readonly T[], by: number): T[] {
@@ -30,7 +30,7 @@ function asBlocks(message: unknown): unknown {
 
 describe('cache_optimizer', () => {
   it('writes the tools block in one byte-identical order every turn even when the client reorders it (OpenAI)', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), 'openai', { maxTurns: 6 }).map((body, turn) => ({ ...body, tools: rotate(body.tools as unknown[], turn * 3) }));
     const { pipeline } = pipelineOf([createCacheOptimizer()]);
     const blocks: string[] = [];
@@ -45,9 +45,9 @@ describe('cache_optimizer', () => {
   });
 
   it('adds three Anthropic breakpoints (tools, system, tail) and keeps the prefix stable over a real trajectory', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), 'anthropic', { maxTurns: 10 });
-    const { pipeline, stash, tokens } = pipelineOf([createToolPruning(), createToolSchemaCompression(), createCacheOptimizer()]);
+    const { pipeline, stash, tokens } = pipelineOf([createToolCatalog(), createToolSchemaCompression(), createCacheOptimizer()]);
     const summary = await replay(pipeline, stash, bodies, tokens);
     assert.equal(summary.prefixStableTurns, bodies.length, 'every turn repeats the previous optimized prefix');
     let previousTools = '';
@@ -93,10 +93,10 @@ describe('cache_optimizer', () => {
 
   for (const format of ['openai', 'anthropic'] as const) {
     it(`keeps every turn's prefix byte-identical with all of this group's strategies on, pins included (${format})`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const extra = format === 'anthropic' ? { max_tokens: 200000, thinking: { type: 'enabled', budget_tokens: 32000 } } : { max_completion_tokens: 200000, reasoning_effort: 'high' };
       const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-14508'), format, { extra, maxTurns: 16 });
-      const group = [createAuditedHoldout(), createSemanticCache(), createContentCensus(), createProviderContextTrim(), createToolPruning(), createToolSchemaCompression(),
+      const group = [createAuditedHoldout(), createSemanticCache(), createContentCensus(), createProviderContextTrim(), createToolCatalog(), createToolSchemaCompression(),
         createParamTuning(), createReasoningBudget(), createOutputShaping(), createContextQuality(), createCacheLint(), createCacheOptimizer()]
         .sort((a, b) => STRATEGY_ORDER.indexOf(a.id as never) - STRATEGY_ORDER.indexOf(b.id as never));
       const { pipeline, stash, tokens } = pipelineOf(group, { provider_context_trim: { triggerTokens: 6000 }, audited_holdout: { share: 0 } });

@@ -16,7 +16,9 @@
  */
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { booleanOption, numberOption } from './tools/options';
+import { booleanOption, numberOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CACHE_OPTIMIZER_OPTIONS } from './options/cacheOptimizerOptions';
 
 export const CACHE_OPTIMIZER_ID = 'cache_optimizer';
 
@@ -30,7 +32,7 @@ export type CacheOptimizerOptions = {
   readonly minPrefixTokens: number;
 };
 
-export const CACHE_OPTIMIZER_DEFAULTS: CacheOptimizerOptions = { sortTools: true, injectBreakpoints: true, minPrefixTokens: 1024 };
+export const CACHE_OPTIMIZER_DEFAULTS: CacheOptimizerOptions = optionDefaults(CACHE_OPTIMIZER_OPTIONS);
 
 /** Anthropic's limit on breakpoints in one request. */
 export const MAX_BREAKPOINTS = 4;
@@ -45,6 +47,7 @@ export function createCacheOptimizer(): Strategy {
     touchesFresh: true,
     annotatesTail: true,
     defaults: CACHE_OPTIMIZER_DEFAULTS,
+    optionSchema: CACHE_OPTIMIZER_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const sortTools = booleanOption(context.options, CACHE_OPTIMIZER_ID, 'sortTools');
       const inject = booleanOption(context.options, CACHE_OPTIMIZER_ID, 'injectBreakpoints');

@@ -5,17 +5,14 @@
  */
 import * as assert from 'node:assert/strict';
 import { evaluateTrajectory } from '../../../test/bench/codeGraph.bench';
-import { hasSharedData, loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData, trajectoryNames } from '../../../test/support/sharedData';
 
 /** Enough trajectories to hold a dozen edited definitions, few enough to stay quick. */
 const TRAJECTORIES = 8;
 
 describe('code_graph on real trajectories', () => {
   it('keeps every later-edited definition in full in the history, losslessly', async function () {
-    if (!hasSharedData()) {
-      console.log('      skipped: ../shared/data is missing');
-      this.skip();
-    }
+    skipWithoutData(this);
     this.timeout(120_000);
     const names = trajectoryNames().slice(0, TRAJECTORIES);
     let checks = 0;

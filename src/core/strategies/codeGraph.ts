@@ -23,6 +23,8 @@ import { paysForCacheWrite } from '../pipeline/cacheEconomics';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { ElideInput } from '../stash/stash';
 import type { StrategyEnvironment } from './environment';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CODE_GRAPH_OPTIONS } from './options/codeGraphOptions';
 
 export const CODE_GRAPH_ID = 'code_graph';
 
@@ -54,17 +56,7 @@ export interface CodeGraphOptions {
   readonly maxErrorShare: number;
 }
 
-export const CODE_GRAPH_DEFAULTS: CodeGraphOptions = {
-  calleeDepth: 1,
-  maxDefinitionsPerCallee: 3,
-  keepConstructors: true,
-  maxDefinitionsPerUsage: 3,
-  taskMentions: true,
-  conversationMentions: false,
-  minLines: 40,
-  minBodyLines: 5,
-  maxErrorShare: 0.2,
-};
+export const CODE_GRAPH_DEFAULTS: CodeGraphOptions = optionDefaults(CODE_GRAPH_OPTIONS);
 
 export function createCodeGraph(environment: StrategyEnvironment = {}): Strategy {
   const analyzer = new SourceAnalyzer(new GrammarLoader(environment.assets));
@@ -74,6 +66,7 @@ export function createCodeGraph(environment: StrategyEnvironment = {}): Strategy
     defaultEnabled: true,
     kind: 'transform',
     defaults: { ...CODE_GRAPH_DEFAULTS },
+    optionSchema: CODE_GRAPH_OPTIONS,
     apply: (request, context) => applyCodeGraph(analyzer, mentions, request, context),
   };
 }

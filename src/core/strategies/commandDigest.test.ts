@@ -3,10 +3,10 @@ import * as fs from 'node:fs';
 import { findToolOutputs } from '../chat/toolOutput';
 import { lineTemplate } from '../content/logTemplates';
 import { findMarkers } from '../stash/marker';
-import { hasSharedData, loadTrajectory, sharedPath, turnRequests } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, sharedPath, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createCommandDigest, routeOf } from './commandDigest';
-import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 /** A pytest run: progress, 126 passes, two failures, the count line. */
 const PYTEST = [
@@ -97,7 +97,7 @@ describe('command_digest', () => {
     assert.equal(routeOf({ text: fs.readFileSync(`${__dirname}/../stash/stash.ts`, 'utf8'), command: 'cat src/core/stash/stash.ts' }), undefined);
   });
 
-  (hasSharedData() ? it : it.skip)('keeps every failure a real go test report lists (Anthropic), digested once it is history', async () => {
+  itWithData('keeps every failure a real go test report lists (Anthropic), digested once it is history', async () => {
     const report = fs.readFileSync(sharedPath('test-reports', 'golang-json.json'), 'utf8');
     const expected = fs.readFileSync(sharedPath('test-reports', 'expected', 'golang-json.md'), 'utf8');
     const failures = [...expected.matchAll(/❌ (\S+)/g)].map((match) => match[1]!).filter((name) => !name.startsWith('<'));
@@ -117,7 +117,7 @@ describe('command_digest', () => {
     assert.equal(await rig.stash.expandText(digest), report);
   });
 
-  (hasSharedData() ? it : it.skip)('folds a pasted real log by shape and buckets grep hits by file, keeping every error line and path', async () => {
+  itWithData('folds a pasted real log by shape and buckets grep hits by file, keeping every error line and path', async () => {
     const log = fs.readFileSync(sharedPath('logs', 'Apache', 'Apache_2k.log'), 'utf8').split('\n').slice(0, 300).join('\n');
     const hits = Array.from({ length: 60 }, (_, index) => `src/billing/module_${index % 4}.py:${index + 10}:    total = refund(amount)`).join('\n');
     // A person pastes the log under a question: only the pasted block is tool output.
@@ -151,7 +151,7 @@ describe('command_digest', () => {
     assert.equal(await rig.stash.expandText(grep), hits);
   });
 
-  (hasSharedData() ? it : it.skip)('on a real trajectory: digests test runs keeping their count line, prefix-stable and lossless', async () => {
+  itWithData('on a real trajectory: digests test runs keeping their count line, prefix-stable and lossless', async () => {
     const rig = createRig([createCommandDigest()]);
     const summary = await replay(rig.pipeline, rig.stash, turnRequests(loadTrajectory('astropy__astropy-13236')), rig.tokens);
     assert.equal(summary.prefixStableTurns, summary.turns.length);

@@ -21,6 +21,8 @@ import { elideCleaned, readableText } from './shared/cleanedOutput';
 import { numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments, isUserPaste } from './shared/segmentSelection';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { COMMAND_DIGEST_OPTIONS } from './options/commandDigestOptions';
 
 /** Options of command_digest. */
 export interface CommandDigestOptions {
@@ -40,13 +42,8 @@ export interface CommandDigestOptions {
   readonly freshMinSavedRatio: number;
 }
 
-/** The defaults of every command_digest option, in one place. */
-export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = {
-  minChars: 400,
-  minSavedTokens: 24,
-  minSavedRatio: 0.5,
-  freshMinSavedRatio: 0.2,
-};
+/** The defaults of every command_digest option, from its schema in options/. */
+export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = optionDefaults(COMMAND_DIGEST_OPTIONS);
 
 /** The formats whose verdict a digest keeps; the rest is context_compression's. */
 const DIGESTED: ReadonlySet<ContentFormat> = new Set(['test-output', 'grep', 'log']);
@@ -67,6 +64,7 @@ export function createCommandDigest(_environment: StrategyEnvironment = {}): Str
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...COMMAND_DIGEST_DEFAULTS },
+    optionSchema: COMMAND_DIGEST_OPTIONS,
     apply: (request, context) => digest(request, context, readOptions(context.options)),
   };
 }

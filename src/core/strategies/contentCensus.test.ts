@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
+import { loadTrajectory, sharedPath, skipWithoutData, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
 import { createContentCensus } from './contentCensus';
 import { classifyShape, type ShapeClass } from './signals/shapeClass';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 const BASH = /```bash\n([\s\S]*?)\n```/;
 
@@ -25,7 +25,7 @@ function observations(count: number): { command: string; output: string }[] {
 
 describe('content_census', () => {
   it('classifies real material by shape', function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const cases: [string, ShapeClass][] = [
       ...fs.readdirSync(sharedPath('logs')).map((system): [string, ShapeClass] => [sharedPath('logs', system, `${system}_2k.log`), 'log_lines']),
       [sharedPath('html', '001', 'source.html'), 'html_xml'],
@@ -38,7 +38,7 @@ describe('content_census', () => {
   });
 
   it('classifies real agent command output by what the command does (at least 80 % per kind)', function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const kinds: [RegExp, ShapeClass][] = [
       [/^(?:cat|sed -n '?\d+,\d+p'?|head -n? ?\d*) \S+\.py$/, 'source_code'],
       [/^(?:python -m )?pytest\b/, 'build_test_log'],
@@ -56,7 +56,7 @@ describe('content_census', () => {
 
   for (const format of ['openai', 'anthropic', 'pasted'] as const) {
     it(`counts tool-output segments by class, records no content, and leaves the request unchanged (${format})`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const trajectory = loadTrajectory('astropy__astropy-12907');
       const bodies = (format === 'pasted' ? turnRequests(trajectory) : toolCallingTurns(trajectory, format)) as Record<string, unknown>[];
       const { pipeline } = pipelineOf([createContentCensus()]);

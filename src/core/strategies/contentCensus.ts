@@ -7,8 +7,11 @@
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { sha256 } from '../pipeline/hash';
+import { numberOption } from './shared/optionReads';
 import { classifyShape, type ShapeClass } from './signals/shapeClass';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CONTENT_CENSUS_OPTIONS } from './options/contentCensusOptions';
 
 export const CONTENT_CENSUS_ID = 'content_census';
 
@@ -18,9 +21,27 @@ export type ContentCensusOptions = {
   readonly headChars: number;
 };
 
-export const CONTENT_CENSUS_DEFAULTS: ContentCensusOptions = { headChars: 2000 };
+export const CONTENT_CENSUS_DEFAULTS: ContentCensusOptions = optionDefaults(CONTENT_CENSUS_OPTIONS);
 
 const TOTALS_KEY = 'totals';
+
+/** How many outputs' classes are remembered: history is re-sent every turn, so each is classified once. */
+const MAX_REMEMBERED = 8_192;
+const remembered = new Map<string, ShapeClass>();
+
+/** Outputs longer than this are remembered by a digest, so the memory stays small. */
+const KEY_CHARS = 4_096;
+
+/** {@link classifyShape}, remembered per text and head size. */
+function shapeOf(text: string, headChars: number): ShapeClass {
+  const key = `${headChars}\u0000${text.length > KEY_CHARS ? `${text.length}\u0000${sha256(text)}` : text}`;
+  const known = remembered.get(key);
+  if (known !== undefined) return known;
+  const shape = classifyShape(text, headChars);
+  remembered.set(key, shape);
+  if (remembered.size > MAX_REMEMBERED) remembered.delete(remembered.keys().next().value as string);
+  return shape;
+}
 
 export function createContentCensus(): Strategy {
   return {
@@ -28,9 +49,10 @@ export function createContentCensus(): Strategy {
     defaultEnabled: true,
     kind: 'signal',
     defaults: CONTENT_CENSUS_DEFAULTS,
+    optionSchema: CONTENT_CENSUS_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const headChars = numberOption(context.options, CONTENT_CENSUS_ID, 'headChars', 1);
-      const shapes = findToolOutputs(request).map((segment) => classifyShape(segment.text, headChars));
+      const shapes = findToolOutputs(request).map((segment) => shapeOf(segment.text, headChars));
       const counts = countShapes(shapes);
       // The same history is re-sent every turn: only segments past those already counted join the session totals.
       const counted = Math.min(context.state.get<number>('segments') ?? 0, shapes.length);

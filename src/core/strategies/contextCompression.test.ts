@@ -1,10 +1,10 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { findMarkers } from '../stash/marker';
-import { hasSharedData, sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { createCommandDigest } from './commandDigest';
 import { createContextCompression } from './contextCompression';
-import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 /** 500 orders, all shipped but one that failed, deep in the list. */
 function orders(): string {
@@ -41,7 +41,7 @@ describe('context_compression', () => {
     assertNoPromptText(result.decisions, [json]);
   });
 
-  (hasSharedData() ? it : it.skip)('reduces a fetched web page to its text in Anthropic format', async () => {
+  itWithData('reduces a fetched web page to its text in Anthropic format', async () => {
     const page = fs.readFileSync(sharedPath('html', 'mozilla-1', 'source.html'), 'utf8');
     const messages = [
       { role: 'user', content: 'Summarise the Mozilla page.' },

@@ -26,6 +26,8 @@ import { numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments, isUserPaste } from './shared/segmentSelection';
 import { userQuestion } from './shared/userQuestion';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CONTEXT_COMPRESSION_OPTIONS } from './options/contextCompressionOptions';
 
 /** Options of context_compression. */
 export interface ContextCompressionOptions {
@@ -45,13 +47,8 @@ export interface ContextCompressionOptions {
   readonly freshMinSavedRatio: number;
 }
 
-/** The defaults of every context_compression option, in one place. */
-export const CONTEXT_COMPRESSION_DEFAULTS: ContextCompressionOptions = {
-  minChars: 800,
-  minSavedTokens: 32,
-  minSavedRatio: 0.5,
-  freshMinSavedRatio: 0.2,
-};
+/** The defaults of every context_compression option, from its schema in options/. */
+export const CONTEXT_COMPRESSION_DEFAULTS: ContextCompressionOptions = optionDefaults(CONTEXT_COMPRESSION_OPTIONS);
 
 /** Builds the context_compression strategy; it needs nothing from the host. */
 export function createContextCompression(_environment: StrategyEnvironment = {}): Strategy {
@@ -61,6 +58,7 @@ export function createContextCompression(_environment: StrategyEnvironment = {})
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...CONTEXT_COMPRESSION_DEFAULTS },
+    optionSchema: CONTEXT_COMPRESSION_OPTIONS,
     apply: (request, context) => compress(request, context, readOptions(context.options)),
   };
 }

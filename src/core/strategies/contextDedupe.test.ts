@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { findMarkers } from '../stash/marker';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createContextDedupe } from './contextDedupe';
-import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 const FILE = numberedLines(60, 'rate');
 const EDITED = FILE.replace('const rate_41 = computeThing(280, "rate");', 'const rate_41 = computeThing(281, "rate");');
@@ -90,7 +90,7 @@ describe('context_dedupe', () => {
     assert.equal(partTexts(strict.request)[7], other);
   });
 
-  (hasSharedData() ? it : it.skip)('on a real trajectory: collapses re-runs, prefix-stable and lossless on every turn', async () => {
+  itWithData('on a real trajectory: collapses re-runs, prefix-stable and lossless on every turn', async () => {
     const rig = createRig([createContextDedupe()]);
     const summary = await replay(rig.pipeline, rig.stash, turnRequests(loadTrajectory('astropy__astropy-13977')), rig.tokens);
     assert.equal(summary.prefixStableTurns, summary.turns.length);

@@ -18,6 +18,8 @@ import { booleanOption, numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments, hasMarker, originalSegmentTexts } from './shared/segmentSelection';
 import { recentTurnGuard } from './shared/turns';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CONTEXT_DEDUPE_OPTIONS } from './options/contextDedupeOptions';
 
 /** Options of context_dedupe. */
 export interface ContextDedupeOptions {
@@ -37,16 +39,8 @@ export interface ContextDedupeOptions {
   readonly minSavedTokens: number;
 }
 
-/** The defaults of every context_dedupe option, in one place. */
-export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = {
-  keepRecentTurns: 2,
-  nearDupe: true,
-  nearMinChars: 400,
-  nearSimilarity: 0.8,
-  maxAnchors: 8,
-  maxDeltaLines: 40,
-  minSavedTokens: 16,
-};
+/** The defaults of every context_dedupe option, from its schema in options/. */
+export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = optionDefaults(CONTEXT_DEDUPE_OPTIONS);
 
 /** Builds the context_dedupe strategy; it needs nothing from the host. */
 export function createContextDedupe(_environment: StrategyEnvironment = {}): Strategy {
@@ -55,6 +49,7 @@ export function createContextDedupe(_environment: StrategyEnvironment = {}): Str
     defaultEnabled: true,
     kind: 'transform',
     defaults: { ...CONTEXT_DEDUPE_DEFAULTS },
+    optionSchema: CONTEXT_DEDUPE_OPTIONS,
     apply: (request, context) => dedupe(request, context, readOptions(context.options)),
   };
 }
@@ -73,7 +68,13 @@ function readOptions(options: Readonly<Record<string, unknown>>): ContextDedupeO
 
 interface Reference {
   readonly segment: ToolOutputSegment;
-  readonly lines: readonly string[];
+  /** Its lines, split when a near-duplicate comparison first needs them (most history never is compared). */
+  lines(): readonly string[];
+}
+
+function referenceOf(segment: ToolOutputSegment): Reference {
+  let lines: readonly string[] | undefined;
+  return { segment, lines: () => (lines ??= segment.text.split('\n')) };
 }
 
 function dedupe(request: ChatRequest, context: StrategyContext, options: ContextDedupeOptions): StrategyResult {
@@ -105,7 +106,7 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
       }
     }
     if (!verbatim) continue;
-    const reference = { segment, lines: segment.text.split('\n') };
+    const reference = referenceOf(segment);
     if (!firstCopy.has(segment.text)) firstCopy.set(segment.text, reference);
     references.push(reference);
   }
@@ -124,11 +125,12 @@ function collapseNear(segment: ToolOutputSegment, references: readonly Reference
   for (let index = references.length - 1; index >= 0 && compared < options.maxAnchors; index--) {
     const reference = references[index]!;
     // Only outputs of comparable length can be near-identical; skip the rest without counting them.
-    const shorter = Math.min(reference.lines.length, lines.length);
-    const longer = Math.max(reference.lines.length, lines.length);
+    const referenceLines = reference.lines();
+    const shorter = Math.min(referenceLines.length, lines.length);
+    const longer = Math.max(referenceLines.length, lines.length);
     if (shorter < longer * options.nearSimilarity) continue;
     compared++;
-    const diff = diffLines(reference.lines, lines, options.maxDeltaLines);
+    const diff = diffLines(referenceLines, lines, options.maxDeltaLines);
     if (!diff) continue;
     const similarity = diff.commonLines / longer;
     if (similarity < options.nearSimilarity) continue;

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData, turnRequests } from '../../../test/support/sharedData';
 import { createContextQuality } from './contextQuality';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 async function score(body: unknown, windowTokens?: number): Promise<Readonly<Record<string, string | number | boolean>>> {
   const { pipeline } = pipelineOf([createContextQuality()]);
@@ -15,7 +15,7 @@ async function score(body: unknown, windowTokens?: number): Promise<Readonly<Rec
 describe('context_quality', () => {
   for (const format of ['openai', 'anthropic', 'pasted'] as const) {
     it(`scores a real session lower as it fills the window (${format})`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const trajectory = loadTrajectory('astropy__astropy-8707');
       const bodies = format === 'pasted' ? turnRequests(trajectory) : toolCallingTurns(trajectory, format);
       const early = await score(bodies[1], 32_000);

@@ -7,8 +7,9 @@
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
-import { shortHash } from './signals/shortHash';
+import { numberOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { CONTEXT_QUALITY_OPTIONS } from './options/contextQualityOptions';
 
 export const CONTEXT_QUALITY_ID = 'context_quality';
 
@@ -22,7 +23,7 @@ export type ContextQualityOptions = {
   readonly longConversationMessages: number;
 };
 
-export const CONTEXT_QUALITY_DEFAULTS: ContextQualityOptions = { defaultWindowTokens: 128000, bloatTokens: 4000, longConversationMessages: 40 };
+export const CONTEXT_QUALITY_DEFAULTS: ContextQualityOptions = optionDefaults(CONTEXT_QUALITY_OPTIONS);
 
 /** Points each factor can take away; they add up to 100. */
 const WEIGHTS = { fill: 40, length: 15, bloat: 25, duplicate: 20 } as const;
@@ -33,6 +34,7 @@ export function createContextQuality(): Strategy {
     defaultEnabled: true,
     kind: 'signal',
     defaults: CONTEXT_QUALITY_DEFAULTS,
+    optionSchema: CONTEXT_QUALITY_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const window = context.windowTokens ?? numberOption(context.options, CONTEXT_QUALITY_ID, 'defaultWindowTokens', 1);
       const bloatTokens = numberOption(context.options, CONTEXT_QUALITY_ID, 'bloatTokens', 1);
@@ -75,12 +77,13 @@ export function measureContext(request: ChatRequest, context: Pick<StrategyConte
       bloated++;
       bloatedTokens += tokens;
     }
-    const hash = shortHash(segment.text.trim());
-    if (seen.has(hash)) {
+    // The texts themselves: hashing every output with SHA-256 each turn cost more than the whole rest of this signal.
+    const text = segment.text.trim();
+    if (seen.has(text)) {
       duplicates++;
       duplicateTokens += tokens;
     } else {
-      seen.add(hash);
+      seen.add(text);
     }
   }
   // A window up to half full costs nothing; from there to full costs the whole fill weight.

@@ -2,8 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RUNTIME_FILE } from '../code/grammarLoader';
 import type { AssetLocator, Logger } from '../ports';
-import { bundledOcrFiles } from './tools/ocrAssets';
-import type { TesseractEngineOptions } from './tools/ocrEngine';
+import { bundledOcrFiles } from './ocr/ocrAssets';
+import type { TesseractEngineOptions } from './ocr/ocrEngine';
 
 /** What strategy factories may need from the host beyond the per-request context. */
 export interface StrategyEnvironment {
@@ -12,6 +12,8 @@ export interface StrategyEnvironment {
   readonly logger?: Logger;
   /** A local embedding model folder, when the user configured one. */
   readonly embeddingModelDir?: string;
+  /** The shipped retrieval model's folder; default: found beside the running code; `false`: none (lexical unless a user model is set). */
+  readonly bundledModelDir?: string | false;
   /**
    * Where vision_ocr's engine finds its worker, core and model, and how long the worker idles
    * before it stops. Files not given come from beside the running bundle, else node_modules.

@@ -6,7 +6,7 @@ import { Pipeline } from '../pipeline';
 import { MemoryBlobStore, Stash, findMarkers } from '../stash';
 import { TokenCounter } from '../tokens';
 import { replay, type ReplaySummary } from '../../../test/support/replay';
-import { hasSharedData, loadTrajectory, turnRequests, type Trajectory } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData, type Trajectory, turnRequests } from '../../../test/support/sharedData';
 import { deepFreeze } from '../../../test/unit/pipeline/fakes';
 import { createHistoryTrim, HISTORY_TRIM_ID } from './historyTrim';
 import { createStrategies } from './index';
@@ -40,7 +40,7 @@ describe('history_trim on the trajectories', function () {
   const runs = new Map<string, { trajectory: Trajectory; stash: Stash; summary: ReplaySummary }>();
 
   before(async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     for (const name of TRAJECTORIES) {
       const trajectory = loadTrajectory(name);
       const stash = newStash();

@@ -36,6 +36,8 @@ import { partText } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { visibleNames } from './history/names';
 import { planTrim, renderTrim } from './history/trimPlan';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { HISTORY_TRIM_OPTIONS } from './options/historyTrimOptions';
 
 export const HISTORY_TRIM_ID = 'history_trim';
 
@@ -53,7 +55,7 @@ export interface HistoryTrimOptions {
   readonly minSavedTokens: number;
 }
 
-export const HISTORY_TRIM_DEFAULTS: HistoryTrimOptions = { keepLastSentences: 2, minSavedTokens: 24 };
+export const HISTORY_TRIM_DEFAULTS: HistoryTrimOptions = optionDefaults(HISTORY_TRIM_OPTIONS);
 
 /** Builds the strategy; it keeps a cache of what each message shows, keyed by the message object. */
 export function createHistoryTrim(): Strategy {
@@ -63,6 +65,7 @@ export function createHistoryTrim(): Strategy {
     defaultEnabled: true,
     kind: 'transform',
     defaults: { ...HISTORY_TRIM_DEFAULTS },
+    optionSchema: HISTORY_TRIM_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const options = readOptions(context.options);
       const messages = [...request.messages];

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { hasSharedData, loadTrajectory, trajectoryNames } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData, trajectoryNames } from '../../../test/support/sharedData';
 import { isConclusion } from './history/conclusions';
 import { mentionedNames, visibleNames } from './history/names';
 import { splitSentences } from './history/sentences';
@@ -12,7 +12,7 @@ const nothingSeen = { seenBefore: () => false, shownBefore: () => false };
 
 describe('history_trim text units', () => {
   it('join back to the text byte for byte on every assistant message of the trajectories', function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     let checked = 0;
     for (const name of trajectoryNames()) {
       for (const message of loadTrajectory(name).messages) {

@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { findToolOutputs } from '../chat/toolOutput';
 import { findMarkers } from '../stash/marker';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createObservationMask } from './observationMask';
 import { isFailureOutput } from './shared/failure';
-import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, numberedLines, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 const LISTING = Array.from({ length: 40 }, (_, index) => `./packages/module_${index}/src/component_${index}.py`).join('\n');
 const SOURCE = numberedLines(30, 'checkout');
@@ -91,7 +91,7 @@ describe('observation_mask', () => {
     assert.match(partTexts(warm.request)[9]!, /^module|^\.\//, 'one turn from the end: kept');
   });
 
-  (hasSharedData() ? it : it.skip)('on a real trajectory: masks some outputs, never a failure, prefix-stable and lossless', async () => {
+  itWithData('on a real trajectory: masks some outputs, never a failure, prefix-stable and lossless', async () => {
     const rig = createRig([createObservationMask()]);
     const bodies = turnRequests(loadTrajectory('django__django-10973'));
     const summary = await replay(rig.pipeline, rig.stash, bodies, rig.tokens);

@@ -26,6 +26,8 @@ import { editableSegments } from './shared/segmentSelection';
 import { recentTurnGuard } from './shared/turns';
 import { hasProviderClearing } from './shared/providerClearing';
 import { termsIn } from './shared/terms';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { OBSERVATION_MASK_OPTIONS } from './options/observationMaskOptions';
 
 /** Options of observation_mask. */
 export interface ObservationMaskOptions {
@@ -45,14 +47,8 @@ export interface ObservationMaskOptions {
   readonly contextLines: number;
 }
 
-/** The defaults of every observation_mask option, in one place. */
-export const OBSERVATION_MASK_DEFAULTS: ObservationMaskOptions = {
-  keepRecentTurns: 3,
-  minChars: 600,
-  maxReusedShare: 0.05,
-  trimInUse: true,
-  contextLines: 2,
-};
+/** The defaults of every observation_mask option, from its schema in options/. */
+export const OBSERVATION_MASK_DEFAULTS: ObservationMaskOptions = optionDefaults(OBSERVATION_MASK_OPTIONS);
 
 /** A trim must remove at least this share of a result (stricter than the pipeline's cache-write share: it also hides lines). */
 const TRIM_MIN_SAVED_RATIO = 0.5;
@@ -66,6 +62,7 @@ export function createObservationMask(_environment: StrategyEnvironment = {}): S
     defaultEnabled: true,
     kind: 'transform',
     defaults: { ...OBSERVATION_MASK_DEFAULTS },
+    optionSchema: OBSERVATION_MASK_OPTIONS,
     apply: (request, context) => mask(request, context, readOptions(context.options)),
   };
 }

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
-import { hasSharedData, sharedPath } from '../../../test/support/sharedData';
+import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { bookkeepingKey } from '../content/bookkeeping';
 import { createOutputExternalize } from './outputExternalize';
-import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
 /** A 5,000-row query result, like a database tool returns. */
 function bigJson(): string {
@@ -12,7 +12,7 @@ function bigJson(): string {
 }
 
 describe('output_externalize', () => {
-  (hasSharedData() ? it : it.skip)('externalizes a giant log in the fresh input: shape, head, tail, every error line folded by kind; expands back byte for byte', async () => {
+  itWithData('externalizes a giant log in the fresh input: shape, head, tail, every error line folded by kind; expands back byte for byte', async () => {
     const log = fs.readFileSync(sharedPath('logs', 'Apache', 'Apache_2k.log'), 'utf8');
     const messages = [
       { role: 'system', content: 'You are an operations assistant.' },

@@ -23,6 +23,8 @@ import { numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments } from './shared/segmentSelection';
 import { describeShape } from './shared/shape';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { OUTPUT_EXTERNALIZE_OPTIONS } from './options/outputExternalizeOptions';
 
 /** Options of output_externalize. */
 export interface OutputExternalizeOptions {
@@ -40,15 +42,8 @@ export interface OutputExternalizeOptions {
   readonly failureChars: number;
 }
 
-/** The defaults of every output_externalize option, in one place. */
-export const OUTPUT_EXTERNALIZE_DEFAULTS: OutputExternalizeOptions = {
-  maxChars: 50_000,
-  headLines: 8,
-  tailLines: 5,
-  previewChars: 2_000,
-  maxFailureLines: 60,
-  failureChars: 12_000,
-};
+/** The defaults of every output_externalize option, from its schema in options/. */
+export const OUTPUT_EXTERNALIZE_DEFAULTS: OutputExternalizeOptions = optionDefaults(OUTPUT_EXTERNALIZE_OPTIONS);
 
 /** A head or tail line longer than this is cut: one minified line must not bring the bulk back. */
 const MAX_PREVIEW_LINE = 300;
@@ -63,6 +58,7 @@ export function createOutputExternalize(_environment: StrategyEnvironment = {}):
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...OUTPUT_EXTERNALIZE_DEFAULTS },
+    optionSchema: OUTPUT_EXTERNALIZE_OPTIONS,
     apply: (request, context) => externalize(request, context, readOptions(context.options)),
   };
 }

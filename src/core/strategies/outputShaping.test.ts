@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createOutputShaping, OUTPUT_SHAPING_NOTE } from './outputShaping';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 function notes(body: unknown): number {
   return JSON.stringify(body).split(OUTPUT_SHAPING_NOTE.replace(/"/g, '\\"')).length - 1;
@@ -21,7 +21,7 @@ describe('output_shaping', () => {
 
   for (const format of ['openai', 'anthropic', 'pasted'] as const) {
     it(`adds one constant note at the tail of routine tool-resume turns only, and keeps the prefix stable (${format})`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const trajectory = loadTrajectory('astropy__astropy-14508');
       const bodies = (format === 'pasted' ? turnRequests(trajectory) : toolCallingTurns(trajectory, format)).slice(0, 14) as Record<string, unknown>[];
       const { pipeline, stash, tokens } = pipelineOf([createOutputShaping()]);
@@ -50,7 +50,7 @@ describe('output_shaping', () => {
   });
 
   it('can leave notes off history, so only the tail carries one', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-14508'), 'openai').slice(0, 10);
     const { pipeline } = pipelineOf([createOutputShaping()], { output_shaping: { keepNotesInHistory: false } });
     let tails = 0;

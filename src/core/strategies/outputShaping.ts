@@ -14,8 +14,10 @@
 import { freshStartOf } from '../pipeline/freshInput';
 import type { ChatMessage, ChatRequest, Part } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { booleanOption, numberOption } from './tools/options';
-import { classifyTurn } from './tools/routineTurn';
+import { booleanOption, numberOption } from './shared/optionReads';
+import { classifyTurn } from './shared/routineTurn';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { OUTPUT_SHAPING_OPTIONS } from './options/outputShapingOptions';
 
 export const OUTPUT_SHAPING_ID = 'output_shaping';
 
@@ -36,7 +38,7 @@ export type OutputShapingOptions = {
   readonly keepNotesInHistory: boolean;
 };
 
-export const OUTPUT_SHAPING_DEFAULTS: OutputShapingOptions = { minAssistantTurns: 2, keepNotesInHistory: true };
+export const OUTPUT_SHAPING_DEFAULTS: OutputShapingOptions = optionDefaults(OUTPUT_SHAPING_OPTIONS);
 
 export function createOutputShaping(): Strategy {
   return {
@@ -47,6 +49,7 @@ export function createOutputShaping(): Strategy {
     touchesFresh: true,
     annotatesTail: true,
     defaults: OUTPUT_SHAPING_DEFAULTS,
+    optionSchema: OUTPUT_SHAPING_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const minTurns = numberOption(context.options, OUTPUT_SHAPING_ID, 'minAssistantTurns', 0);
       const keepInHistory = booleanOption(context.options, OUTPUT_SHAPING_ID, 'keepNotesInHistory');

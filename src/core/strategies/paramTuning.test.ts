@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
 import { createParamTuning } from './paramTuning';
-import { pipelineOf } from './tools/agentFixtures';
+import { pipelineOf } from '../../../test/support/agentFixtures';
 
 async function tune(body: Record<string, unknown>, options: Record<string, unknown> = {}, format?: 'openai' | 'anthropic'): Promise<{ body: Record<string, unknown>; action: string; saved: number }> {
   const { pipeline } = pipelineOf([createParamTuning()], { param_tuning: options });

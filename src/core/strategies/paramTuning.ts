@@ -4,7 +4,9 @@
  */
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { numberOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { PARAM_TUNING_OPTIONS } from './options/paramTuningOptions';
 
 export const PARAM_TUNING_ID = 'param_tuning';
 
@@ -14,7 +16,7 @@ export type ParamTuningOptions = {
   readonly maxTokensCap: number;
 };
 
-export const PARAM_TUNING_DEFAULTS: ParamTuningOptions = { maxTokensCap: 65536 };
+export const PARAM_TUNING_DEFAULTS: ParamTuningOptions = optionDefaults(PARAM_TUNING_OPTIONS);
 
 /** The option names that set a completion ceiling, in the spelling of each format. */
 const CEILING_FIELDS = ['max_tokens', 'max_completion_tokens', 'max_output_tokens'] as const;
@@ -25,6 +27,7 @@ export function createParamTuning(): Strategy {
     defaultEnabled: true,
     kind: 'transform',
     defaults: PARAM_TUNING_DEFAULTS,
+    optionSchema: PARAM_TUNING_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const cap = numberOption(context.options, PARAM_TUNING_ID, 'maxTokensCap', 1);
       const options = { ...request.options };

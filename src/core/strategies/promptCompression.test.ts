@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { findMarkers } from '../stash/marker';
-import { hasSharedData, loadTrajectory, sharedPath, turnRequests } from '../../../test/support/sharedData';
+import { itWithData, loadTrajectory, sharedPath, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createPromptCompression } from './promptCompression';
 import { tidyProse } from './shared/proseTidy';
-import { assertNoPromptText, createRig, partTexts } from './shared/testKit';
+import { assertNoPromptText, createRig, partTexts } from '../../../test/support/strategyTestKit';
 
 const WORDY = [
   'You are a senior support engineer.',
@@ -118,7 +118,7 @@ describe('prompt_compression', () => {
     assert.ok(tidied.includes(table), 'the aligned columns keep their spacing');
   });
 
-  (hasSharedData() ? it : it.skip)('on a real trajectory: the task is decided on its first turn with every code block intact, prefix-stable and lossless', async () => {
+  itWithData('on a real trajectory: the task is decided on its first turn with every code block intact, prefix-stable and lossless', async () => {
     const trajectory = loadTrajectory('django__django-14672');
     const rig = createRig([createPromptCompression()]);
     const summary = await replay(rig.pipeline, rig.stash, turnRequests(trajectory), rig.tokens);

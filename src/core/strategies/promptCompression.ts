@@ -21,6 +21,8 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import type { StrategyEnvironment } from './environment';
 import { numberOption } from './shared/options';
 import { ProseTidier } from './shared/proseTidy';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { PROMPT_COMPRESSION_OPTIONS } from './options/promptCompressionOptions';
 
 /** Options of prompt_compression. */
 export interface PromptCompressionOptions {
@@ -35,12 +37,8 @@ export interface PromptCompressionOptions {
   readonly userMinSavedShare: number;
 }
 
-/** The defaults of every prompt_compression option, in one place. */
-export const PROMPT_COMPRESSION_DEFAULTS: PromptCompressionOptions = {
-  minChars: 400,
-  minSavedTokens: 16,
-  userMinSavedShare: 0.1,
-};
+/** The defaults of every prompt_compression option, from its schema in options/. */
+export const PROMPT_COMPRESSION_DEFAULTS: PromptCompressionOptions = optionDefaults(PROMPT_COMPRESSION_OPTIONS);
 
 /** Builds the prompt_compression strategy; it needs nothing from the host. */
 export function createPromptCompression(_environment: StrategyEnvironment = {}): Strategy {
@@ -50,6 +48,7 @@ export function createPromptCompression(_environment: StrategyEnvironment = {}):
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...PROMPT_COMPRESSION_DEFAULTS },
+    optionSchema: PROMPT_COMPRESSION_OPTIONS,
     apply: (request, context) => compress(request, context, readOptions(context.options)),
   };
 }

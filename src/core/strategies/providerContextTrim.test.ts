@@ -1,14 +1,14 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { CONTEXT_MANAGEMENT_BETA, createProviderContextTrim, hasProviderContextTrim, takeAnthropicBetas } from './providerContextTrim';
 import { TokenCounter } from '../tokens';
 import { createObservationMask } from './observationMask';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 describe('provider_context_trim', () => {
   it('asks Anthropic to clear aged tool results on a large agent request, without touching content', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), 'anthropic');
     const large = bodies[bodies.length - 1]!;
     const { pipeline } = pipelineOf([createProviderContextTrim()], { provider_context_trim: { triggerTokens: 8000, keepToolUses: 4, clearAtLeastTokens: 2000 } });
@@ -25,7 +25,7 @@ describe('provider_context_trim', () => {
   });
 
   it('stays off under the threshold and for OpenAI requests, and keeps firing once it fired in a session', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const trajectory = loadTrajectory('astropy__astropy-12907');
     const openai = toolCallingTurns(trajectory, 'openai');
     const { pipeline } = pipelineOf([createProviderContextTrim()], { provider_context_trim: { triggerTokens: 8000 } });
@@ -64,7 +64,7 @@ describe('provider_context_trim', () => {
   });
 
   it('makes observation_mask defer when it fires', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), 'anthropic');
     const { pipeline } = pipelineOf([createProviderContextTrim(), createObservationMask()], { provider_context_trim: { triggerTokens: 8000 } });
     const result = await pipeline.run(parseRequest(bodies[bodies.length - 1]!));

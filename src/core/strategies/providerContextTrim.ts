@@ -14,7 +14,9 @@
  */
 import type { ChatRequest, Extra } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { numberOption } from './tools/options';
+import { numberOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { PROVIDER_CONTEXT_TRIM_OPTIONS } from './options/providerContextTrimOptions';
 
 export const PROVIDER_CONTEXT_TRIM_ID = 'provider_context_trim';
 /** The edit type Anthropic clears tool results with. */
@@ -32,7 +34,7 @@ export type ProviderContextTrimOptions = {
   readonly clearAtLeastTokens: number;
 };
 
-export const PROVIDER_CONTEXT_TRIM_DEFAULTS: ProviderContextTrimOptions = { triggerTokens: 60000, keepToolUses: 3, clearAtLeastTokens: 5000 };
+export const PROVIDER_CONTEXT_TRIM_DEFAULTS: ProviderContextTrimOptions = optionDefaults(PROVIDER_CONTEXT_TRIM_OPTIONS);
 
 const FIRED_KEY = 'fired';
 
@@ -42,6 +44,7 @@ export function createProviderContextTrim(): Strategy {
     defaultEnabled: true,
     kind: 'transform',
     defaults: PROVIDER_CONTEXT_TRIM_DEFAULTS,
+    optionSchema: PROVIDER_CONTEXT_TRIM_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const trigger = numberOption(context.options, PROVIDER_CONTEXT_TRIM_ID, 'triggerTokens', 1);
       const keep = numberOption(context.options, PROVIDER_CONTEXT_TRIM_ID, 'keepToolUses', 0);

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createReasoningBudget } from './reasoningBudget';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 /** True when the turn's fresh input (after the last assistant message) holds a failed tool result. */
 function freshFailed(body: Record<string, unknown>): boolean {
@@ -17,7 +17,7 @@ describe('reasoning_budget', () => {
   });
 
   it('lowers a client thinking budget on routine turns, pins it for the session and backs off on failed turns (Anthropic)', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-14508'), 'anthropic', { extra: { max_tokens: 64000, thinking: { type: 'enabled', budget_tokens: 31999 } } });
     assert.ok(bodies.some(freshFailed) && bodies.some((body, index) => index >= 2 && !freshFailed(body)), 'the trajectory has failed and clean turns');
     const { pipeline } = pipelineOf([createReasoningBudget()]);
@@ -37,7 +37,7 @@ describe('reasoning_budget', () => {
   });
 
   it('never adds, removes or raises a value, and clamps OpenAI effort and verbosity only on routine turns', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const trajectory = loadTrajectory('astropy__astropy-14508');
     const clean = (bodies: Record<string, unknown>[]): Record<string, unknown> => bodies.find((body, index) => index >= 3 && !(body.messages as { role: string; content: string }[]).at(-1)!.content.startsWith('Traceback'))!;
     const run = async (extra: Record<string, unknown>): Promise<Record<string, unknown>> => {
@@ -58,7 +58,7 @@ describe('reasoning_budget', () => {
   });
 
   it('drops the pin when the model changes', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-14508'), 'anthropic', { extra: { max_tokens: 64000, thinking: { type: 'enabled', budget_tokens: 20000 } } });
     const routine = bodies.findIndex((body, index) => index >= 2 && !freshFailed(body));
     const { pipeline } = pipelineOf([createReasoningBudget()]);

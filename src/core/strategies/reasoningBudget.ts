@@ -17,8 +17,10 @@
  */
 import type { ChatRequest, Extra } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { classifyTurn } from './tools/routineTurn';
-import { booleanOption, numberOption, stringOption } from './tools/options';
+import { classifyTurn } from './shared/routineTurn';
+import { booleanOption, numberOption, stringOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { REASONING_BUDGET_OPTIONS } from './options/reasoningBudgetOptions';
 
 export const REASONING_BUDGET_ID = 'reasoning_budget';
 
@@ -42,14 +44,7 @@ export type ReasoningBudgetOptions = {
   readonly verbosityLevel: string;
 };
 
-export const REASONING_BUDGET_DEFAULTS: ReasoningBudgetOptions = {
-  minAssistantTurns: 2,
-  skipOnErrorTurn: true,
-  anthropicBudgetCap: 8192,
-  anthropicEffort: 'medium',
-  openaiEffort: 'low',
-  verbosityLevel: 'low',
-};
+export const REASONING_BUDGET_DEFAULTS: ReasoningBudgetOptions = optionDefaults(REASONING_BUDGET_OPTIONS);
 
 /** The values one session writes on its routine turns. */
 export interface ReasoningPin {
@@ -68,6 +63,7 @@ export function createReasoningBudget(): Strategy {
     defaultEnabled: false,
     kind: 'transform',
     defaults: REASONING_BUDGET_DEFAULTS,
+    optionSchema: REASONING_BUDGET_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const option = context.options;
       const minTurns = numberOption(option, REASONING_BUDGET_ID, 'minAssistantTurns', 0);

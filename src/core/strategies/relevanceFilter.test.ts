@@ -10,7 +10,7 @@ import { MemoryBlobStore, Stash } from '../stash';
 import { findMarkers } from '../stash/marker';
 import { TokenCounter } from '../tokens';
 import { isErrorLine } from '../relevance/diagnosticLines';
-import { hasSharedData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
+import { describeWithData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { queryForLatestTurn } from '../relevance/turnQuery';
 import { createRelevanceFilter } from './relevanceFilter';
@@ -31,7 +31,7 @@ function textOf(request: ChatRequest, index: number): string {
   return request.messages[index]!.parts.map(partText).join('\n');
 }
 
-const withData = hasSharedData() ? describe : describe.skip;
+const withData = describeWithData;
 
 withData('relevance_filter', () => {
   it('filters a real log pasted under a question, keeps the question and every error line, and expands back', async () => {
@@ -51,8 +51,9 @@ withData('relevance_filter', () => {
     const result = await pipeline.run(request);
     const decision = result.decisions[0]!;
     assert.equal(decision.status, 'applied', decision.reason);
-    assert.match(decision.reason, /lexical/);
-    assert.match(decision.reason, /no embedding model configured/);
+    // The shipped retrieval model ranks by default, and the decision says so.
+    assert.match(decision.reason, /by fused relevance/);
+    assert.match(decision.reason, /signals: lexical \+ model \(herald-retrieval [\d.]+, shipped with Herald/);
     const after = textOf(result.request, 3);
     assert.ok(after.startsWith(question), 'the user\'s own words come first, untouched');
     assert.ok(result.tokensAfter < result.tokensBefore * 0.75, `saved too little: ${result.tokensBefore} → ${result.tokensAfter}`);
@@ -214,11 +215,19 @@ withData('relevance_filter', () => {
       { role: 'assistant', content: 'I read the log.' },
       { role: 'user', content: 'Which users had invalid passwords from which addresses?' },
     ];
-    for (const [directory, expected] of [[modelDir, /fused relevance/], [path.join(modelDir, 'missing'), /could not be loaded, lexical ranking only/]] as const) {
+    const missing = path.join(modelDir, 'missing');
+    const cases = [
+      { environment: { embeddingModelDir: modelDir }, expected: /fused relevance.*signals: lexical \+ model \(herald-tiny-embedding/ },
+      // A user model that cannot load falls back to the shipped model, and without that to lexical.
+      { environment: { embeddingModelDir: missing }, expected: /the embedding model could not be loaded; signals: lexical \+ model \(herald-retrieval/ },
+      { environment: { embeddingModelDir: missing, bundledModelDir: false as const }, expected: /the embedding model could not be loaded, lexical ranking only/ },
+    ];
+    for (const { environment, expected } of cases) {
+      const directory = environment.embeddingModelDir;
       const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
       const logger = new RecordingLogger();
       // The first call starts the ONNX runtime; the time limit is not what this test is about.
-      const pipeline = new Pipeline([createRelevanceFilter({ embeddingModelDir: directory })], { enabled: { relevance_filter: true }, options: { relevance_filter: { historyOutputs: true } }, timeLimitMs: 60_000 }, { stash, tokens, logger });
+      const pipeline = new Pipeline([createRelevanceFilter(environment)], { enabled: { relevance_filter: true }, options: { relevance_filter: { historyOutputs: true } }, timeLimitMs: 60_000 }, { stash, tokens, logger });
       const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages }));
       const decision = result.decisions[0]!;
       assert.equal(decision.status, 'applied', decision.reason);

@@ -31,6 +31,8 @@ import type { RelevanceScorer } from '../relevance/types';
 import { queryForLatestTurn, queryForPasted } from '../relevance/turnQuery';
 import type { StrategyEnvironment } from './environment';
 import { describeError } from '../errors';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { RELEVANCE_FILTER_OPTIONS } from './options/relevanceFilterOptions';
 
 /** Options of relevance_filter. */
 export interface RelevanceFilterOptions extends LineSelectionOptions, ItemSelectionOptions {
@@ -49,23 +51,7 @@ export interface RelevanceFilterOptions extends LineSelectionOptions, ItemSelect
   readonly keepFailedOutputs: boolean;
 }
 
-export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = {
-  minLines: 60,
-  minSavedTokens: 200,
-  pastedFresh: true,
-  historyOutputs: false,
-  keepFailedOutputs: true,
-  keepItemRatio: 0.2,
-  minKeptItems: 2,
-  itemScoreFloor: 0.5,
-  leadingLines: 5,
-  trailingLines: 3,
-  contextLines: 1,
-  keepRatio: 0.2,
-  minKeptLines: 10,
-  relativeScoreFloor: 0.25,
-  minElidedRun: 4,
-};
+export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = optionDefaults(RELEVANCE_FILTER_OPTIONS);
 
 /** Formats whose lines are ranked one by one: prose, code and other text, and logs (what their digest left). */
 const LINE_RANKED: ReadonlySet<ContentFormat> = new Set(['text', 'log']);
@@ -90,6 +76,7 @@ export function createRelevanceFilter(environment: StrategyEnvironment = {}): St
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...RELEVANCE_FILTER_DEFAULTS },
+    optionSchema: RELEVANCE_FILTER_OPTIONS,
     apply: (request, context) => filterRequest(request, context, readOptions(context.options), scorers, sources),
   };
 }

@@ -1,18 +1,18 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest } from '../chat';
-import { hasSharedData, loadTrajectory } from '../../../test/support/sharedData';
+import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createSemanticCache } from './semanticCache';
 import { createToolSchemaCompression } from './toolSchemaCompression';
-import { pipelineOf, toolCallingTurns } from './tools/agentFixtures';
-import { MemoryResponseCache } from './tools/responseCache';
-import { normaliseVolatile } from './tools/volatileText';
+import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
+import { MemoryResponseCache } from './responseCache/responseCache';
+import { normaliseVolatile } from './responseCache/volatileText';
 
 const ANSWER = { id: 'msg_1', content: [{ type: 'text', text: 'The refund window is 30 days.' }] };
 
 describe('semantic_cache', () => {
   for (const format of ['openai', 'anthropic'] as const) {
     it(`serves an exact repeat of a real agent request without the model, and writes live answers back (${format})`, async function () {
-      if (!hasSharedData()) this.skip();
+      skipWithoutData(this);
       const body = toolCallingTurns(loadTrajectory('django__django-10973'), format, { maxTurns: 3 })[2]!;
       const { pipeline } = pipelineOf([createSemanticCache()]);
       const first = await pipeline.run(parseRequest(body));

@@ -1,6 +1,7 @@
 /**
  * semantic_cache: answers an exact repeat from memory without calling the model. A hit needs
- * the same canonicalised scope, format, model, messages, tools and answer-shaping parameters;
+ * the same canonicalised scope, format, model and answer-shaping parameters and the same
+ * messages and tools (by the digest of each one's JSON, worked out once per object);
  * transport-only fields (stream, metadata, …) do not count. Live answers are written back in
  * `afterResponse`.
  *
@@ -11,12 +12,16 @@
  * (timestamps, UUIDs, request ids, temp paths, retry counters) normalised, and records whether
  * that key would have hit. The shadow lane is measurement only: it never serves anything.
  */
-import type { ChatRequest } from '../chat/types';
-import { canonicalJson, sha256 } from '../pipeline/hash';
+import { stripCacheHints } from '../chat/cacheHints';
+import type { ChatMessage, ChatRequest } from '../chat/types';
+import { createHash } from 'node:crypto';
+import { canonicalJson, digestOf, jsonLengthOf, sequenceDigest, sha256 } from '../pipeline/hash';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { booleanOption, numberOption, stringOption } from './tools/options';
-import { MemoryResponseCache, type ResponseCacheStore } from './tools/responseCache';
-import { normaliseVolatile } from './tools/volatileText';
+import { booleanOption, numberOption, stringOption } from './shared/optionReads';
+import { MemoryResponseCache, type ResponseCacheStore } from './responseCache/responseCache';
+import { normaliseVolatile } from './responseCache/volatileText';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { SEMANTIC_CACHE_OPTIONS } from './options/semanticCacheOptions';
 
 export const SEMANTIC_CACHE_ID = 'semantic_cache';
 
@@ -34,7 +39,7 @@ export type SemanticCacheOptions = {
   readonly shadowMaxScanChars: number;
 };
 
-export const SEMANTIC_CACHE_DEFAULTS: SemanticCacheOptions = { scope: '', ttlMs: 3_600_000, maxResponseChars: 1_000_000, shadowNormalized: true, shadowMaxScanChars: 200_000 };
+export const SEMANTIC_CACHE_DEFAULTS: SemanticCacheOptions = optionDefaults(SEMANTIC_CACHE_OPTIONS);
 
 /** What the factory may be given. */
 export interface SemanticCacheDependencies {
@@ -67,6 +72,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
     defaultEnabled: true,
     kind: 'transform',
     defaults: SEMANTIC_CACHE_DEFAULTS,
+    optionSchema: SEMANTIC_CACHE_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const scope = stringOption(context.options, SEMANTIC_CACHE_ID, 'scope');
       const ttlMs = numberOption(context.options, SEMANTIC_CACHE_ID, 'ttlMs', 0);
@@ -75,8 +81,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const scanChars = numberOption(context.options, SEMANTIC_CACHE_ID, 'shadowMaxScanChars', 0);
       const choices = request.options.n;
       if (typeof choices === 'number' && choices > 1) return { request, action: 'cache-bypassed', reason: 'several answers were asked for (n > 1)' };
-      const canonical = canonicalRequest(request, scope);
-      const exact = sha256(canonical);
+      const exact = requestKey(context.original, scope);
       const entry = store.get(exact);
       const served = context.state.get<string[]>(SERVED_KEY) ?? [];
       // The same request again right after a cached answer is a person pressing "retry": let it through.
@@ -86,7 +91,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
         return { request, response: entry.response, action: 'response-served-from-cache', reason: 'an exact repeat of an answered request; the model was not called', details: { hit: true, ageMs: now() - entry.stored } };
       }
       if (retry) context.state.set(SERVED_KEY, served.filter((key) => key !== exact));
-      const shadow = shadowEnabled ? shadowKey(canonical, scanChars) : undefined;
+      const shadow = shadowEnabled ? shadowKey(context.original, scope, scanChars) : undefined;
       const shadowWouldHit = shadow !== undefined && store.hasShadow(shadow);
       const pending = (context.state.get<PendingAnswer[]>(PENDING_KEY) ?? []).filter((item) => item.exact !== exact);
       context.state.set(PENDING_KEY, [...pending, { exact, shadow, scope, maxResponseChars }].slice(-MAX_PENDING));
@@ -103,7 +108,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const pending = context.state.get<PendingAnswer[]>(PENDING_KEY) ?? [];
       if (pending.length === 0 || response === undefined || response === null) return;
       // The host may hand back the request as it arrived or as it was sent: match the first, else take the latest miss.
-      const matched = pending.find((item) => sha256(canonicalRequest(request, item.scope)) === item.exact) ?? pending[pending.length - 1]!;
+      const matched = pending.find((item) => requestKey(request, item.scope) === item.exact) ?? pending[pending.length - 1]!;
       context.state.set(PENDING_KEY, pending.filter((item) => item !== matched));
       const size = canonicalJson(response).length;
       if (size > matched.maxResponseChars) {
@@ -116,13 +121,47 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
   };
 }
 
-/** The canonical text two requests must share to be the same question. */
-export function canonicalRequest(request: ChatRequest, scope: string): string {
+/** The canonical text of what shapes the answer besides the messages and tools: scope, format, model, answer-shaping options. */
+function canonicalHead(request: ChatRequest, scope: string): string {
   const shaping: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(request.options)) if (!TRANSPORT_FIELDS.has(key)) shaping[key] = value;
-  return canonicalJson({ scope, format: request.format, model: request.model ?? null, messages: request.messages, tools: request.tools, options: shaping });
+  return canonicalJson({ scope, format: request.format, model: request.model ?? null, options: shaping });
 }
 
-function shadowKey(canonical: string, scanChars: number): string {
-  return sha256(normaliseVolatile(canonical.slice(0, scanChars)) + canonical.slice(scanChars));
+/**
+ * The key two requests must share to be the same question: the canonical head, then every
+ * message (without the cache hints a client moves) and tool by the digest of its JSON, each
+ * worked out once per object: the pipeline has already digested the messages as they arrived.
+ * Keyed on the request as it arrived: its optimized form is a function of it (decide once).
+ */
+export function requestKey(request: ChatRequest, scope: string): string {
+  return sha256(`${canonicalHead(request, scope)}\u0000${sequenceDigest(bareMessages(request))}\u0000${sequenceDigest(request.tools)}`);
+}
+
+function bareMessages(request: ChatRequest): ChatMessage[] {
+  return request.messages.map((message) => stripCacheHints(message).bare);
+}
+
+/** Digests of messages' JSON with volatile values normalised, per object (measurement only). */
+const normalisedDigests = new WeakMap<object, string>();
+
+function normalisedDigest(message: object): string {
+  const known = normalisedDigests.get(message);
+  if (known !== undefined) return known;
+  const digest = sha256(normaliseVolatile(JSON.stringify(message)));
+  normalisedDigests.set(message, digest);
+  return digest;
+}
+
+/** The shadow key: the head and the messages within the first `scanChars` characters normalised, the rest as they are. */
+function shadowKey(request: ChatRequest, scope: string, scanChars: number): string {
+  const hash = createHash('sha256');
+  hash.update(normaliseVolatile(canonicalHead(request, scope)));
+  let scanned = 0;
+  for (const message of bareMessages(request)) {
+    scanned += jsonLengthOf(message);
+    hash.update(scanned <= scanChars ? normalisedDigest(message) : digestOf(message));
+  }
+  hash.update(sequenceDigest(request.tools));
+  return hash.digest('hex');
 }

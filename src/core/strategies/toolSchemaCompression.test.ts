@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
-import { compressDescription } from './tools/descriptionText';
+import { compressDescription } from './toolDescriptions/descriptionText';
 import { createToolSchemaCompression } from './toolSchemaCompression';
-import { AGENT_TOOLS, anthropicTools, openAITools, pipelineOf } from './tools/agentFixtures';
+import { AGENT_TOOLS, anthropicTools, openAITools, pipelineOf } from '../../../test/support/agentFixtures';
 
 /** Every value of a schema except the free text under `description`. */
 function structure(schema: unknown): unknown {

@@ -6,8 +6,10 @@
  */
 import type { ChatRequest, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { compressDescription } from './tools/descriptionText';
-import { booleanOption } from './tools/options';
+import { compressDescription } from './toolDescriptions/descriptionText';
+import { booleanOption } from './shared/optionReads';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { TOOL_SCHEMA_COMPRESSION_OPTIONS } from './options/toolSchemaCompressionOptions';
 
 export const TOOL_SCHEMA_COMPRESSION_ID = 'tool_schema_compression';
 
@@ -17,7 +19,7 @@ export type ToolSchemaCompressionOptions = {
   readonly parameterDescriptions: boolean;
 };
 
-export const TOOL_SCHEMA_COMPRESSION_DEFAULTS: ToolSchemaCompressionOptions = { parameterDescriptions: true };
+export const TOOL_SCHEMA_COMPRESSION_DEFAULTS: ToolSchemaCompressionOptions = optionDefaults(TOOL_SCHEMA_COMPRESSION_OPTIONS);
 
 export function createToolSchemaCompression(): Strategy {
   return {
@@ -25,6 +27,7 @@ export function createToolSchemaCompression(): Strategy {
     defaultEnabled: true,
     kind: 'transform',
     defaults: TOOL_SCHEMA_COMPRESSION_DEFAULTS,
+    optionSchema: TOOL_SCHEMA_COMPRESSION_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const parameters = booleanOption(context.options, TOOL_SCHEMA_COMPRESSION_ID, 'parameterDescriptions');
       let changedTools = 0;

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
 import type { TextPart } from '../chat/types';
-import { TesseractOcrEngine } from './tools/ocrEngine';
-import { decodePng } from './tools/pngDecode';
-import { boxDiagram, encodePng, hasTestFont, photoLike, textScreenshot } from './tools/testImages';
-import { judgeTextImage } from './tools/textImageCheck';
+import { TesseractOcrEngine } from './ocr/ocrEngine';
+import { decodePng } from './ocr/pngDecode';
+import { boxDiagram, encodePng, hasTestFont, photoLike, textScreenshot } from '../../../test/support/testImages';
+import { judgeTextImage } from './ocr/textImageCheck';
 import { createVisionOcr, VISION_OCR_DEFAULTS } from './visionOcr';
-import { pipelineOf } from './tools/agentFixtures';
+import { pipelineOf } from '../../../test/support/agentFixtures';
 
 const TRACEBACK = ['Traceback (most recent call last):', '  File "app/main.py", line 42, in run', '    result = parse(config)', 'ValueError: invalid port 80800'];
 

@@ -17,11 +17,13 @@ import type { ChatMessage, ChatRequest, DataPart, Part, ResultContentPart, TextP
 import { sha256 } from '../pipeline/hash';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
-import { TesseractOcrEngine, type OcrEngine } from './tools/ocrEngine';
-import { booleanOption, numberOption } from './tools/options';
-import { decodePng } from './tools/pngDecode';
-import { flatBackground, judgeTextImage, type TextImageThresholds } from './tools/textImageCheck';
+import { TesseractOcrEngine, type OcrEngine } from './ocr/ocrEngine';
+import { booleanOption, numberOption } from './shared/optionReads';
+import { decodePng } from './ocr/pngDecode';
+import { flatBackground, judgeTextImage, type TextImageThresholds } from './ocr/textImageCheck';
 import { describeError } from '../errors';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { VISION_OCR_OPTIONS } from './options/visionOcrOptions';
 
 export const VISION_OCR_ID = 'vision_ocr';
 
@@ -41,7 +43,7 @@ export type VisionOcrOptions = {
   readonly includeFresh: boolean;
 };
 
-export const VISION_OCR_DEFAULTS: VisionOcrOptions = { minConfidence: 80, minWords: 3, minInkInsideWords: 0.9, minBackgroundShare: 0.5, maxImages: 4, includeFresh: false };
+export const VISION_OCR_DEFAULTS: VisionOcrOptions = optionDefaults(VISION_OCR_OPTIONS);
 
 /** What was decided for one image, by content hash, so a repeat costs nothing. */
 interface ImageVerdict {
@@ -78,6 +80,7 @@ export function createVisionOcr(environment: StrategyEnvironment = {}, engine: O
     kind: 'transform',
     touchesFresh: true,
     defaults: VISION_OCR_DEFAULTS,
+    optionSchema: VISION_OCR_OPTIONS,
     async apply(request: ChatRequest, context: StrategyContext): Promise<StrategyResult> {
       const thresholds: TextImageThresholds = {
         minConfidence: numberOption(context.options, VISION_OCR_ID, 'minConfidence', 0),

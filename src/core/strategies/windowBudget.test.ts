@@ -6,7 +6,7 @@ import { Pipeline } from '../pipeline';
 import { MemoryBlobStore, Stash } from '../stash';
 import { findMarkers } from '../stash/marker';
 import { TokenCounter } from '../tokens';
-import { hasSharedData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
+import { describeWithData, loadTrajectory, sharedPath, trajectoryNames, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
 import { createWindowBudget } from './windowBudget';
 
@@ -42,7 +42,7 @@ function texts(request: ChatRequest): string[] {
   return request.messages.map((message) => message.parts.map(partText).join('\n'));
 }
 
-const withData = hasSharedData() ? describe : describe.skip;
+const withData = describeWithData;
 
 withData('window_budget', () => {
   it('does nothing without a budget, and nothing when the request fits', async () => {

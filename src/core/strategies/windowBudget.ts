@@ -19,10 +19,13 @@ import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatMessage, ChatRequest } from '../chat/types';
 import { canonicalJson, sha256 } from '../pipeline/hash';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
-import { scoreLexically } from '../relevance/lexicalScorer';
 import { applyCrop, conversationUnits, planCrop, planTexts, type ConversationUnit } from '../relevance/messageCrop';
+import { loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
 import { queryForLatestTurn } from '../relevance/turnQuery';
+import type { RelevanceScorer } from '../relevance/types';
 import type { StrategyEnvironment } from './environment';
+import { optionDefaults } from '../pipeline/optionSchema';
+import { WINDOW_BUDGET_OPTIONS } from './options/windowBudgetOptions';
 
 /** Options of window_budget. */
 export interface WindowBudgetOptions {
@@ -47,20 +50,13 @@ export interface WindowBudgetOptions {
   readonly minUnitTokens: number;
 }
 
-export const WINDOW_BUDGET_DEFAULTS: WindowBudgetOptions = {
-  maxTokens: 0,
-  windowShare: 0.95,
-  cropTarget: 0.6,
-  keepLeading: 2,
-  keepRecent: 6,
-  relevanceWeight: 0.6,
-  minUnitTokens: 50,
-};
+export const WINDOW_BUDGET_DEFAULTS: WindowBudgetOptions = optionDefaults(WINDOW_BUDGET_OPTIONS);
 
 /** Session-state key of the frozen messages cropped on earlier turns (position-and-content hashes). */
 const PINNED_CROPS = 'cropped-messages';
 
-export function createWindowBudget(_environment: StrategyEnvironment = {}): Strategy {
+export function createWindowBudget(environment: StrategyEnvironment = {}): Strategy {
+  const scorers = loadScorerFor(environment);
   return {
     id: 'window_budget',
     // Self-gating: it acts only when a budget is known and exceeded.
@@ -68,7 +64,8 @@ export function createWindowBudget(_environment: StrategyEnvironment = {}): Stra
     kind: 'transform',
     rewritesFrozen: true,
     defaults: { ...WINDOW_BUDGET_DEFAULTS },
-    apply: (request, context) => fitWindow(request, context, readOptions(context.options)),
+    optionSchema: WINDOW_BUDGET_OPTIONS,
+    apply: (request, context) => fitWindow(request, context, readOptions(context.options), scorers),
   };
 }
 
@@ -93,7 +90,7 @@ interface Candidate {
   value: number;
 }
 
-function fitWindow(request: ChatRequest, context: StrategyContext, options: WindowBudgetOptions): StrategyResult {
+async function fitWindow(request: ChatRequest, context: StrategyContext, options: WindowBudgetOptions, scorers: ScorerSource): Promise<StrategyResult> {
   const budget = options.maxTokens > 0 ? options.maxTokens : context.windowTokens ? Math.floor(context.windowTokens * options.windowShare) : 0;
   if (budget <= 0) return { request, action: 'no-budget', reason: 'neither the model\'s window nor maxTokens is known' };
 
@@ -120,7 +117,8 @@ function fitWindow(request: ChatRequest, context: StrategyContext, options: Wind
 
   // 2. Over budget: rank the croppable middle and crop the least useful units down to the target.
   const target = Math.floor(budget * options.cropTarget);
-  const candidates = rankCandidates(current, context, options);
+  const { scorer, note } = await scorers.get(context.logger);
+  const candidates = await rankCandidates(current, context, options, scorer);
   let cropped = 0;
   let croppedFrozen = 0;
   for (const candidate of candidates) {
@@ -150,7 +148,7 @@ function fitWindow(request: ChatRequest, context: StrategyContext, options: Wind
   return {
     request: current,
     action: 'history-cropped',
-    reason: `cropped ${cropped} unit(s) (${croppedFrozen} inside the cached prefix) by lexical relevance × recency; ${total} tokens ${fits} the budget of ${budget}`,
+    reason: `cropped ${cropped} unit(s) (${croppedFrozen} inside the cached prefix) by ${scorer.mode} relevance × recency; ${total} tokens ${fits} the budget of ${budget}${note}`,
     handles,
     details,
   };
@@ -160,7 +158,7 @@ function fitWindow(request: ChatRequest, context: StrategyContext, options: Wind
  * Croppable units, least useful first: undecided history before the cached prefix's units
  * (cropping those costs a cache miss), each group by relevance × recency, lowest first.
  */
-function rankCandidates(request: ChatRequest, context: StrategyContext, options: WindowBudgetOptions): Candidate[] {
+async function rankCandidates(request: ChatRequest, context: StrategyContext, options: WindowBudgetOptions, scorer: RelevanceScorer): Promise<Candidate[]> {
   const from = Math.min(options.keepLeading, request.messages.length);
   const to = Math.min(context.freshStart, request.messages.length - options.keepRecent);
   if (to <= from) return [];
@@ -180,7 +178,7 @@ function rankCandidates(request: ChatRequest, context: StrategyContext, options:
   }
   if (candidates.length === 0) return [];
   const query = queryForLatestTurn(request).text;
-  const relevance = query.length > 0 ? scoreLexically(query, candidates.map((candidate) => candidate.text)) : candidates.map(() => 0);
+  const relevance = query.length > 0 ? await scorer.score(query, candidates.map((candidate) => candidate.text), context.signal) : candidates.map(() => 0);
   const best = Math.max(0, ...relevance);
   candidates.forEach((candidate, position) => {
     const relevant = best > 0 ? relevance[position]! / best : 0;

@@ -3,10 +3,12 @@
  *
  * Claude, Gemini and other families publish no tokenizer; for them the o200k count is
  * scaled by a documented factor (see {@link FAMILY_FACTORS}) and the result is marked as
- * an estimate. Counts are memoized per text, so re-counting an unchanged request is cheap.
+ * an estimate. Counts are memoized per text, and per part, message and tool object (the chat
+ * model's objects are never mutated: a strategy that changes one builds a new one), so the
+ * pipeline's count of a request before and after each strategy costs a lookup per message.
  */
 import { countTokens as countO200k } from 'gpt-tokenizer/encoding/o200k_base';
-import type { ChatMessage, ChatRequest, Part } from '../chat/types';
+import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 
 /** Special-token strings inside user text are counted as text, never rejected. */
 const COUNT_OPTIONS = { disallowedSpecial: new Set<string>() };
@@ -43,8 +45,20 @@ export interface TokenCount {
   readonly estimated: boolean;
 }
 
+/**
+ * MIME types of data parts that carry no content a provider bills: Copilot's cache breakpoints
+ * and stateful markers, its thinking, context-management, phase and usage bookkeeping
+ * (`CustomDataPartMimeTypes`), which its own converters drop or turn into request metadata.
+ */
+const UNBILLED_DATA_MIMES: ReadonlySet<string> = new Set(['cache_control', 'stateful_marker', 'thinking', 'context_management', 'phase_data', 'token_usage']);
+
+/** A typical image costs about 765 tokens at OpenAI's high detail for 512×512 tiles; a flat figure keeps counts deterministic. */
+const IMAGE_TOKENS = 765;
+
 export class TokenCounter {
   private readonly memo = new Map<string, number>();
+  /** Counts of objects already counted: parts, messages, tools (never mutated, so a count stays true). */
+  private readonly objects = new WeakMap<object, number>();
 
   /** @param maxEntries how many distinct texts to remember (least recently used go first). */
   constructor(private readonly maxEntries = 20_000) {}
@@ -64,32 +78,66 @@ export class TokenCounter {
     return tokens;
   }
 
-  /** Tokens of one part: text, a tool call's name and arguments, a tool result's text; data parts a fixed cost. */
+  /**
+   * Tokens of one part: text, a tool call's name and arguments, a tool result's text; an image
+   * a fixed cost; bookkeeping data (Copilot's breakpoints, markers) nothing; a thinking block its
+   * thinking text (its signature is not text the provider bills as such).
+   */
   countPart(part: Part): number {
+    const known = this.objects.get(part);
+    if (known !== undefined) return known;
+    const tokens = this.countPartUncached(part);
+    this.objects.set(part, tokens);
+    return tokens;
+  }
+
+  private countPartUncached(part: Part): number {
     switch (part.type) {
       case 'text':
         return this.count(part.text);
       case 'tool_call':
-        return this.count(part.name) + this.count(typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments ?? null));
-      case 'tool_result':
-        return part.content.reduce((sum, inner) => sum + this.countPart(inner), 0);
+        return this.count(part.name) + this.count(typeof part.arguments === 'string' ? part.arguments : safeJson(part.arguments ?? null));
+      case 'tool_result': {
+        let sum = 0;
+        for (const inner of part.content) sum += this.countPart(inner);
+        return sum;
+      }
       case 'data':
-        // A typical image costs about 765 tokens at OpenAI's high detail for 512×512 tiles; a flat figure keeps counts deterministic.
-        return 765;
-      case 'opaque':
+        if (UNBILLED_DATA_MIMES.has(part.mimeType)) return 0;
+        if (part.mimeType.startsWith('image/')) return IMAGE_TOKENS;
+        // Other bytes (a PDF, JSON data): about four bytes a token, from the base64 length.
+        return part.encoding === 'base64' ? Math.ceil((part.data.length * 3) / 4 / 4) : this.count(part.data);
+      case 'opaque': {
+        const raw = part.raw as { type?: unknown; thinking?: unknown } | null;
+        if (raw !== null && typeof raw === 'object' && raw.type === 'thinking' && typeof raw.thinking === 'string') return this.count(raw.thinking);
         return this.count(safeJson(part.raw));
+      }
     }
   }
 
   countMessage(message: ChatMessage): number {
-    return MESSAGE_OVERHEAD + message.parts.reduce((sum, part) => sum + this.countPart(part), 0);
+    const known = this.objects.get(message);
+    if (known !== undefined) return known;
+    let tokens = MESSAGE_OVERHEAD;
+    for (const part of message.parts) tokens += this.countPart(part);
+    this.objects.set(message, tokens);
+    return tokens;
+  }
+
+  /** Tokens of one tool definition: its name, description and input schema. */
+  countTool(tool: ToolDefinition): number {
+    const known = this.objects.get(tool);
+    if (known !== undefined) return known;
+    const tokens = this.count(tool.name) + this.count(tool.description ?? '') + this.count(safeJson(tool.inputSchema ?? null));
+    this.objects.set(tool, tokens);
+    return tokens;
   }
 
   /** Tokens of a whole request: every message plus the tool definitions. */
   countRequest(request: ChatRequest): number {
     let total = 0;
     for (const message of request.messages) total += this.countMessage(message);
-    for (const tool of request.tools) total += this.count(tool.name) + this.count(tool.description ?? '') + this.count(safeJson(tool.inputSchema ?? null));
+    for (const tool of request.tools) total += this.countTool(tool);
     return total;
   }
 

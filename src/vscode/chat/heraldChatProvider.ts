@@ -13,6 +13,31 @@ import { recordOfFailure, runRequestFlow } from '../../core/flow/requestFlow';
 import type { Optimizer } from '../optimizer/optimizer';
 import type { HeraldSettings } from '../settings/settingsSchema';
 import { describeError } from '../../core/errors';
+import { billingNote } from '../../core/costs/billing';
+import { withCost } from '../decisions/requestCost';
+import { HERALD_ORIGIN_OPTION, providerInformation, targetOrder, forwardedModelOptions } from './modelInformation';
+import { isThinkingDescriptor, type ThinkingDescriptor } from '../endpoints/endpointWire';
+
+type ThinkingPartConstructor = new (value: string, id?: string, metadata?: Record<string, unknown>) => unknown;
+
+/**
+ * An endpoint's thinking block as VS Code's thinking part, its signature in the metadata, so
+ * Copilot keeps it in the conversation and the next request gives it back
+ * (microsoft/vscode-copilot-chat `extChatEndpoint.ts` reads `LanguageModelThinkingPart`s of an
+ * extension's answer, and sends them back with their metadata). Left out where this VS Code has
+ * no thinking part class: never turned into text.
+ */
+function thinkingPart(descriptor: ThinkingDescriptor): unknown {
+  let ThinkingPart: ThinkingPartConstructor | undefined;
+  try {
+    ThinkingPart = (vscode as unknown as { LanguageModelThinkingPart?: ThinkingPartConstructor }).LanguageModelThinkingPart;
+  } catch {
+    // A proposed API this VS Code guards: no thinking part to hand over.
+  }
+  if (!ThinkingPart) return undefined;
+  const { text, signature, redactedData } = descriptor.heraldThinking;
+  return new ThinkingPart(text, undefined, { ...(signature ? { signature } : {}), ...(redactedData ? { redactedData } : {}) });
+}
 
 export const HERALD_VENDOR = 'herald';
 
@@ -24,6 +49,8 @@ export interface ProviderServices {
   optimizer(): Optimizer;
   /** Forward targets for the configured endpoints. */
   endpointTargets(): readonly ForwardTarget[];
+  /** Whether "Herald · …" entries for Copilot-hosted models are listed (the user has seen what they cost). */
+  copilotHostedListed(): boolean;
 }
 
 export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
@@ -61,25 +88,19 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
     this.changed.fire();
   }
 
+  /** Every target Herald offers: endpoints first, then other extensions' models, then Copilot-hosted ones once the user has seen what they cost. */
   targets(): ForwardTarget[] {
-    return [...this.languageModelTargets, ...this.services.endpointTargets()];
+    const listed = this.services.copilotHostedListed();
+    return targetOrder([...this.services.endpointTargets(), ...this.languageModelTargets]).filter((target) => listed || target.information.billing !== 'premium-requests');
+  }
+
+  /** Copilot-hosted models Herald could offer (listed or not). */
+  copilotHostedTargets(): ForwardTarget[] {
+    return this.languageModelTargets.filter((target) => target.information.billing === 'premium-requests');
   }
 
   provideLanguageModelChatInformation(): vscode.LanguageModelChatInformation[] {
-    return this.targets().map((target) => {
-      const information = target.information;
-      return {
-        id: information.id,
-        name: `Herald · ${information.name}`,
-        family: information.family,
-        version: information.version,
-        detail: information.detail,
-        tooltip: `Herald optimizes each request, then forwards it to ${information.name} (${information.detail ?? information.id}).`,
-        maxInputTokens: information.maxInputTokens,
-        maxOutputTokens: information.maxOutputTokens,
-        capabilities: { toolCalling: information.toolCalling, imageInput: information.imageInput },
-      };
-    });
+    return this.targets().map((target) => providerInformation(target.information, billingNote(target.information.billing ?? 'unknown')));
   }
 
   async provideLanguageModelChatResponse(
@@ -95,11 +116,14 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
     const abort = new AbortController();
     const subscription = token.onCancellationRequested(() => abort.abort());
     if (token.isCancellationRequested) abort.abort();
+    // Herald's own calls (the library's plan, the filter's check) say so in a model option that never leaves Herald.
+    const origin = options.modelOptions?.[HERALD_ORIGIN_OPTION] === 'herald' ? 'herald' : 'caller';
+    const modelOptions = forwardedModelOptions(options.modelOptions, target.information);
     const request = fromVscode(
       messages as readonly VscodeMessageLike[],
       options.tools as readonly { name: string; description: string; inputSchema?: object }[] | undefined,
       this.services.kit,
-      { ...(options.modelOptions ? { modelOptions: options.modelOptions } : {}), toolMode: options.toolMode },
+      { ...(modelOptions ? { modelOptions } : {}), toolMode: options.toolMode },
       model.id,
       target.information.wireFormat,
     );
@@ -109,13 +133,18 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         id: `r${Date.now().toString(36)}-${(++this.requestCounter).toString(36)}`,
         request,
         target,
-        optimize: settings.enabled ? (input, windowTokens, signal) => optimizer.run(input, windowTokens, signal) : undefined,
+        optimize: settings.enabled ? (input, windowTokens, signal, targetKind) => optimizer.run(input, windowTokens, signal, undefined, targetKind) : undefined,
+        loadTools: (sessionId, names) => optimizer.loadTools(sessionId, names),
         retrieve: (handle) => optimizer.stash.retrieve(handle),
         report: (chunk) => {
           if (chunk.type === 'text') progress.report(new vscode.LanguageModelTextPart(chunk.text));
           else if (chunk.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(chunk.id, chunk.name, chunk.input));
-          else progress.report(chunk.part as vscode.LanguageModelResponsePart);
+          else if (chunk.type === 'other') {
+            const part = isThinkingDescriptor(chunk.part) ? thinkingPart(chunk.part) : chunk.part;
+            if (part !== undefined) progress.report(part as vscode.LanguageModelResponsePart);
+          }
         },
+        origin,
         signal: abort.signal,
         retrieveRounds: settings.retrieveRounds,
         logger: this.services.logger,
@@ -123,11 +152,11 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         contentMode: settings.contentMode,
         afterResponse: (input, answer, sessionId) => optimizer.afterResponse(input, answer, sessionId),
       });
-      this.services.log.add(record);
+      this.services.log.add(withCost(record, settings.prices));
       this.services.logger.info('request-done', `Herald: ${record.model}: ${record.tokensBefore} → ${record.tokensAfter} tokens, ${record.retrievals} retrievals, ${Math.round(record.totalMs)} ms`);
     } catch (error) {
       const record = recordOfFailure(error);
-      if (record) this.services.log.add(record);
+      if (record) this.services.log.add(withCost(record, settings.prices));
       this.services.logger.error('target-failed', `Herald: ${target.information.name} failed: ${describeError(error)}`);
       // The target's own message reaches the user unchanged.
       throw error;
@@ -136,6 +165,17 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
     }
   }
 
+  /**
+   * Copilot's agent decides when to summarize the conversation from these counts and
+   * `maxInputTokens` (microsoft/vscode-copilot-chat `src/extension/intents/node/agentIntent.ts`:
+   * the prompt is rendered against a budget of 0.85 × (maxInputTokens − tool tokens), counted
+   * with the model's tokenizer, which for an extension's model is this method). Herald reports the
+   * original's size, counted by the target: what it will send depends on the whole conversation
+   * (history is decided once, as it becomes history), and may be the original itself when the
+   * optimizer is off or fails, so a smaller figure could let the conversation outgrow the
+   * target's real window. Copilot therefore compacts no later than it would without Herald, and
+   * each request it sends until then is smaller.
+   */
   async provideTokenCount(model: vscode.LanguageModelChatInformation, text: string | vscode.LanguageModelChatRequestMessage, token: vscode.CancellationToken): Promise<number> {
     const target = this.targets().find((candidate) => candidate.information.id === model.id);
     const abort = new AbortController();

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import type { ChatRequest } from '../../core/chat/types';
 import type { ForwardTarget, ResponseChunk, TargetInformation } from '../../core/flow/forwardTarget';
 import { toVscodeMessages, toVscodeTools, type PartKit } from './messageConversion';
+import { languageModelInformation } from './modelInformation';
 
 export class LanguageModelTarget implements ForwardTarget {
   readonly information: TargetInformation;
@@ -54,19 +55,7 @@ export function targetIdOf(model: vscode.LanguageModelChat): string {
 }
 
 function informationOf(model: vscode.LanguageModelChat): TargetInformation {
-  // The stable LanguageModelChat does not expose capabilities; the proposed field is read when present.
-  const capabilities = (model as unknown as { capabilities?: { supportsToolCalling?: boolean; supportsImageToText?: boolean } }).capabilities;
-  return {
-    id: targetIdOf(model),
-    name: model.name,
-    family: model.family,
-    version: model.version,
-    detail: `through ${model.vendor}`,
-    maxInputTokens: model.maxInputTokens,
-    maxOutputTokens: 16_384,
-    toolCalling: capabilities?.supportsToolCalling ?? true,
-    imageInput: capabilities?.supportsImageToText ?? false,
-  };
+  return languageModelInformation(model);
 }
 
 function tokenOf(signal: AbortSignal): vscode.CancellationTokenSource {

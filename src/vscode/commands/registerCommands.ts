@@ -8,6 +8,7 @@ import { exportSavingsReport } from './exportReport';
 import { newLibraryPage, reindexLibrary } from './libraryCommands';
 import { retrieveElidedContent } from './retrieveContent';
 import { describeError } from '../../core/errors';
+import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 
 export function registerCommands(host: HeraldHost, endpoints: EndpointManager): vscode.Disposable[] {
   const commands: Record<string, (...args: unknown[]) => unknown> = {
@@ -27,6 +28,8 @@ export function registerCommands(host: HeraldHost, endpoints: EndpointManager): 
     'herald.manageEndpoints': () => endpoints.manage(),
     'herald.showLog': () => host.channel.show(true),
     'herald.downloadEmbeddingModel': () => downloadEmbeddingModel(host),
+    'herald.openPriceTable': () => vscode.commands.executeCommand('workbench.action.openSettingsJson', { revealSetting: { key: 'herald.prices', edit: true } }),
+    'herald.openPremiumMultipliers': () => vscode.env.openExternal(vscode.Uri.parse(PREMIUM_MULTIPLIER_URL)),
   };
   return Object.entries(commands).map(([id, run]) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {

@@ -1,11 +1,13 @@
 /**
- * "Herald: Retrieve Elided Content": pick a recent handle (with a preview of its original) or
- * paste one, and the original opens in a read-only editor named after the handle, in a guessed language.
+ * "Herald: Retrieve Elided Content": pick a recent handle (with a preview of its original), or
+ * paste a handle or a whole marker into the same box, and the original opens in Herald's
+ * read-only view (see originalView.ts for why not a text editor).
  */
 import * as vscode from 'vscode';
-import { HANDLE_PATTERN, isHandle } from '../../core/stash/marker';
+import { isHandle } from '../../core/stash/marker';
+import { handleInText } from './retrieveContentText';
 import type { HeraldHost } from '../host/heraldHost';
-import { originalUri } from './originalDocuments';
+import { showOriginal } from './originalView';
 
 export async function retrieveElidedContent(host: HeraldHost, handleArgument?: unknown): Promise<void> {
   let handle = typeof handleArgument === 'string' && isHandle(handleArgument) ? handleArgument : undefined;
@@ -16,13 +18,13 @@ export async function retrieveElidedContent(host: HeraldHost, handleArgument?: u
     void vscode.window.showWarningMessage(`Herald: nothing is stored under ${handle}. It may have expired (herald.stash.ttlDays) or come from another machine.`);
     return;
   }
-  const document = await vscode.workspace.openTextDocument(originalUri(handle, original));
-  await vscode.window.showTextDocument(document, { preview: false });
+  await showOriginal(host, handle, original);
   host.logger.info('original-opened', `Herald: opened the original of ${handle} (${original.length} characters)`);
 }
 
+type Item = vscode.QuickPickItem & { handle?: string };
+
 async function pickHandle(host: HeraldHost): Promise<string | undefined> {
-  type Item = vscode.QuickPickItem & { handle?: string };
   const recent = host.log.recentHandles();
   const items: Item[] = [];
   for (const entry of recent) {
@@ -30,14 +32,28 @@ async function pickHandle(host: HeraldHost): Promise<string | undefined> {
     const firstLine = original?.split('\n').find((line) => line.trim().length > 0)?.trim().slice(0, 120) ?? '(expired)';
     items.push({ label: entry.handle, description: `${entry.strategy} · ${new Date(entry.startedAt).toLocaleTimeString()}`, detail: firstLine, handle: entry.handle });
   }
-  items.push({ label: '$(clippy) Paste a handle…', description: 'hr_ followed by 16 letters and digits, as shown in a marker' });
-  const picked = await vscode.window.showQuickPick(items, { title: 'Herald: Retrieve Elided Content', placeHolder: recent.length > 0 ? 'Pick an elided original to open, or paste a handle' : 'No elisions this session yet: paste a handle from a marker', matchOnDetail: true });
-  if (!picked) return undefined;
-  if (picked.handle) return picked.handle;
-  const typed = await vscode.window.showInputBox({
-    title: 'Herald: handle to retrieve',
-    prompt: 'Paste a handle or a whole marker such as [herald: 412 lines elided · retrieve hr_k2p4q7m3x9a5b6c1]',
-    validateInput: (value) => (HANDLE_PATTERN.test(value) ? undefined : 'No handle found: it starts with hr_ and has 16 more letters and digits'),
+  const pick = vscode.window.createQuickPick<Item>();
+  pick.title = 'Herald: Retrieve Elided Content';
+  pick.placeholder = recent.length > 0 ? 'Pick an elided original, or paste a handle or a whole marker' : 'No elisions yet: paste a handle (hr_…) or a whole marker such as [herald: … · retrieve hr_…]';
+  pick.matchOnDetail = true;
+  pick.items = items;
+  // A pasted marker matches no row's label: offer the handle it holds as a row that always shows.
+  pick.onDidChangeValue((value) => {
+    const pasted = handleInText(value);
+    // A bare handle of a listed row matches that row by itself; anything else gets a row of its own.
+    const matchesRow = pasted !== undefined && value.trim() === pasted && items.some((item) => item.handle === pasted);
+    pick.items = pasted && !matchesRow ? [{ label: `$(go-to-file) Open ${pasted}`, description: 'from what you pasted', alwaysShow: true, handle: pasted }, ...items] : items;
   });
-  return typed ? HANDLE_PATTERN.exec(typed)?.[0] : undefined;
+  return new Promise<string | undefined>((resolve) => {
+    let settled = false;
+    const finish = (value: string | undefined): void => {
+      if (settled) return;
+      settled = true;
+      resolve(value);
+      pick.dispose();
+    };
+    pick.onDidAccept(() => finish(pick.selectedItems[0]?.handle ?? pick.activeItems[0]?.handle ?? handleInText(pick.value)));
+    pick.onDidHide(() => finish(undefined));
+    pick.show();
+  });
 }

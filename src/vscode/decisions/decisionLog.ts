@@ -1,11 +1,13 @@
 /**
- * The session's requests and their decisions: what the sidebar, the status bar, `/explain`
- * and the savings report show. Pure and bounded; metadata only (no prompt text).
+ * The recent requests and their decisions: what the sidebar, the status bar, `/explain` and the
+ * savings report show. Pure and bounded; metadata only (no prompt text). A snapshot of it is
+ * kept in the extension's storage, so a window reload keeps the decisions (see
+ * `decisionStore.ts`).
  */
 import type { RequestRecord } from '../../core/flow/requestFlow';
 
 /** Report files carry this; a reader of another version must refuse them. */
-export const SAVINGS_REPORT_SCHEMA_VERSION = 1;
+export const SAVINGS_REPORT_SCHEMA_VERSION = 2;
 
 export interface SessionTotals {
   readonly requests: number;
@@ -15,31 +17,51 @@ export interface SessionTotals {
   /** Saved share of all tokens sent, 0–100. */
   readonly savedPercent: number;
   readonly retrievals: number;
+  /** Requests the target failed, or sent unoptimized because the optimizer failed. */
   readonly failures: number;
+  /** Requests the caller stopped. */
+  readonly cancelled: number;
+  /** Premium requests spent on Copilot-hosted models (Herald's own rounds included), before the model's multiplier. */
+  readonly premiumRequests: number;
+  /** USD the providers billed, at the price table, for the requests it could price. */
+  readonly billedUsd: number;
+  /** Herald's estimate in USD of the same requests without the optimizer. */
+  readonly unoptimizedUsd: number;
+  /** How many requests carry a money figure. */
+  readonly pricedRequests: number;
+}
+
+export const EMPTY_TOTALS: SessionTotals = { requests: 0, tokensBefore: 0, tokensAfter: 0, tokensSaved: 0, savedPercent: 0, retrievals: 0, failures: 0, cancelled: 0, premiumRequests: 0, billedUsd: 0, unoptimizedUsd: 0, pricedRequests: 0 };
+
+/** Whether a request's tokens count as sent (and so its savings as saved): a failed or cancelled request saved nothing. */
+export function completed(record: RequestRecord): boolean {
+  return record.status !== 'failed' && record.status !== 'cancelled';
+}
+
+/** Tokens a request really saved: 0 unless it completed. */
+export function savedTokensOf(record: RequestRecord): number {
+  return completed(record) ? record.tokensBefore - record.tokensAfter : 0;
 }
 
 export class DecisionLog {
   private readonly records: RequestRecord[] = [];
   private readonly listeners = new Set<() => void>();
-  private totals: SessionTotals = { requests: 0, tokensBefore: 0, tokensAfter: 0, tokensSaved: 0, savedPercent: 0, retrievals: 0, failures: 0 };
+  private totals: SessionTotals = EMPTY_TOTALS;
 
-  /** @param capacity how many requests the sidebar keeps; totals count every request of the session. */
+  /** @param capacity how many requests the sidebar keeps; totals count every request. */
   constructor(private readonly capacity = 200) {}
 
   add(record: RequestRecord): void {
     this.records.push(record);
     if (this.records.length > this.capacity) this.records.shift();
-    const tokensBefore = this.totals.tokensBefore + record.tokensBefore;
-    const tokensAfter = this.totals.tokensAfter + record.tokensAfter;
-    this.totals = {
-      requests: this.totals.requests + 1,
-      tokensBefore,
-      tokensAfter,
-      tokensSaved: tokensBefore - tokensAfter,
-      savedPercent: percentSaved(tokensBefore, tokensAfter),
-      retrievals: this.totals.retrievals + record.retrievals,
-      failures: this.totals.failures + (record.status === 'failed' || record.status === 'forwarded-original' ? 1 : 0),
-    };
+    this.totals = addToTotals(this.totals, record);
+    for (const listener of this.listeners) listener();
+  }
+
+  /** Puts back a saved history (oldest first), keeping its totals; used once at start-up. */
+  restore(records: readonly RequestRecord[], totals: SessionTotals): void {
+    this.records.splice(0, this.records.length, ...records.slice(-this.capacity));
+    this.totals = totals;
     for (const listener of this.listeners) listener();
   }
 
@@ -48,8 +70,10 @@ export class DecisionLog {
     return this.records;
   }
 
+  /** The newest request the user's own chat sent (Herald's planning and checking calls skipped). */
   last(): RequestRecord | undefined {
-    return this.records[this.records.length - 1];
+    for (let index = this.records.length - 1; index >= 0; index--) if (this.records[index]!.origin !== 'herald') return this.records[index];
+    return undefined;
   }
 
   sessionTotals(): SessionTotals {
@@ -79,26 +103,62 @@ export class DecisionLog {
   }
 }
 
+/** The totals with one more request. A failed or cancelled request adds its rounds and premium requests (they were spent) but no tokens. */
+export function addToTotals(totals: SessionTotals, record: RequestRecord): SessionTotals {
+  const done = completed(record);
+  const tokensBefore = totals.tokensBefore + (done ? record.tokensBefore : 0);
+  const tokensAfter = totals.tokensAfter + (done ? record.tokensAfter : 0);
+  return {
+    requests: totals.requests + 1,
+    tokensBefore,
+    tokensAfter,
+    tokensSaved: tokensBefore - tokensAfter,
+    savedPercent: percentSaved(tokensBefore, tokensAfter),
+    retrievals: totals.retrievals + record.retrievals + (record.callerRetrievals ?? 0),
+    failures: totals.failures + (record.status === 'failed' || record.status === 'forwarded-original' ? 1 : 0),
+    cancelled: totals.cancelled + (record.status === 'cancelled' ? 1 : 0),
+    premiumRequests: totals.premiumRequests + (record.premiumRequests ?? 0),
+    billedUsd: totals.billedUsd + (record.cost?.billedUsd ?? 0),
+    unoptimizedUsd: totals.unoptimizedUsd + (record.cost?.unoptimizedUsd ?? 0),
+    pricedRequests: totals.pricedRequests + (record.cost ? 1 : 0),
+  };
+}
+
 export function percentSaved(before: number, after: number): number {
   if (before <= 0) return 0;
   return Math.round(((before - after) / before) * 1000) / 10;
 }
 
-const CSV_COLUMNS = ['id', 'started', 'model', 'status', 'tokens_before', 'tokens_after', 'saved_percent', 'optimize_ms', 'total_ms', 'retrievals', 'strategies_applied', 'handles', 'error'] as const;
+const CSV_COLUMNS = [
+  'id', 'started', 'model', 'origin', 'status', 'tokens_before', 'tokens_after', 'saved_tokens', 'saved_percent', 'optimize_ms', 'total_ms', 'rounds', 'billing', 'premium_requests',
+  'billed_input_tokens', 'billed_cached_tokens', 'billed_cache_write_tokens', 'billed_output_tokens', 'billed_usd', 'unoptimized_usd', 'price_key', 'retrievals', 'strategies_applied', 'handles', 'error',
+] as const;
 
-/** One line per request, RFC 4180 quoting. */
+/** One line per request, RFC 4180 quoting. Empty cells where a figure is unknown (no usage reported, no price). */
 export function savingsReportCsv(records: readonly RequestRecord[]): string {
   const rows = records.map((record) => [
     record.id,
     new Date(record.startedAt).toISOString(),
     record.model,
+    record.origin ?? 'caller',
     record.status,
     String(record.tokensBefore),
     String(record.tokensAfter),
-    String(percentSaved(record.tokensBefore, record.tokensAfter)),
+    String(savedTokensOf(record)),
+    String(completed(record) ? percentSaved(record.tokensBefore, record.tokensAfter) : 0),
     String(Math.round(record.optimizeMs)),
     String(Math.round(record.totalMs)),
-    String(record.retrievals),
+    String(record.rounds ?? ''),
+    record.billing ?? 'unknown',
+    String(record.premiumRequests ?? 0),
+    optional(record.usage?.inputTokens),
+    optional(record.usage?.cacheReadTokens),
+    optional(record.usage?.cacheWriteTokens),
+    optional(record.usage?.outputTokens),
+    record.cost ? record.cost.billedUsd.toFixed(6) : '',
+    record.cost ? record.cost.unoptimizedUsd.toFixed(6) : '',
+    record.cost?.priceKey ?? '',
+    String(record.retrievals + (record.callerRetrievals ?? 0)),
     record.decisions.filter((decision) => decision.status === 'applied').map((decision) => decision.strategy).join(' '),
     record.handles.join(' '),
     record.error ?? '',
@@ -106,9 +166,13 @@ export function savingsReportCsv(records: readonly RequestRecord[]): string {
   return [CSV_COLUMNS.join(','), ...rows.map((row) => row.map(csvField).join(','))].join('\r\n') + '\r\n';
 }
 
-/** The whole session, decisions included, with a schema version. */
+/** The whole history, decisions included, with a schema version. */
 export function savingsReportJson(records: readonly RequestRecord[], totals: SessionTotals): string {
   return JSON.stringify({ schema: SAVINGS_REPORT_SCHEMA_VERSION, generatedBy: 'herald', totals, requests: records }, null, 2) + '\n';
+}
+
+function optional(value: number | undefined): string {
+  return value === undefined ? '' : String(value);
 }
 
 function csvField(value: string): string {

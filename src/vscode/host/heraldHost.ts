@@ -7,7 +7,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Logger, ModelPort } from '../../core/ports';
-import { loadOnnxEmbedder } from '../../core/relevance/embedding/onnxEmbedder';
+import { bundledModelFolder } from '../../core/relevance/embedding/bundledModel';
+import { loadEmbedder } from '../../core/relevance/embedding/loadEmbedder';
 import { FileBlobStore } from '../../core/stash/blobStore';
 import { Stash } from '../../core/stash/stash';
 import { bundledEnvironment } from '../../core/strategies/environment';
@@ -15,6 +16,7 @@ import { createStrategies, STRATEGY_ORDER } from '../../core/strategies/index';
 import { FileThresholdStore, type ThresholdStore } from '../../core/filter/thresholds';
 import type { Strategy } from '../../core/pipeline/types';
 import { DecisionLog } from '../decisions/decisionLog';
+import { DECISION_STORE_FILE, DecisionStore } from '../decisions/decisionStore';
 import { usableEmbeddingFolder } from '../embedding/embeddingFolder';
 import { gitUserName, KnowledgeSupport } from '../knowledge/knowledgeSupport';
 import { languageModelPort } from '../knowledge/languageModelPort';
@@ -48,6 +50,8 @@ export class HeraldHost implements vscode.Disposable {
     // The index lives in the extension's storage, one file per library root, never in the workspace.
     const indexFolder = path.join(context.globalStorageUri.fsPath, 'library-index');
     this.library = new LibraryService(workspaceRoot(), settings.libraryFolder, logger, Date.now, (root) => path.join(indexFolder, `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`));
+    // The decisions survive a window reload: a bounded history in the extension's storage.
+    this.disposables.push(new DecisionStore(path.join(context.globalStorageUri.fsPath, DECISION_STORE_FILE), this.log, logger));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('herald')) this.reloadSettings();
@@ -83,7 +87,8 @@ export class HeraldHost implements vscode.Disposable {
     const knowledge = new KnowledgeSupport({
       storageFolder: context.globalStorageUri.fsPath,
       logger,
-      loadEmbedder: (folder) => loadOnnxEmbedder(folder, assets ? { assets } : {}),
+      loadEmbedder: (folder) => loadEmbedder(folder, assets ? { assets } : {}),
+      bundledFolder: bundledModelFolder(path.join(context.extensionPath, 'dist')),
       // Asked once per session: private notes go to their owner only.
       viewer: () => (viewer === null ? (viewer = gitUserName(workspaceRoot())) : viewer),
     });

@@ -2,17 +2,21 @@
 import * as vscode from 'vscode';
 import type { HeraldHost } from './heraldHost';
 import { statusText } from './statusText';
+import { gatewayStatus } from '../gateway/gatewayStatus';
 
 export function registerStatusBar(host: HeraldHost): vscode.Disposable[] {
   const item = vscode.window.createStatusBarItem('herald.savings', vscode.StatusBarAlignment.Right, 100);
   item.name = 'Herald savings';
   item.command = 'herald.showDecisions';
   const update = (): void => {
-    const { text, tooltip } = statusText(host.log.sessionTotals(), host.settings().enabled);
+    const totals = host.log.sessionTotals();
+    const { text, tooltip } = statusText(totals, host.settings().enabled);
     item.text = text;
-    item.tooltip = tooltip;
+    item.tooltip = tooltip + gatewayStatus.tooltipLine();
+    // Before the first request the likely next step is enabling the models; after it, the decisions.
+    item.command = totals.requests === 0 ? 'herald.enableModels' : 'herald.showDecisions';
   };
   update();
   item.show();
-  return [item, host.log.onDidChange(update), host.onDidChangeSettings(update)];
+  return [item, host.log.onDidChange(update), host.onDidChangeSettings(update), gatewayStatus.onDidChange(update)];
 }

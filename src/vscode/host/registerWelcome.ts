@@ -1,38 +1,58 @@
 /**
- * The first minute: once per install, say what Herald is and the one step VS Code requires
- * before its models can be picked in the chat (third-party models start hidden until the
- * user enables them under Manage Models).
+ * The first minutes. VS Code lists a third-party provider's models in the chat's model picker
+ * only after the user enables them under Manage Models, so Herald keeps a permanent way there
+ * ("Herald: Enable Herald Models", the Decisions view's button, the status bar item before the
+ * first request) besides the one-time welcome. Copilot-hosted models bill a premium request for
+ * every request Herald sends; with `herald.copilotHostedModels` at "ask" they are listed only
+ * after the user has read that and chosen to list them.
  */
 import * as vscode from 'vscode';
+import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 import type { HeraldHost } from './heraldHost';
+import { copilotTradeoffText, WELCOME_TEXT } from './welcomeText';
 
 const WELCOMED = 'herald.welcomed';
 /** VS Code has renamed this command across versions; the first that exists is used. */
 const MANAGE_MODELS_COMMANDS = ['workbench.action.chat.manage', 'workbench.action.chat.manageLanguageModels'];
 
+export const ENABLE_MODELS_COMMAND = 'herald.enableModels';
+
 export function registerWelcome(host: HeraldHost): vscode.Disposable[] {
-  if (host.context.globalState.get<boolean>(WELCOMED)) return [];
-  void host.context.globalState.update(WELCOMED, true);
-  void (async () => {
-    const choice = await vscode.window.showInformationMessage(
-      'Herald is ready: pick a "Herald · …" model in the chat and every request gets smaller. VS Code lists new models only once you enable them under Manage Models.',
-      'Manage Models',
-      'Add an Endpoint',
-      'Open Herald',
-    );
-    if (choice === 'Manage Models') await openManageModels(host);
-    else if (choice === 'Add an Endpoint') await vscode.commands.executeCommand('herald.manageEndpoints');
-    else if (choice === 'Open Herald') await vscode.commands.executeCommand('herald.showDecisions');
-  })();
-  return [];
+  const disposables = [vscode.commands.registerCommand(ENABLE_MODELS_COMMAND, () => openManageModels(host))];
+  if (!host.context.globalState.get<boolean>(WELCOMED)) {
+    void host.context.globalState.update(WELCOMED, true);
+    void (async () => {
+      const choice = await vscode.window.showInformationMessage(WELCOME_TEXT, 'Manage Models', 'Add an Endpoint', 'Open Herald');
+      if (choice === 'Manage Models') await openManageModels(host);
+      else if (choice === 'Add an Endpoint') await vscode.commands.executeCommand('herald.manageEndpoints');
+      else if (choice === 'Open Herald') await vscode.commands.executeCommand('herald.showDecisions');
+    })();
+  }
+  return disposables;
 }
 
-async function openManageModels(host: HeraldHost): Promise<void> {
+/** Opens VS Code's Manage Models (the Language Models editor), where the Herald entries are enabled. */
+export async function openManageModels(host: HeraldHost): Promise<void> {
   const available = new Set(await vscode.commands.getCommands(true));
   const command = MANAGE_MODELS_COMMANDS.find((candidate) => available.has(candidate));
   if (command) await vscode.commands.executeCommand(command);
   else {
     host.logger.warn('manage-models-missing', 'Herald: this VS Code has no Manage Models command; open the chat model picker and choose "Manage Models…"');
-    void vscode.window.showInformationMessage('Open the chat model picker and choose "Manage Models…" to enable the Herald models.');
+    void vscode.window.showInformationMessage('Herald: open the chat model picker and choose "Manage Models…" to enable the Herald models.');
   }
+}
+
+
+let noticeShown = false;
+
+/** Once per window, when Copilot-hosted models exist and the setting says "ask": explain the cost and let the user list them. */
+export async function offerCopilotModels(host: HeraldHost, count: number): Promise<void> {
+  if (noticeShown || count === 0 || host.settings().copilotHostedModels !== 'ask') return;
+  noticeShown = true;
+  const choice = await vscode.window.showInformationMessage(copilotTradeoffText(count), 'List Them', 'Keep Them Hidden', 'Multipliers');
+  const configuration = vscode.workspace.getConfiguration('herald');
+  if (choice === 'List Them') await configuration.update('copilotHostedModels', 'show', vscode.ConfigurationTarget.Global);
+  else if (choice === 'Keep Them Hidden') await configuration.update('copilotHostedModels', 'hide', vscode.ConfigurationTarget.Global);
+  else if (choice === 'Multipliers') await vscode.env.openExternal(vscode.Uri.parse(PREMIUM_MULTIPLIER_URL));
+  if (choice === 'List Them' || choice === 'Keep Them Hidden') host.reloadSettings();
 }

@@ -22,6 +22,8 @@ export interface KnowledgeSupportOptions {
   readonly logger: Logger;
   /** Loads an embedding model folder (the ONNX embedder in the extension). */
   readonly loadEmbedder: (folder: string) => Promise<Embedder>;
+  /** The retrieval model Herald ships, used when the user configured no model folder. */
+  readonly bundledFolder?: string;
   /** The reader's name; default: `git config user.name` in the workspace. */
   readonly viewer?: () => string | undefined;
 }
@@ -67,8 +69,12 @@ export class KnowledgeSupport {
     }
   }
 
-  /** The embedder of a folder, loaded once; a folder that fails to load is reported and skipped (lexical relevance). */
-  embedder(folder: string | undefined): Promise<Embedder | undefined> {
+  /**
+   * The embedder of a folder (the user's; without one, the shipped model), loaded once; a
+   * folder that fails to load is reported and skipped (lexical relevance).
+   */
+  embedder(userFolder: string | undefined): Promise<Embedder | undefined> {
+    const folder = userFolder ?? this.options.bundledFolder;
     if (!folder) return Promise.resolve(undefined);
     if (folder !== this.embedderFolder || !this.embedderLoading) {
       this.embedderFolder = folder;

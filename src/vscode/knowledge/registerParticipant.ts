@@ -9,7 +9,8 @@ import { runQualityCheck } from '../../core/filter/filter';
 import { getContext } from '../../core/knowledge/getContext';
 import type { HeraldHost } from '../host/heraldHost';
 import { explainRecord } from './explainRecord';
-import { languageModelPort } from './languageModelPort';
+import { languageModelPort, type OwnCall } from './languageModelPort';
+import { ownCallRecord } from './ownCalls';
 import { filterReferences, type AttachedReference, type FilteredReferences } from './referenceFilter';
 import { describeError } from '../../core/errors';
 
@@ -49,6 +50,12 @@ async function readReference(value: unknown): Promise<{ label: string; content: 
 }
 
 export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
+  let ownCalls = 0;
+  // Herald's own calls straight to a Copilot-hosted model are premium requests: each gets a record.
+  const recordOwnCall = (call: OwnCall): void => {
+    const record = ownCallRecord({ vendor: call.model.vendor, name: call.model.name, family: call.model.family, purpose: call.purpose, tokens: host.optimizer.tokens.count(call.prompt), failed: call.failed }, `h${Date.now().toString(36)}-${(++ownCalls).toString(36)}`, Date.now());
+    if (record) host.log.add(record);
+  };
   const participant = vscode.chat.createChatParticipant(PARTICIPANT_ID, async (request, _context, stream, token) => {
     if (request.command === 'explain') {
       stream.markdown(explainRecord(host.log.last()));
@@ -68,8 +75,11 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
     stream.progress('Choosing what the library says about this…');
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
+    // The plan by rules is enough for the library's search; the model plan (one more request to the chat's
+    // model, a premium request on a Copilot-hosted one) runs only when the user allowed model calls for the library.
+    const modelCalls = settings.judgeMode !== 'off';
     const dependencies = await host.knowledge.contextDependencies(
-      { judgeMode: settings.judgeMode, embeddingFolder: host.embeddingFolder(), model: languageModelPort(request.model), signal: abort.signal },
+      { judgeMode: settings.judgeMode, embeddingFolder: host.embeddingFolder(), ...(modelCalls ? { model: languageModelPort(request.model, 'library plan', recordOwnCall) } : {}), signal: abort.signal },
       host.logger,
     );
     const result = await getContext(library, { task }, dependencies);
@@ -102,7 +112,7 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
     for await (const piece of response.text) stream.markdown(piece);
     if (attachments && host.settings().filterQualityCheck) {
       // After the answer, so it adds no latency: was the kept context enough? The threshold for @herald moves with the verdict.
-      void runQualityCheck(attachments.result, PARTICIPANT_AGENT, languageModelPort(request.model), host.filterThresholds()).catch((error: unknown) =>
+      void runQualityCheck(attachments.result, PARTICIPANT_AGENT, languageModelPort(request.model, 'filter quality check', recordOwnCall), host.filterThresholds()).catch((error: unknown) =>
         host.logger.warn('filter-quality-check-failed', `Herald: the filter's quality check failed: ${describeError(error)}`),
       );
     }

@@ -1,15 +1,15 @@
 /**
- * Herald's tools for agents: herald_get_context, herald_read_page, herald_retrieve and
- * herald_filter_context. Inputs are validated with zod; a bad input is answered with an
+ * Herald's tools for agents: herald_get_context, herald_read_page and herald_filter_context.
+ * (herald_retrieve is offered and answered inside the turn by every Herald model instead; see
+ * manifest/contributes.ts for why it is not contributed.) Inputs are validated with zod; a bad input is answered with an
  * actionable message rather than thrown, so the agent can correct itself.
  */
 import * as vscode from 'vscode';
 import { filter } from '../../core/filter/filter';
 import { getContext } from '../../core/knowledge/getContext';
 import { readPage } from '../../core/knowledge/readPage';
-import { answerRetrieveCall } from '../../core/flow/requestFlow';
 import type { HeraldHost } from '../host/heraldHost';
-import { filterToolInput, getContextToolInput, inputProblem, readPageToolInput, retrieveToolInput } from './toolInputs';
+import { filterToolInput, getContextToolInput, inputProblem, readPageToolInput } from './toolInputs';
 import { describeError } from '../../core/errors';
 
 type ToolHandler = (input: unknown, token: vscode.CancellationToken) => Promise<string>;
@@ -36,11 +36,6 @@ export function registerTools(host: HeraldHost): vscode.Disposable[] {
       const page = readPage(library, parsed.data.page_id, viewer ? { viewer } : {});
       host.library.note(`read_page ${parsed.data.page_id}${page ? '' : ' (not found)'}`);
       return page?.markdown ?? `Herald: no page "${parsed.data.page_id}" in the library; herald_get_context lists page ids.`;
-    },
-    herald_retrieve: async (input) => {
-      const parsed = retrieveToolInput.safeParse(input);
-      if (!parsed.success) return inputProblem('herald_retrieve', parsed.error);
-      return answerRetrieveCall(parsed.data, (handle) => host.stash.retrieve(handle));
     },
     herald_filter_context: async (input, token) => {
       const parsed = filterToolInput.safeParse(input);

@@ -12,7 +12,6 @@ export const getContextToolInput = z.strictObject({
 
 export const readPageToolInput = z.strictObject({ page_id: z.string().trim().min(1) });
 
-export const retrieveToolInput = z.strictObject({ handle: z.string().trim().regex(/^hr_[a-z2-7]{16}$/, 'a handle is hr_ followed by 16 letters and digits, copied from a marker') });
 
 export const filterToolInput = z.strictObject({
   question: z.string().trim().min(1),

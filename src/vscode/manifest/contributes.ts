@@ -4,10 +4,15 @@
  * real defaults). `writeManifest.ts` puts them into package.json; a unit test fails when the two
  * drift apart.
  */
+import { GATEWAY_CONFIGURATION } from '../gateway/gatewaySettings';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
+import { describeOptions, optionDefaults, type OptionDescription } from '../../core/pipeline/optionSchema';
 import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
-import { AGGRESSIVENESS, JUDGE_MODES } from '../settings/settingsSchema';
+import { AGGRESSIVENESS, COPILOT_HOSTED_MODES, JUDGE_MODES } from '../settings/settingsSchema';
+import { retiredSettingProperties } from '../settings/retiredStrategies';
+import { DEFAULT_PRICES, PRICES_CHECKED } from '../../core/costs/prices';
+import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 
 type Json = Record<string, unknown>;
 
@@ -22,8 +27,17 @@ export const COMMANDS: readonly { command: string; title: string; icon?: string 
   { command: 'herald.manageEndpoints', title: 'Manage Endpoints' },
   { command: 'herald.showLog', title: 'Show Log' },
   { command: 'herald.downloadEmbeddingModel', title: 'Download Embedding Model' },
+  { command: 'herald.enableModels', title: 'Enable Herald Models', icon: '$(eye)' },
+  { command: 'herald.openPriceTable', title: 'Edit Price Table' },
 ];
 
+/**
+ * Tools other agents may call. `herald_retrieve` is deliberately not among them: every Herald
+ * model offers it inside the turn and answers it itself (core/flow/requestFlow.ts). A contributed
+ * copy would sit in every agent request's tool list, switch the in-turn answer off (a caller's
+ * tool of that name wins) and turn each retrieval into one more agent step, which on a
+ * Copilot-hosted model is one more premium request.
+ */
 const TOOLS: readonly Json[] = [
   {
     name: 'herald_get_context',
@@ -55,17 +69,6 @@ const TOOLS: readonly Json[] = [
     canBeReferencedInPrompt: true,
     icon: '$(file)',
     inputSchema: { type: 'object', properties: { page_id: { type: 'string', description: 'The page id, e.g. billing/refunds.' } }, required: ['page_id'] },
-  },
-  {
-    name: 'herald_retrieve',
-    toolReferenceName: 'heraldRetrieve',
-    displayName: 'Herald: Retrieve Elided Content',
-    userDescription: 'The original behind a Herald marker',
-    modelDescription:
-      'Returns, byte for byte, the original content Herald replaced with a marker such as "[herald: 412 lines elided · retrieve hr_k2p4q7m3x9a5b6c1]". Call it with the handle when you need the exact text.',
-    canBeReferencedInPrompt: true,
-    icon: '$(unfold)',
-    inputSchema: { type: 'object', properties: { handle: { type: 'string', description: 'The handle from the marker: hr_ followed by 16 letters and digits.' } }, required: ['handle'] },
   },
   {
     name: 'herald_filter_context',
@@ -103,7 +106,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       type: 'array',
       default: [],
       order: 2,
-      markdownDescription: 'Models Herald forwards to besides the ones VS Code already offers. Each becomes a **Herald · <name>** model. Add them with **Herald: Manage Endpoints**, which keeps the API key in secret storage (never here).',
+      markdownDescription: 'Models Herald forwards to besides the ones VS Code already offers. Each becomes a **Herald · &lt;name&gt;** model. Add them with **Herald: Manage Endpoints**, which keeps the API key in secret storage (never here).',
       items: {
         type: 'object',
         required: ['name', 'kind', 'url', 'model'],
@@ -121,15 +124,41 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       },
     },
     'herald.library.folder': { type: 'string', default: '.herald', order: 3, markdownDescription: "The knowledge library's folder, relative to the workspace: Markdown pages with YAML front matter." },
-    'herald.judge.mode': { type: 'string', enum: [...JUDGE_MODES], default: 'off', order: 4, enumDescriptions: ['Search only.', "Ask the chat's model to judge the sections, and only report what it would drop.", "Ask the chat's model and drop the sections it rejects."], description: "Whether @herald asks the chat's model to judge which library sections matter (one extra model call per question)." },
-    'herald.embedding.modelFolder': { type: 'string', default: '', order: 5, markdownDescription: 'A local ONNX embedding model folder (`model.onnx` and `tokenizer.json` or `vocab.txt`, optionally `herald-model.json` with checksums) for meaning-based relevance in the optimizer, the library and the filter. Empty: lexical relevance only. Herald downloads nothing by itself; run **Herald: Download Embedding Model** to fetch a pinned, checksum-verified all-MiniLM-L6-v2 and fill this in.' },
+    'herald.judge.mode': { type: 'string', enum: [...JUDGE_MODES], default: 'off', order: 4, enumDescriptions: ['Search only.', "Ask the chat's model to judge the sections, and only report what it would drop.", "Ask the chat's model and drop the sections it rejects."], markdownDescription: "Whether **@herald** makes model calls for the library: `off` plans the search by rules and asks no model; `shadow` and `gate` also ask the chat's model to plan the search and to judge which sections matter (extra requests per question; with a Copilot-hosted model each is a premium request, counted in the Decisions view)." },
+    'herald.embedding.modelFolder': { type: 'string', default: '', order: 5, markdownDescription: 'A local ONNX embedding model folder (`model.onnx` and `tokenizer.json` or `vocab.txt`, optionally `herald-model.json` with checksums) for meaning-based relevance in the optimizer, the library and the filter, in place of the small retrieval model Herald ships. Empty: the shipped model. Herald downloads nothing by itself; run **Herald: Download Embedding Model** to fetch a pinned, checksum-verified all-MiniLM-L6-v2 and fill this in.' },
     'herald.filter.qualityCheck': { type: 'boolean', default: true, order: 5.5, markdownDescription: 'After **@herald** answered with attachments the filter chose, ask the same model (one short extra call) whether the kept context was enough, and move the filter\'s threshold for @herald accordingly. The learned threshold is kept in Herald\'s global storage.' },
     'herald.contentMode': { type: 'boolean', default: false, order: 6, description: 'Record prompt text in decisions and logs. Off: decisions carry metadata only (sizes, actions, reasons).' },
     'herald.stash.ttlDays': { type: 'number', default: 7, minimum: 0.01, maximum: 365, order: 7, description: 'Days an unused elided original is kept for retrieval.' },
     'herald.stash.maxMegabytes': { type: 'number', default: 256, minimum: 1, order: 8, description: 'Megabytes of elided originals kept; the least recently used go first.' },
     'herald.strategyTimeLimitMs': { type: 'integer', default: 5000, minimum: 1, maximum: 60000, order: 9, description: 'Longest one strategy may run, in milliseconds; a slower one is skipped and the request goes on without it.' },
     'herald.cache.rewriteMinSavedShare': { type: 'number', default: CACHED_REWRITE_MIN_SAVED_SHARE, minimum: 0, maximum: 1, order: 9.5, markdownDescription: 'Least share (0–1) of an old tool output a history rewrite must remove. The provider has already cached the output as it stood, so a rewrite is billed as a cache write on that turn; the default 0.4 pays back within about 17 turns at Anthropic\'s prices (cache reads 0.1×, writes 1.25× the input price). With a provider that bills no cache write (OpenAI) a lower value saves more; 0 rewrites whatever saves a token.' },
+    'herald.copilotHostedModels': {
+      type: 'string',
+      enum: [...COPILOT_HOSTED_MODES],
+      default: 'ask',
+      order: 2.5,
+      enumDescriptions: ['Listed after you have read what they cost and chosen to list them (a one-time notice).', 'Always listed.', 'Never listed.'],
+      markdownDescription: `Whether Herald offers **Herald · …** entries for GitHub Copilot's own models. Copilot counts every request Herald sends to one (each agent step, each Herald retrieve round, each library plan) as a premium request, times the model's [multiplier](${PREMIUM_MULTIPLIER_URL}). Endpoint models are listed first and billed by the token.`,
+    },
+    'herald.prices': {
+      type: 'object',
+      default: DEFAULT_PRICES,
+      order: 2.6,
+      additionalProperties: {
+        type: 'object',
+        required: ['input', 'cachedInput', 'output'],
+        additionalProperties: false,
+        properties: {
+          input: { type: 'number', minimum: 0, description: 'USD per million fresh input tokens.' },
+          cachedInput: { type: 'number', minimum: 0, description: 'USD per million input tokens read from the prompt cache.' },
+          cacheWrite: { type: 'number', minimum: 0, description: 'USD per million input tokens written to the prompt cache (0 where the provider bills none).' },
+          output: { type: 'number', minimum: 0, description: 'USD per million output tokens.' },
+        },
+      },
+      markdownDescription: `List prices Herald uses to turn a provider's own usage figures into money, by model id prefix (the longest prefix of an endpoint's model id wins). The defaults are OpenAI's and Anthropic's list prices as checked on ${PRICES_CHECKED}; edit them for your contract, or add a model. Entries you write replace or add to the defaults.`,
+    },
     'herald.retrieve.maxRounds': { type: 'integer', default: 4, minimum: 0, maximum: 10, order: 10, markdownDescription: 'How many times in one turn Herald answers the model\'s `herald_retrieve` calls itself. 0 turns in-turn retrieval off.' },
+    ...GATEWAY_CONFIGURATION,
   };
   for (const strategy of strategies) {
     // Ordered by the registry, so a strategy landing later does not renumber the others.
@@ -140,18 +169,10 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       order: 100 + index * 2,
       markdownDescription: `Run the \`${strategy.id}\` strategy${strategy.kind === 'signal' ? ' (a read-only signal: it only records a decision)' : ''}.`,
     };
-    const defaults = strategy.defaults ?? {};
-    if (Object.keys(defaults).length > 0) {
-      properties[`herald.strategy.${strategy.id}.options`] = {
-        type: 'object',
-        default: defaults,
-        order: 101 + index * 2,
-        additionalProperties: false,
-        markdownDescription: `Parameters of \`${strategy.id}\`. Names not listed here are rejected.`,
-        properties: Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: jsonType(value), default: value }])),
-      };
-    }
+    const options = strategyOptionProperty(strategy, 101 + index * 2);
+    if (options !== undefined) properties[`herald.strategy.${strategy.id}.options`] = options;
   }
+  Object.assign(properties, retiredSettingProperties());
   return properties;
 }
 
@@ -165,6 +186,7 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
         'view/title': [
           { command: 'herald.retrieveElidedContent', when: 'view == herald.decisions', group: 'navigation@1' },
           { command: 'herald.exportSavingsReport', when: 'view == herald.decisions', group: 'navigation@2' },
+          { command: 'herald.enableModels', when: 'view == herald.decisions', group: 'navigation@3' },
           { command: 'herald.newLibraryPage', when: 'view == herald.library', group: 'navigation@1' },
           { command: 'herald.reindexLibrary', when: 'view == herald.library', group: 'navigation@2' },
         ],
@@ -178,7 +200,8 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
       },
       viewsWelcome: [],
       configuration: { title: 'Herald', properties: configurationProperties(strategies) },
-      languageModelChatProviders: [{ vendor: 'herald', displayName: 'Herald' }],
+      // managementCommand: VS Code's Language Models editor offers it as the provider's "Manage" action.
+      languageModelChatProviders: [{ vendor: 'herald', displayName: 'Herald', managementCommand: 'herald.manageEndpoints' }],
       chatParticipants: [
         {
           id: 'herald.participant',
@@ -195,6 +218,63 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
       languageModelTools: TOOLS,
     },
   };
+}
+
+/**
+ * The setting holding a strategy's parameters: from its option schema, each parameter with
+ * its type, default, bounds and description; without a schema, the names and defaults only.
+ */
+function strategyOptionProperty(strategy: Strategy, order: number): Json | undefined {
+  if (strategy.optionSchema !== undefined) {
+    const options = describeOptions(strategy.optionSchema);
+    if (options.length === 0) return undefined;
+    return {
+      type: 'object',
+      default: optionDefaults(strategy.optionSchema),
+      order,
+      additionalProperties: false,
+      markdownDescription: `Parameters of \`${strategy.id}\` (a name not listed is rejected):\n\n${options.map((option) => `- \`${option.name}\`: ${optionSentence(option)}`).join('\n')}`,
+      properties: Object.fromEntries(options.map((option) => [option.name, {
+        type: option.type,
+        default: option.default,
+        ...(option.minimum !== undefined ? { minimum: option.minimum } : {}),
+        ...(option.maximum !== undefined ? { maximum: option.maximum } : {}),
+        ...(option.values !== undefined ? { enum: option.values } : {}),
+        markdownDescription: optionSentence(option),
+      }])),
+    };
+  }
+  const defaults = strategy.defaults ?? {};
+  if (Object.keys(defaults).length === 0) return undefined;
+  return {
+    type: 'object',
+    default: defaults,
+    order,
+    additionalProperties: false,
+    markdownDescription: `Parameters of \`${strategy.id}\`. Names not listed here are rejected.`,
+    properties: Object.fromEntries(Object.entries(defaults).map(([name, value]) => [name, { type: jsonType(value), default: value }])),
+  };
+}
+
+/** An option's description followed by its default and range: "… Default 0.8, from 0 to 1." */
+export function optionSentence(option: OptionDescription): string {
+  return `${option.description} Default ${formatValue(option.default)}${rangeText(option)}.`;
+}
+
+/** "from 0 to 1", "at least 1", one of the values, or nothing. */
+export function rangeText(option: OptionDescription): string {
+  if (option.values !== undefined) return `, one of ${option.values.map((value) => `\`${value}\``).join(', ')}`;
+  if (option.minimum !== undefined && option.maximum !== undefined) return `, from ${option.minimum} to ${option.maximum}`;
+  if (option.minimum !== undefined) return `, at least ${option.minimum}`;
+  if (option.maximum !== undefined) return `, at most ${option.maximum}`;
+  return '';
+}
+
+/** A default as the settings UI shows it. */
+export function formatValue(value: unknown): string {
+  if (typeof value === 'string') return value === '' ? 'empty' : `\`${value}\``;
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((item) => `\`${String(item)}\``).join(', ');
+  return `\`${JSON.stringify(value)}\``;
 }
 
 function jsonType(value: unknown): string {

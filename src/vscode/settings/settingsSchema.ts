@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
+import { mergePriceTable, type PriceTable } from '../../core/costs/prices';
 
 /** One endpoint the user added: a model behind an OpenAI-compatible or Anthropic API. */
 export const endpointSchema = z.strictObject({
@@ -12,8 +13,8 @@ export const endpointSchema = z.strictObject({
   name: z.string().min(1).max(80),
   /** Which API the endpoint speaks. */
   kind: z.enum(['openai', 'anthropic']),
-  /** Base URL, e.g. `https://api.openai.com/v1` or `https://api.anthropic.com/v1`. */
-  url: z.url(),
+  /** Base URL, e.g. `https://api.openai.com/v1` or `https://api.anthropic.com/v1` (http or https). */
+  url: z.url({ protocol: /^https?$/, error: 'an http:// or https:// base URL such as https://api.openai.com/v1' }),
   /** The model id sent to the endpoint. */
   model: z.string().min(1),
   /** The model's input window in tokens. */
@@ -31,6 +32,8 @@ export type EndpointSettings = z.infer<typeof endpointSchema>;
 
 export const AGGRESSIVENESS = ['conservative', 'balanced', 'aggressive'] as const;
 export const JUDGE_MODES = ['off', 'shadow', 'gate'] as const;
+/** Whether Herald lists "Herald · …" entries for Copilot-hosted models, which bill a premium request per request Herald sends. */
+export const COPILOT_HOSTED_MODES = ['ask', 'show', 'hide'] as const;
 
 /** Per-strategy settings: on/off and its parameters. */
 export const strategySettingsSchema = z.strictObject({
@@ -69,9 +72,13 @@ export const settingsSchema = z.object({
   retrieveRounds: z.number().int().min(0).max(10).default(4),
   /** Endpoints the user added. */
   endpoints: z.array(z.unknown()).default([]),
+  /** Copilot-hosted models: listed once the user has seen what they cost (ask), always (show), never (hide). */
+  copilotHostedModels: z.enum(COPILOT_HOSTED_MODES).default('ask'),
+  /** Prices per model id prefix, over the default table. */
+  prices: z.unknown().optional(),
 });
 
-export type HeraldSettings = Omit<z.infer<typeof settingsSchema>, 'endpoints'> & { readonly endpoints: EndpointSettings[] };
+export type HeraldSettings = Omit<z.infer<typeof settingsSchema>, 'endpoints' | 'prices'> & { readonly endpoints: EndpointSettings[]; readonly prices: PriceTable };
 
 /** The setting names under `herald.` as they appear in `package.json`. */
 export const SETTING_KEYS = {
@@ -89,6 +96,8 @@ export const SETTING_KEYS = {
   cachedRewriteMinSavedShare: 'cache.rewriteMinSavedShare',
   retrieveRounds: 'retrieve.maxRounds',
   endpoints: 'endpoints',
+  copilotHostedModels: 'copilotHostedModels',
+  prices: 'prices',
 } as const satisfies Record<keyof HeraldSettings, string>;
 
 export interface SettingsReadResult {
@@ -128,5 +137,7 @@ export function readSettings(get: (key: string) => unknown): SettingsReadResult 
       endpoints.push(parsed.data);
     }
   });
-  return { settings: { ...(values as Omit<HeraldSettings, 'endpoints'>), endpoints }, problems };
+  const prices = mergePriceTable(values.prices);
+  problems.push(...prices.problems);
+  return { settings: { ...(values as Omit<HeraldSettings, 'endpoints' | 'prices'>), endpoints, prices: prices.table }, problems };
 }

@@ -1,7 +1,10 @@
 /** The activity bar container "Herald" with its two webview views: Decisions and Library. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { percentSaved } from '../decisions/decisionLog';
+import { completed, percentSaved, savedTokensOf } from '../decisions/decisionLog';
+import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
+import { PRICES_CHECKED } from '../../core/costs/prices';
+import { fullUsage } from '../../core/costs/usage';
 import type { HeraldHost } from '../host/heraldHost';
 import type { HostMessage, RequestView, WebviewMessage } from '../../webview/protocol';
 import { SidebarView } from './sidebarView';
@@ -16,6 +19,9 @@ const COMMAND_OF: Record<Extract<WebviewMessage, { type: 'command' }>['command']
   'new-page': 'herald.newLibraryPage',
   reindex: 'herald.reindexLibrary',
   retrieve: 'herald.retrieveElidedContent',
+  'enable-models': 'herald.enableModels',
+  'open-prices': 'herald.openPriceTable',
+  'open-multipliers': 'herald.openPremiumMultipliers',
 };
 
 export function registerSidebar(host: HeraldHost): vscode.Disposable[] {
@@ -60,9 +66,16 @@ function decisionsMessage(host: HeraldHost): HostMessage {
     startedAt: record.startedAt,
     model: record.model,
     status: record.status,
+    origin: record.origin ?? 'caller',
     tokensBefore: record.tokensBefore,
     tokensAfter: record.tokensAfter,
-    savedPercent: percentSaved(record.tokensBefore, record.tokensAfter),
+    savedTokens: savedTokensOf(record),
+    savedPercent: completed(record) ? percentSaved(record.tokensBefore, record.tokensAfter) : 0,
+    rounds: record.rounds ?? 1,
+    billing: record.billing ?? 'unknown',
+    premiumRequests: record.premiumRequests ?? 0,
+    ...(record.usage ? { usage: fullUsage(record.usage) } : {}),
+    ...(record.cost ? { cost: record.cost } : {}),
     optimizeMs: record.optimizeMs,
     totalMs: record.totalMs,
     retrievals: record.retrievals,
@@ -81,5 +94,5 @@ function decisionsMessage(host: HeraldHost): HostMessage {
       handles: [...decision.handles],
     })),
   }));
-  return { type: 'decisions', requests, totals: host.log.sessionTotals(), optimizerEnabled: host.settings().enabled };
+  return { type: 'decisions', requests, totals: host.log.sessionTotals(), optimizerEnabled: host.settings().enabled, multiplierUrl: PREMIUM_MULTIPLIER_URL, pricesChecked: PRICES_CHECKED };
 }

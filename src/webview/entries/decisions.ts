@@ -19,7 +19,8 @@ function render(message: DecisionsMessage): void {
     'section',
     { class: 'summary', 'aria-label': 'Session totals' },
     element('div', { class: 'big' }, `${formatNumber(totals.tokensSaved)} tokens saved`),
-    element('div', { class: 'muted' }, `${totals.requests} ${totals.requests === 1 ? 'request' : 'requests'} · ${totals.savedPercent}% smaller · ${totals.retrievals} ${totals.retrievals === 1 ? 'original' : 'originals'} retrieved${totals.failures > 0 ? ` · ${totals.failures} failures` : ''}`),
+    element('div', { class: 'muted' }, `${totals.requests} ${totals.requests === 1 ? 'request' : 'requests'} · ${totals.savedPercent}% smaller · ${totals.retrievals} ${totals.retrievals === 1 ? 'original' : 'originals'} retrieved${totals.failures > 0 ? ` · ${totals.failures} failed (saved nothing)` : ''}${totals.cancelled > 0 ? ` · ${totals.cancelled} cancelled` : ''}`),
+    costSummary(message),
     element('div', { class: message.optimizerEnabled ? 'state on' : 'state off' }, message.optimizerEnabled ? 'Optimizer on' : 'Optimizer off: requests are forwarded untouched'),
     element(
       'div',
@@ -36,7 +37,8 @@ function render(message: DecisionsMessage): void {
         'section',
         { class: 'empty' },
         element('p', {}, 'No requests yet.'),
-        element('p', { class: 'muted' }, 'Open the chat, pick a "Herald · …" model (enable it under Manage Models first), and send a message. Each request shows up here with what Herald did to it.'),
+        element('p', { class: 'muted' }, 'Open the chat, pick a "Herald · …" model (enable it under Manage Models first), and send a message. Each request shows up here with what Herald did to it and what it cost.'),
+        button('Enable Herald models…', () => post({ type: 'command', command: 'enable-models' })),
         button('Add an endpoint…', () => post({ type: 'command', command: 'manage-endpoints' })),
       ),
     );
@@ -56,6 +58,7 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
     element('span', { class: 'model' }, request.model),
     element('span', { class: 'tokens' }, ` ${formatNumber(request.tokensBefore)} → ${formatNumber(request.tokensAfter)}`),
     element('span', { class: request.savedPercent > 0 ? 'saved' : 'muted' }, ` ${request.savedPercent}%`),
+    request.origin === 'herald' ? element('span', { class: 'badge', title: "Herald's own call (the library's plan or the filter's check)" }, ' Herald') : undefined,
   );
   const facts = element(
     'div',
@@ -65,6 +68,7 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
     request.retrievals > 0 ? ` · ${request.retrievals} retrieved in the turn` : '',
     request.replayedMessages > 0 ? ` · ${request.replayedMessages} messages kept as decided on earlier turns` : '',
   );
+  const cost = element('div', { class: 'cost', 'data-billing': request.billing }, costLine(request));
   const preview = request.promptPreview !== undefined && element('blockquote', { class: 'prompt', title: 'Recorded because herald.contentMode is on' }, request.promptPreview);
   const status = request.status === 'optimized' ? undefined : element('div', { class: 'warning' }, statusLine(request));
   // What changed the request (or failed, or signalled) first; the strategies that left it alone fold away.
@@ -73,7 +77,7 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
   const quiet = request.decisions.filter((decision) => !notable.includes(decision));
   const list = element('ul', { class: 'decisions' }, ...notable.map(decisionEntry));
   const rest = quiet.length > 0 && element('details', { class: 'quiet' }, element('summary', { class: 'muted' }, `${quiet.length} more left it as it was`), element('ul', { class: 'decisions' }, ...quiet.map(decisionEntry)));
-  const details = element('details', { class: 'request', 'data-request-id': request.id }, summary, facts, preview, status, request.decisions.length > 0 ? list : element('p', { class: 'muted' }, 'No strategy ran on this request.'), rest);
+  const details = element('details', { class: 'request', 'data-request-id': request.id }, summary, facts, cost, preview, status, request.decisions.length > 0 ? list : element('p', { class: 'muted' }, 'No strategy ran on this request.'), rest);
   if (open) details.open = true;
   return details;
 }
@@ -105,10 +109,48 @@ function statusLine(request: RequestView): string {
     case 'served-from-cache':
       return 'An exact repeat of an answered request: semantic_cache answered it and the model was not called.';
     case 'failed':
-      return `The model failed: ${request.error ?? 'unknown error'}`;
+      return `The model failed, so nothing was saved: ${request.error ?? 'unknown error'}`;
+    case 'cancelled':
+      return 'Stopped before the answer was complete; nothing counts as saved.';
     default:
       return '';
   }
+}
+
+/** What the requests cost: premium requests (with GitHub's multiplier table) and money from the providers' usage. */
+function costSummary(message: DecisionsMessage): HTMLElement {
+  const { totals } = message;
+  const parts: (HTMLElement | string)[] = [];
+  if (totals.premiumRequests > 0) {
+    parts.push(
+      element('span', { class: 'premium' }, `${formatNumber(totals.premiumRequests)} premium ${totals.premiumRequests === 1 ? 'request' : 'requests'} × the model's multiplier`),
+      ' ',
+      element('button', { class: 'link', title: message.multiplierUrl, onclick: () => post({ type: 'command', command: 'open-multipliers' }) }, "(GitHub's table)"),
+    );
+  }
+  if (totals.pricedRequests > 0) {
+    if (parts.length > 0) parts.push(' · ');
+    parts.push(element('span', { class: 'money' }, `${usd(totals.billedUsd)} billed, ≈ ${usd(totals.unoptimizedUsd)} without Herald`), ' ', element('button', { class: 'link', title: `List prices checked ${message.pricesChecked}; edit them in herald.prices`, onclick: () => post({ type: 'command', command: 'open-prices' }) }, '(prices)'));
+  }
+  return element('div', { class: 'costs', 'aria-label': 'What the requests cost' }, ...parts);
+}
+
+/** One request's cost in the unit its target bills. */
+function costLine(request: RequestView): string {
+  const rounds = request.rounds > 1 ? ` (${request.rounds} requests: Herald answered the model's retrieve calls in between)` : '';
+  if (request.billing === 'premium-requests') return `${request.premiumRequests} premium ${request.premiumRequests === 1 ? 'request' : 'requests'} × the model's multiplier${rounds}`;
+  if (request.usage) {
+    const usage = request.usage;
+    const tokens = `billed ${formatNumber(usage.inputTokens)} input + ${formatNumber(usage.cacheReadTokens)} cached${usage.cacheWriteTokens > 0 ? ` + ${formatNumber(usage.cacheWriteTokens)} cache write` : ''} + ${formatNumber(usage.outputTokens)} output tokens`;
+    const money = request.cost ? ` = ${usd(request.cost.billedUsd)}, ≈ ${usd(request.cost.unoptimizedUsd)} without Herald` : ' (no price for this model in herald.prices)';
+    return `${tokens}${money}${rounds}`;
+  }
+  if (request.billing === 'tokens') return `the endpoint reported no usage${rounds}`;
+  return `billed by the model's own extension${rounds}`;
+}
+
+function usd(value: number): string {
+  return value >= 1 ? `$${value.toFixed(2)}` : value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(5)}`;
 }
 
 /** Tokens before (faint) and after (solid) for the last 40 requests. */

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { detectFormat, fromAnthropic, fromOpenAI, parseRequest, serializeRequest, toAnthropic, toOpenAI, FormatError } from '../../../src/core/chat';
-import { hasSharedData, loadTrajectory, trajectoryNames } from '../../support/sharedData';
+import { loadTrajectory, skipWithoutData, trajectoryNames } from '../../support/sharedData';
 
 const openAiRequest = {
   model: 'gpt-4o',
@@ -99,7 +99,7 @@ describe('chat converters', () => {
   });
 
   it('round-trips every request of every real trajectory', function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     let requests = 0;
     for (const name of trajectoryNames()) {
       const { messages } = loadTrajectory(name);

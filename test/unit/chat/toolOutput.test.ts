@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { findToolOutputs, parseRequest, replaceSegments } from '../../../src/core/chat';
-import { hasSharedData, loadTrajectory } from '../../support/sharedData';
+import { loadTrajectory, skipWithoutData } from '../../support/sharedData';
 
 describe('tool output segments', () => {
   it('finds OpenAI tool results with the command that produced them', () => {
@@ -34,7 +34,7 @@ describe('tool output segments', () => {
   });
 
   it('finds output pasted by an agent and replaces only it, leaving the words around it', function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const trajectory = loadTrajectory('astropy__astropy-12907');
     const request = parseRequest({ messages: trajectory.messages.slice(0, 6) });
     const segments = findToolOutputs(request);

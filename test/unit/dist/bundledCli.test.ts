@@ -16,10 +16,10 @@ import { RUNTIME_FILES } from '../../../src/core/relevance/embedding/onnxEmbedde
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { implementedStrategyIds } from '../../../src/core/strategies';
 import { createCodeGraph } from '../../../src/core/strategies/codeGraph';
-import { OCR_CORE_FILES, OCR_MODEL_FILE, OCR_WORKER_FILE } from '../../../src/core/strategies/tools/ocrAssets';
-import { hasTestFont, textScreenshot } from '../../../src/core/strategies/tools/testImages';
+import { OCR_CORE_FILES, OCR_MODEL_FILE, OCR_WORKER_FILE } from '../../../src/core/strategies/ocr/ocrAssets';
+import { hasTestFont, textScreenshot } from '../../support/testImages';
 import { writeTinyEmbeddingModel } from '../../../scripts/makeTinyEmbeddingModel';
-import { hasSharedData, loadTrajectory, sharedPath, turnRequests } from '../../support/sharedData';
+import { loadTrajectory, sharedPath, skipWithoutData, turnRequests } from '../../support/sharedData';
 import { copyDistAlone, ensureBuilt, reachableNodeModules, runBundledCli, runNode } from './builtDist';
 
 interface Report {
@@ -106,7 +106,7 @@ describe('built bundles from a copy of dist/ alone', function () {
   });
 
   it('code_graph: outlines a real source read as the source tree does, and expand brings it back byte for byte', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     // A real mini-swe-agent run: the agent cats astropy/modeling/separable.py, then keeps working.
     const body = turnRequests(loadTrajectory('astropy__astropy-12907'))[8]!;
     const stash = path.join(home, 'code-stash');
@@ -181,7 +181,7 @@ describe('built bundles from a copy of dist/ alone', function () {
   });
 
   it('embeddings: relevance_filter ranks with a local ONNX model given by --embedding-model', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const modelDir = path.join(home, 'tiny-embedding');
     writeTinyEmbeddingModel(modelDir);
     const log = fs.readFileSync(sharedPath('logs', 'OpenSSH', 'OpenSSH_2k.log'), 'utf8').split('\n').filter(Boolean).slice(0, 300).join('\n');

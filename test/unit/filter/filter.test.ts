@@ -7,7 +7,7 @@ import {
   ScoreMemo, ScoringUnavailableError, TIGHTEN_STEP,
 } from '../../../src/core/filter';
 import { candidatesFor, loadCosqa } from '../../support/cosqa';
-import { hasSharedData, sharedPath } from '../../support/sharedData';
+import { sharedPath, skipWithoutData } from '../../support/sharedData';
 import { keywordJudge, RecordingModel } from './fakeModel';
 
 const REFUND = 'Refunds are issued to the original payment method within 5 business days after the returned item is received at the warehouse.';
@@ -75,7 +75,7 @@ describe('filter API', () => {
   });
 
   it('cleans candidates by format and reports what was removed and the savings', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const html = fs.readFileSync(sharedPath('html', fs.readdirSync(sharedPath('html'))[0]!, 'source.html'), 'utf8');
     const result = await filter({ question: 'what does the article say', candidates: [{ id: 'page', content: html, format: 'html' }, { id: 'note', content: 'A plain note stays as written.  Even  its spacing.' }] });
     const page = result.items.find((item) => item.id === 'page')!;
@@ -171,7 +171,7 @@ describe('filter API', () => {
   });
 
   it('keeps the labelled snippet for most CoSQA queries among 20 candidates (balanced)', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const cosqa = loadCosqa();
     let kept = 0;
     let keptTokens = 0;

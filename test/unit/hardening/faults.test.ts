@@ -12,7 +12,7 @@ import { MemoryBlobStore, Stash, type BlobStore } from '../../../src/core/stash'
 import { createStrategies } from '../../../src/core/strategies';
 import { TokenCounter } from '../../../src/core/tokens';
 import { expandsBack } from '../../support/replay';
-import { hasSharedData, loadTrajectory, trajectoryNames, turnRequests } from '../../support/sharedData';
+import { loadTrajectory, skipWithoutData, trajectoryNames, turnRequests } from '../../support/sharedData';
 import { partShape } from './requestShape';
 
 const tokens = new TokenCounter(20_000);
@@ -55,7 +55,7 @@ async function assertUsable(original: ChatRequest, optimized: ChatRequest, stash
 describe('hardening: faults in a pipeline run', function () {
   this.timeout(60_000);
   before(function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
   });
 
   it('a strategy that never resolves is cut off at its time limit and the rest still run', async () => {

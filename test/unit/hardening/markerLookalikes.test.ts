@@ -16,7 +16,7 @@ import { createStrategies } from '../../../src/core/strategies';
 import { TokenCounter } from '../../../src/core/tokens';
 import { runHerald } from '../../support/cliRun';
 import { expandsBack } from '../../support/replay';
-import { hasSharedData, loadTrajectory, trajectoryNames, turnRequests } from '../../support/sharedData';
+import { loadTrajectory, skipWithoutData, trajectoryNames, turnRequests } from '../../support/sharedData';
 
 const tokens = new TokenCounter(20_000);
 
@@ -51,7 +51,7 @@ function plant(body: { model: string; messages: unknown[] }, lines: readonly str
 describe('hardening: marker and handle look-alikes in tool output', function () {
   this.timeout(60_000);
   before(function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
   });
 
   it('forged, near-miss and re-labelled markers pass through the pipeline and expand untouched', async () => {

@@ -10,7 +10,7 @@ import { RecordingLogger } from '../../../src/core/ports';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { createStrategies, implementedStrategyIds } from '../../../src/core/strategies';
 import { TokenCounter } from '../../../src/core/tokens';
-import { hasSharedData, loadTrajectory, trajectoryNames, turnRequests } from '../../support/sharedData';
+import { loadTrajectory, skipWithoutData, trajectoryNames, turnRequests } from '../../support/sharedData';
 
 const CANARY = 'zqxcanary';
 
@@ -18,7 +18,7 @@ describe('hardening: no prompt text in decisions, unguessable handles', function
   this.timeout(60_000);
 
   it('decisions and log lines of every strategy carry no prompt text', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const turns = turnRequests(loadTrajectory(trajectoryNames()[5]!));
     const body = turns[turns.length - 1]!;
     // A canary word in every message, inside the text the strategies read and quote from.

@@ -18,8 +18,8 @@ import { cleanHtml } from '../../../src/core/content/html';
 import { splitSentences } from '../../../src/core/strategies/history/sentences';
 import { splitUnits } from '../../../src/core/strategies/history/textUnits';
 import { termsIn } from '../../../src/core/strategies/shared/terms';
-import { compressDescription } from '../../../src/core/strategies/tools/descriptionText';
-import { wordsOf } from '../../../src/core/strategies/tools/topicWords';
+import { compressDescription } from '../../../src/core/strategies/toolDescriptions/descriptionText';
+import { wordsOf } from '../../../src/core/strategies/toolDescriptions/topicWords';
 
 /** Big enough that quadratic backtracking takes minutes; linear work takes milliseconds. */
 const LARGE = 256 * 1024;

@@ -10,7 +10,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { hasSharedData } from '../../support/sharedData';
+import { itWithData } from '../../support/sharedData';
 import type { LibraryDigest } from './buildDigest';
 import { loadLibrary } from '../../../src/core/knowledge/library';
 import { EXPECTED_FILE, GENERATED_PAGES, generatedLibraryDigest, testLibraryDigest, writeGeneratedLibrary, type BuildDigests } from './buildIdentity';
@@ -37,7 +37,7 @@ describe('knowledge: the library build gives the same results as before it was m
     assertSameDigest(await testLibraryDigest({ indexFile }), expected.testLibrary, 'load from the saved index');
   });
 
-  (hasSharedData() ? it : it.skip)('a generated 300-page library: the same, cold and from a saved index', async () => {
+  itWithData('a generated 300-page library: the same, cold and from a saved index', async () => {
     const { directory, tasks } = writeGeneratedLibrary();
     temporary.push(directory);
     const indexFile = path.join(directory, '.index.json');
@@ -46,7 +46,7 @@ describe('knowledge: the library build gives the same results as before it was m
     assertSameDigest(await generatedLibraryDigest(directory, tasks, { indexFile }), expected.generated, 'load from the saved index');
   });
 
-  (hasSharedData() ? it : it.skip)('a saved index updated for a changed and a removed page holds what a cold build of the folder holds', async () => {
+  itWithData('a saved index updated for a changed and a removed page holds what a cold build of the folder holds', async () => {
     const { directory, tasks } = writeGeneratedLibrary();
     temporary.push(directory);
     const indexFile = path.join(directory, '.index.json');

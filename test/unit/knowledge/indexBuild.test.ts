@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { loadLibrary } from '../../../src/core/knowledge/library';
 import { pageUnits, SectionIndex, type SearchUnit } from '../../../src/core/knowledge/sectionIndex';
 import type { IndexData } from '../../../src/core/knowledge/indexBuild';
-import { hasSharedData } from '../../support/sharedData';
+import { itWithData } from '../../support/sharedData';
 import { writeGeneratedLibrary } from './buildIdentity';
 import { LIBRARY_DIR } from './support';
 import { LIBRARY_TASKS } from './taskSuite';
@@ -42,7 +42,7 @@ describe('knowledge: the one-pass index build', function () {
     assertSameIndex(units, [...LIBRARY_TASKS.map((entry) => entry.task), ...library.pages.map((page) => page.meta.title)]);
   });
 
-  (hasSharedData() ? it : it.skip)('holds what adding unit by unit holds, on a generated 300-page library', () => {
+  itWithData('holds what adding unit by unit holds, on a generated 300-page library', () => {
     const { directory, tasks } = writeGeneratedLibrary();
     try {
       const library = loadLibrary(directory);

@@ -90,8 +90,9 @@ describe('pipeline elision sites', () => {
     assert.deepEqual(texts(await expandRequest(secondResult.request, stash, sitesFrom(secondResult.elisions))), texts(second));
   });
 
-  it('refuses a memo saved before it carried sites (schema 2)', () => {
-    assert.throws(() => MessageMemo.fromJSON({ schema: 2, entries: [] }), /schema 2, expected 3/);
+  it('refuses a memo saved before it carried sites (schema 2) or before it left cache hints out (schema 3)', () => {
+    assert.throws(() => MessageMemo.fromJSON({ schema: 2, entries: [] }), /schema 2, expected 4/);
+    assert.throws(() => MessageMemo.fromJSON({ schema: 3, entries: [] }), /schema 3, expected 4/);
   });
 
   it('falls back to sites guessed from the text, with a warning, for a rewrite that is not made of elisions', async () => {

@@ -5,7 +5,7 @@ import { RecordingLogger } from '../../../src/core/ports';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { TokenCounter } from '../../../src/core/tokens';
 import { replay } from '../../support/replay';
-import { hasSharedData, loadTrajectory, turnRequests } from '../../support/sharedData';
+import { loadTrajectory, skipWithoutData, turnRequests } from '../../support/sharedData';
 import { deepFreeze, elideLongOutputs, recordingStrategy } from './fakes';
 
 function newStash(): Stash {
@@ -155,7 +155,7 @@ describe('Pipeline', () => {
   });
 
   it('replays a real trajectory turn by turn with byte-identical prefixes and lossless markers', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const stash = newStash();
     const tokens = new TokenCounter();
     const pipeline = new Pipeline([elideLongOutputs(8)], {}, { stash, tokens });
@@ -170,7 +170,7 @@ describe('Pipeline', () => {
   });
 
   it('without the memo, a changed decision would break the prefix: the replay detects it', async function () {
-    if (!hasSharedData()) this.skip();
+    skipWithoutData(this);
     const stash = newStash();
     const tokens = new TokenCounter();
     // A strategy whose decision depends on the request length (age), decided afresh each turn.

@@ -105,6 +105,55 @@ describe('Stash', () => {
     assert.ok(total <= 3000, String(total));
   });
 
+  it('keeps every replacement of an original elided again by another process, so earlier sites still expand', async () => {
+    // Process one masks an output; process two (a later `herald optimize`, a restarted host) elides the same
+    // original another way. The first request's marker must still expand: the second write may not drop it.
+    const store = new MemoryBlobStore();
+    const key = new Uint8Array(32).fill(3);
+    const original = 'line\n'.repeat(50);
+    const first = new Stash({ store, key }).elide({ original, summary: 'observation masked: 50 lines', kind: 'observation_mask' });
+    const processOne = new Stash({ store, key });
+    processOne.elide({ original, summary: 'observation masked: 50 lines', kind: 'observation_mask' });
+    await processOne.flush();
+    const processTwo = new Stash({ store, key });
+    const second = processTwo.elide({ original, summary: 'same output as message 3', kind: 'context_dedupe' });
+    assert.notEqual(second.replacement, first.replacement);
+    await processTwo.flush();
+    const text = `before ${first.replacement} between ${second.replacement} after`;
+    const sites = [
+      { handle: first.handle, start: 'before '.length, length: first.replacement.length },
+      { handle: second.handle, start: `before ${first.replacement} between `.length, length: second.replacement.length },
+    ];
+    for (const reader of [processTwo, new Stash({ store, key })]) {
+      assert.equal(await reader.expandAt(text, sites), `before ${original} between ${original} after`);
+      assert.equal(await reader.retrieve(first.handle), original);
+    }
+    const entry = await new Stash({ store, key }).entry(first.handle);
+    assert.deepEqual(entry?.replacements, [first.replacement, second.replacement]);
+    assert.equal(entry?.kind, 'observation_mask', 'the first process\'s kind and creation time are kept');
+  });
+
+  it('sweeps after a flush that wrote nothing at most once a minute (a listing per request would grow with the stash)', async () => {
+    let now = 1_000_000;
+    const store = new MemoryBlobStore(() => now);
+    let listings = 0;
+    const list = store.list.bind(store);
+    store.list = async () => {
+      listings++;
+      return list();
+    };
+    const stash = new Stash({ store, key: new Uint8Array(32), now: () => now, ttlMs: 10_000 });
+    const old = stash.elide({ original: 'o'.repeat(100), summary: 's', kind: 'test' });
+    await stash.flush();
+    assert.equal(listings, 1, 'a flush that wrote sweeps');
+    for (let request = 0; request < 10; request++) await stash.flush();
+    assert.equal(listings, 1, 'idle flushes within the minute do not');
+    now += 61_000;
+    await stash.flush();
+    assert.equal(listings, 2, 'an idle flush a minute later does, and evicts what expired');
+    assert.ok(!(await store.list()).some((info) => info.key === old.handle));
+  });
+
   it('reports a failed write instead of throwing', async () => {
     const problems: string[] = [];
     const store = new MemoryBlobStore();

@@ -5,7 +5,7 @@ import type { Decision } from '../../../src/core/pipeline/types';
 import { createStrategies } from '../../../src/core/strategies/index';
 import type { RequestRecord } from '../../../src/core/flow/requestFlow';
 import { guessLanguage } from '../../../src/vscode/commands/guessLanguage';
-import { DecisionLog, SAVINGS_REPORT_SCHEMA_VERSION, savingsReportCsv, savingsReportJson } from '../../../src/vscode/decisions/decisionLog';
+import { DecisionLog, EMPTY_TOTALS, SAVINGS_REPORT_SCHEMA_VERSION, savingsReportCsv, savingsReportJson } from '../../../src/vscode/decisions/decisionLog';
 import { compactNumber, statusText } from '../../../src/vscode/host/statusText';
 import { explainRecord } from '../../../src/vscode/knowledge/explainRecord';
 import { manifestContributions } from '../../../src/vscode/manifest/contributes';
@@ -29,7 +29,7 @@ describe('decision log', () => {
     log.add(record('b', 500, 500, [], { status: 'forwarded-original', error: 'boom' }));
     log.add(record('c', 500, 400));
     assert.deepEqual(log.list().map((entry) => entry.id), ['b', 'c']);
-    assert.deepEqual(log.sessionTotals(), { requests: 3, tokensBefore: 2000, tokensAfter: 1500, tokensSaved: 500, savedPercent: 25, retrievals: 3, failures: 1 });
+    assert.deepEqual(log.sessionTotals(), { ...EMPTY_TOTALS, requests: 3, tokensBefore: 2000, tokensAfter: 1500, tokensSaved: 500, savedPercent: 25, retrievals: 3, failures: 1 });
     assert.equal(log.last()?.id, 'c');
     assert.equal(changes, 3);
   });
@@ -44,8 +44,8 @@ describe('decision log', () => {
   it('exports CSV with quoting and JSON with a schema version', () => {
     const records = [record('a', 1000, 600, [decision('observation_mask', ['hr_aaaaaaaaaaaaaaaa'], 1000, 600)], { error: 'a, "b"' })];
     const csv = savingsReportCsv(records).split('\r\n');
-    assert.equal(csv[0], 'id,started,model,status,tokens_before,tokens_after,saved_percent,optimize_ms,total_ms,retrievals,strategies_applied,handles,error');
-    assert.equal(csv[1], 'a,2026-01-01T00:00:00.000Z,Fake,optimized,1000,600,40,3,40,1,observation_mask,hr_aaaaaaaaaaaaaaaa,"a, ""b"""');
+    assert.equal(csv[0], 'id,started,model,origin,status,tokens_before,tokens_after,saved_tokens,saved_percent,optimize_ms,total_ms,rounds,billing,premium_requests,billed_input_tokens,billed_cached_tokens,billed_cache_write_tokens,billed_output_tokens,billed_usd,unoptimized_usd,price_key,retrievals,strategies_applied,handles,error');
+    assert.equal(csv[1], 'a,2026-01-01T00:00:00.000Z,Fake,caller,optimized,1000,600,400,40,3,40,,unknown,0,,,,,,,,1,observation_mask,hr_aaaaaaaaaaaaaaaa,"a, ""b"""');
     const json = JSON.parse(savingsReportJson(records, new DecisionLog().sessionTotals())) as { schema: number; requests: unknown[] };
     assert.equal(json.schema, SAVINGS_REPORT_SCHEMA_VERSION);
     assert.equal(json.requests.length, 1);
@@ -64,8 +64,8 @@ describe('decision log', () => {
     assert.equal(compactNumber(1349), '1.3k');
     assert.equal(compactNumber(2_500_000), '2.5M');
     assert.equal(compactNumber(999), '999');
-    assert.equal(statusText({ requests: 2, tokensBefore: 5000, tokensAfter: 3650, tokensSaved: 1350, savedPercent: 27, retrievals: 0, failures: 0 }, true).text, '$(sparkle) 1.4k saved');
-    assert.match(statusText({ requests: 0, tokensBefore: 0, tokensAfter: 0, tokensSaved: 0, savedPercent: 0, retrievals: 0, failures: 0 }, false).text, /off/);
+    assert.equal(statusText({ ...EMPTY_TOTALS, requests: 2, tokensBefore: 5000, tokensAfter: 3650, tokensSaved: 1350, savedPercent: 27 }, true).text, '$(sparkle) 1.4k saved');
+    assert.match(statusText(EMPTY_TOTALS, false).text, /off/);
   });
 
   it('guesses the language of an original from its content', () => {
@@ -126,10 +126,11 @@ describe('package.json contributions', () => {
   it('give every command the Herald category, and every setting a description and a default', () => {
     const commands = expected.contributes.commands as { category: string; title: string }[];
     assert.ok(commands.every((command) => command.category === 'Herald' && command.title.length > 0));
-    const properties = (expected.contributes.configuration as { properties: Record<string, { description?: string; markdownDescription?: string; default?: unknown }> }).properties;
+    const properties = (expected.contributes.configuration as { properties: Record<string, { description?: string; markdownDescription?: string; default?: unknown; markdownDeprecationMessage?: string }> }).properties;
     for (const [key, property] of Object.entries(properties)) {
       assert.ok((property.description ?? property.markdownDescription ?? '').length > 10, `${key} has a description`);
-      assert.ok('default' in property, `${key} has a default`);
+      // A retired setting has no default on purpose: left unset, it must read as unset (see retiredStrategies.ts).
+      assert.ok('default' in property || property.markdownDeprecationMessage !== undefined, `${key} has a default`);
     }
     for (const strategy of createStrategies({})) assert.ok(`herald.strategy.${strategy.id}.enabled` in properties, `${strategy.id} can be switched`);
   });

@@ -27,7 +27,7 @@ function recordingFetch(answer: string): { bodies: Record<string, unknown>[]; he
     bodies,
     headers,
     fetch: async (_url, init) => {
-      bodies.push(JSON.parse(init.body) as Record<string, unknown>);
+      bodies.push(JSON.parse(init.body ?? '{}') as Record<string, unknown>);
       headers.push(init.headers);
       return { ok: true, status: 200, statusText: 'OK', body: (async function* () { yield new TextEncoder().encode(answer); })(), text: async () => answer };
     },

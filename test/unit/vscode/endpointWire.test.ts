@@ -114,7 +114,7 @@ describe('endpoint target', () => {
     return {
       calls,
       fetch: async (url, init) => {
-        calls.push({ url, headers: init.headers, body: init.body });
+        calls.push({ url, headers: init.headers, body: init.body ?? '' });
         return { ok: status < 400, status, statusText: status < 400 ? 'OK' : 'Too Many Requests', body: bytes(body, 9), text: async () => body };
       },
     };
@@ -143,6 +143,6 @@ describe('endpoint target', () => {
 
   it("fails with the endpoint's status and message", async () => {
     const fake = recordingFetch(429, '{"error":{"message":"slow down"}}');
-    await assert.rejects(collect(new EndpointTarget(endpoint, async () => undefined, fake.fetch).send(request, new AbortController().signal)), /"mine" answered 429 Too Many Requests: .*slow down/);
+    await assert.rejects(collect(new EndpointTarget(endpoint, async () => undefined, fake.fetch).send(request, new AbortController().signal)), /"mine" \(http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions\) answered 429 Too Many Requests: slow down\. Rate-limited/);
   });
 });

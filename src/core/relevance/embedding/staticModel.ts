@@ -1,0 +1,171 @@
+/**
+ * Herald's static embedding model: one learned vector per feature row (see staticFeatures.ts),
+ * a text's vector the weighted sum of its rows, scaled to unit length. No attention, no
+ * runtime: embedding is a few hundred additions per text, so it runs in the extension host,
+ * the CLI and the strategies' time limits alike.
+ *
+ * `model.bin` layout (little-endian):
+ *
+ *   bytes 0–7    "HRLDSEM1"
+ *   bytes 8–11   header length H (uint32)
+ *   H bytes      header JSON: version, dimension, and the feature layout (vocabulary, n-grams)
+ *   padding      to a multiple of 4
+ *   rows × 4     float32 scale of each row
+ *   rows × dim   int8 weights, row after row (value = int8 × the row's scale)
+ *
+ * The checksum in `herald-model.json` is checked before this file is read (modelFolder.ts).
+ */
+import * as fs from 'node:fs';
+import { z } from 'zod';
+import type { Embedder } from '../types';
+import { StaticFeaturizer, type StaticFeatureLayout } from './staticFeatures';
+
+export const STATIC_MODEL_MAGIC = 'HRLDSEM1';
+export const STATIC_MODEL_FILE = 'model.bin';
+
+const headerSchema = z.strictObject({
+  format: z.literal(1),
+  dimension: z.number().int().min(2).max(1024),
+  rows: z.number().int().positive(),
+  vocabulary: z.array(z.string()),
+  ngramBuckets: z.number().int().min(1),
+  ngramMin: z.number().int().min(1).max(8),
+  ngramMax: z.number().int().min(1).max(8),
+  maxTerms: z.number().int().min(1),
+});
+
+/** What a static model's header says. */
+export type StaticModelHeader = z.infer<typeof headerSchema>;
+
+/** A static model in memory: its header and dequantized-on-the-fly weights. */
+export interface StaticModel {
+  readonly header: StaticModelHeader;
+  readonly scales: Float32Array;
+  readonly weights: Int8Array;
+}
+
+/** Encodes a model as `model.bin` bytes (used by the trainer; the same bytes every time for the same weights). */
+export function encodeStaticModel(header: StaticModelHeader, scales: Float32Array, weights: Int8Array): Buffer {
+  if (scales.length !== header.rows || weights.length !== header.rows * header.dimension) throw new Error('Herald: static model sizes do not match its header');
+  const json = Buffer.from(JSON.stringify(header), 'utf8');
+  const headerEnd = 12 + json.length;
+  const padding = (4 - (headerEnd % 4)) % 4;
+  const buffer = Buffer.alloc(headerEnd + padding + scales.length * 4 + weights.length);
+  buffer.write(STATIC_MODEL_MAGIC, 0, 'latin1');
+  buffer.writeUInt32LE(json.length, 8);
+  json.copy(buffer, 12);
+  let at = headerEnd + padding;
+  for (const scale of scales) {
+    buffer.writeFloatLE(scale, at);
+    at += 4;
+  }
+  Buffer.from(weights.buffer, weights.byteOffset, weights.byteLength).copy(buffer, at);
+  return buffer;
+}
+
+/** Reads `model.bin`; every problem is an error naming the file. */
+export function decodeStaticModel(bytes: Buffer, file: string): StaticModel {
+  if (bytes.length < 12 || bytes.toString('latin1', 0, 8) !== STATIC_MODEL_MAGIC) throw new Error(`Herald: ${file} is not a Herald static embedding model (no ${STATIC_MODEL_MAGIC} mark)`);
+  const headerLength = bytes.readUInt32LE(8);
+  if (12 + headerLength > bytes.length) throw new Error(`Herald: ${file} is truncated (its header runs past the end)`);
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8', 12, 12 + headerLength));
+  } catch {
+    throw new Error(`Herald: ${file} has a damaged header (not JSON)`);
+  }
+  const parsed = headerSchema.safeParse(value);
+  if (!parsed.success) throw new Error(`Herald: ${file} has a header this version of Herald cannot read: ${parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`).join('; ')}`);
+  const header = parsed.data;
+  if (header.rows !== header.vocabulary.length + header.ngramBuckets) throw new Error(`Herald: ${file} says ${header.rows} rows, its layout makes ${header.vocabulary.length + header.ngramBuckets}`);
+  const headerEnd = 12 + headerLength;
+  const start = headerEnd + ((4 - (headerEnd % 4)) % 4);
+  const expected = start + header.rows * 4 + header.rows * header.dimension;
+  if (bytes.length !== expected) throw new Error(`Herald: ${file} is ${bytes.length} bytes, its header makes ${expected}`);
+  // Copies, so the model does not hold the file's buffer pool alive and the views are aligned.
+  const scales = new Float32Array(header.rows);
+  for (let row = 0; row < header.rows; row++) scales[row] = bytes.readFloatLE(start + row * 4);
+  const weights = new Int8Array(bytes.buffer.slice(bytes.byteOffset + start + header.rows * 4, bytes.byteOffset + expected));
+  return { header, scales, weights };
+}
+
+/** Reads a static model file from disk. */
+export function readStaticModel(file: string): StaticModel {
+  return decodeStaticModel(fs.readFileSync(file), file);
+}
+
+/** The feature layout of a header. */
+export function layoutOf(header: StaticModelHeader): StaticFeatureLayout {
+  return { vocabulary: header.vocabulary, ngramBuckets: header.ngramBuckets, ngramMin: header.ngramMin, ngramMax: header.ngramMax, maxTerms: header.maxTerms };
+}
+
+/**
+ * The vectors of single terms (their rows summed), kept so a term seen before costs one
+ * addition of its vector instead of one per row: log lines repeat their words endlessly, and a
+ * long identifier has dozens of n-gram rows. Bounded; cleared when full.
+ */
+export class TermVectors {
+  private readonly vectors = new Map<string, Float32Array>();
+  constructor(private readonly model: StaticModel, readonly featurizer: StaticFeaturizer, private readonly limit = 20_000) {}
+
+  of(term: string): Float32Array {
+    let vector = this.vectors.get(term);
+    if (vector) return vector;
+    const { dimension } = this.model.header;
+    const table = this.model.weights;
+    const scales = this.model.scales;
+    vector = new Float32Array(dimension);
+    const rows = this.featurizer.rowsOf(term);
+    for (let index = 0; index < rows.length; index++) {
+      const row = rows[index]!;
+      const factor = this.featurizer.rowShare(term, index) * scales[row]!;
+      if (factor === 0) continue;
+      const base = row * dimension;
+      for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + factor * table[base + column]!;
+    }
+    if (this.vectors.size >= this.limit) this.vectors.clear();
+    this.vectors.set(term, vector);
+    return vector;
+  }
+}
+
+/** The unit vector of one text: its terms' vectors, each times its weight, summed (no terms: the zero vector). */
+export function embedStatic(model: StaticModel, terms: TermVectors, text: string): Float32Array {
+  const { dimension } = model.header;
+  const vector = new Float32Array(dimension);
+  for (const [term, weight] of terms.featurizer.termWeights(text)) {
+    const termVector = terms.of(term);
+    for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
+  }
+  let norm = 0;
+  for (let column = 0; column < dimension; column++) norm += vector[column]! * vector[column]!;
+  norm = Math.sqrt(norm);
+  if (norm > 0) for (let column = 0; column < dimension; column++) vector[column]! /= norm;
+  return vector;
+}
+
+/** An embedder over a static model; vectors of repeated texts come from a bounded cache. */
+export function createStaticEmbedder(name: string, model: StaticModel, cacheEntries = 10_000): Embedder {
+  const terms = new TermVectors(model, new StaticFeaturizer(layoutOf(model.header)));
+  const cache = new Map<string, Float32Array>();
+  return {
+    name,
+    dimension: model.header.dimension,
+    embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]> {
+      const vectors: Float32Array[] = [];
+      for (let index = 0; index < texts.length; index++) {
+        if (index % 256 === 0) signal?.throwIfAborted();
+        const text = texts[index]!;
+        let vector = cache.get(text);
+        if (!vector) {
+          vector = embedStatic(model, terms, text);
+          if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
+          // Long texts (whole outputs) are rarely repeated: only lines and passages are cached.
+          if (text.length <= 4096) cache.set(text, vector);
+        }
+        vectors.push(vector);
+      }
+      return Promise.resolve(vectors);
+    },
+  };
+}

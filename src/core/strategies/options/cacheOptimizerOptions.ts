@@ -1,0 +1,8 @@
+/** The options of cache_optimizer: type, default, bounds and a one-line description each. */
+import { z } from 'zod';
+
+export const CACHE_OPTIMIZER_OPTIONS = z.object({
+  sortTools: z.boolean().default(true).describe('Write tools in a stable order (by name).'),
+  injectBreakpoints: z.boolean().default(true).describe('Add Anthropic `cache_control` breakpoints.'),
+  minPrefixTokens: z.number().int().min(0).default(1024).describe('Requests smaller than this many tokens get no breakpoints (providers cache from about 1,024).'),
+});

@@ -1,0 +1,10 @@
+/** The options of semantic_cache: type, default, bounds and a one-line description each. */
+import { z } from 'zod';
+
+export const SEMANTIC_CACHE_OPTIONS = z.object({
+  scope: z.string().default('').describe('Partition of the cache (a workspace or user the host names); requests only hit answers of their own scope.'),
+  ttlMs: z.number().int().min(0).default(3600000).describe('Answers older than this (ms) are not served.'),
+  maxResponseChars: z.number().int().min(0).default(1000000).describe('Answers whose JSON is longer than this many characters are not stored.'),
+  shadowNormalized: z.boolean().default(true).describe('Measure whether a volatile-normalised key would have hit (never served).'),
+  shadowMaxScanChars: z.number().int().min(0).default(200000).describe('Characters of the canonical request the shadow lane normalises; the rest is hashed as it is.'),
+});

@@ -1,0 +1,97 @@
+/**
+ * The call to the provider: the client's own headers (credentials included) forwarded
+ * unchanged except the hop-by-hop ones, the provider's status, headers and body handed back.
+ * Headers live only in the call; nothing here logs, stores or describes them.
+ */
+import type { IncomingHttpHeaders } from 'node:http';
+
+/** Request headers that belong to one connection, not to the request (RFC 9110 §7.6.1), and ones Herald sets itself. */
+const DROPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'expect', 'x-herald-token']);
+/** Response headers the gateway cannot pass on as they are: it re-frames the body. */
+const DROPPED_RESPONSE_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'content-encoding', 'trailer', 'upgrade']);
+
+/** The client's headers as they go upstream. */
+export function forwardedHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || DROPPED_REQUEST_HEADERS.has(name)) continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  // Bodies are read as they stream; a compressed stream would have to be inflated first.
+  out['accept-encoding'] = 'identity';
+  return out;
+}
+
+/** The provider's headers as they go back to the client (retry-after, rate limits, request ids…). */
+export function relayedHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, name) => {
+    if (!DROPPED_RESPONSE_HEADERS.has(name)) out[name] = value;
+  });
+  return out;
+}
+
+/** The provider answered with an error: passed to the client as it came. */
+export class UpstreamError extends Error {
+  constructor(readonly status: number, readonly headers: Record<string, string>, readonly body: Buffer) {
+    super(`Herald: the upstream answered ${status}`);
+    this.name = 'UpstreamError';
+  }
+}
+
+/** The provider could not be reached at all (refused, reset, a name that does not resolve). */
+export class UpstreamUnreachable extends Error {
+  constructor(readonly url: string, cause: unknown) {
+    super(`Herald: the upstream ${url} could not be reached (${causeOf(cause)})`);
+    this.name = 'UpstreamUnreachable';
+  }
+}
+
+/** An error the provider reported inside a stream that already went to the client as it came. */
+export class DeliveredStreamError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeliveredStreamError';
+  }
+}
+
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly contentType: string;
+  readonly body: AsyncIterable<Uint8Array>;
+}
+
+/** The subset of `fetch` the gateway uses, injectable for tests. */
+export type FetchLike = (url: string, init: { method: string; headers: Record<string, string>; body?: string | Uint8Array; signal: AbortSignal }) => Promise<Response>;
+
+/** Sends one request upstream; a non-2xx answer becomes an {@link UpstreamError} with its whole body. */
+export async function callUpstream(fetchLike: FetchLike, url: string, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, signal: AbortSignal): Promise<UpstreamResponse> {
+  let response: Response;
+  try {
+    response = await fetchLike(url, { method, headers, ...(body !== undefined ? { body } : {}), signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new UpstreamUnreachable(url, error);
+  }
+  const relayed = relayedHeaders(response.headers);
+  if (response.status < 200 || response.status >= 300) {
+    const bytes = Buffer.from(await response.arrayBuffer().catch(() => new ArrayBuffer(0)));
+    throw new UpstreamError(response.status, relayed, bytes);
+  }
+  return {
+    status: response.status,
+    headers: relayed,
+    contentType: response.headers.get('content-type') ?? '',
+    body: response.body ? (response.body as unknown as AsyncIterable<Uint8Array>) : emptyBody(),
+  };
+}
+
+async function* emptyBody(): AsyncGenerator<Uint8Array> {
+  // Nothing to read.
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}

@@ -1,0 +1,128 @@
+/** What a turn cost, as the flow records it: rounds, premium requests (Herald's own rounds included), the provider's usage; a failed or cancelled turn saved nothing. */
+import { strict as assert } from 'node:assert';
+import { partText, type ChatRequest } from '../../../src/core/chat/types';
+import { Pipeline } from '../../../src/core/pipeline/pipeline';
+import type { Strategy } from '../../../src/core/pipeline/types';
+import { RecordingLogger } from '../../../src/core/ports';
+import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
+import { Stash } from '../../../src/core/stash/stash';
+import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
+import type { TargetInformation } from '../../../src/core/flow/forwardTarget';
+import { RETRIEVE_TOOL_NAME, recordOfFailure, runRequestFlow, type RequestFlowInput } from '../../../src/core/flow/requestFlow';
+import { DecisionLog } from '../../../src/vscode/decisions/decisionLog';
+import { FakeTarget, type Script } from './fakeTarget';
+
+const BULK = Array.from({ length: 200 }, (_, index) => `line ${index}: build output`).join('\n');
+
+function conversation(): ChatRequest {
+  return {
+    format: 'vscode',
+    messages: [
+      { role: 'user', parts: [{ type: 'text', text: 'Build it' }], contentShape: 'parts' },
+      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'run', arguments: { command: 'make' } }], contentShape: 'parts' },
+      { role: 'user', parts: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: BULK }], contentShape: 'parts' }], contentShape: 'parts' },
+      { role: 'assistant', parts: [{ type: 'text', text: 'It built.' }], contentShape: 'parts' },
+      { role: 'user', parts: [{ type: 'text', text: 'Which line mentions 42?' }], contentShape: 'parts' },
+    ],
+    tools: [{ name: 'run', description: 'Runs a command', inputSchema: { type: 'object' } }],
+    options: {},
+  };
+}
+
+const eliding: Strategy = {
+  id: 'test_elide',
+  defaultEnabled: true,
+  apply(request, context) {
+    const messages = request.messages.map((message, index) =>
+      index >= context.freshStart || index < context.frozenCount
+        ? message
+        : { ...message, parts: message.parts.map((part) => (part.type === 'tool_result' ? { ...part, content: [{ type: 'text' as const, text: context.stash.elide({ original: partText(part), summary: '200 lines elided', kind: 'test_elide' }).replacement }] } : part)) },
+    );
+    return { request: { ...request, messages }, action: 'output-elided', reason: 'test', handles: [context.stash.handleFor(BULK)] };
+  },
+};
+
+function flow(scripts: Script[], information: Partial<TargetInformation>, overrides: Partial<RequestFlowInput> = {}): { input: RequestFlowInput; target: FakeTarget } {
+  const stash = new Stash({ store: new MemoryBlobStore() });
+  const tokens = new TokenCounter();
+  const pipeline = new Pipeline([eliding], {}, { stash, tokens });
+  const target = new FakeTarget(scripts, information);
+  return {
+    target,
+    input: {
+      id: 'r1',
+      request: conversation(),
+      target,
+      optimize: (request, windowTokens, signal) => pipeline.run(request, { windowTokens, signal }),
+      retrieve: (handle) => stash.retrieve(handle),
+      report: () => undefined,
+      signal: new AbortController().signal,
+      retrieveRounds: 4,
+      logger: new RecordingLogger(),
+      countTokens: (request) => tokens.countRequest(request),
+      ...overrides,
+    },
+  };
+}
+
+const retrieveFirst: Script = (request) => [{ type: 'tool_call', id: 'x1', name: RETRIEVE_TOOL_NAME, input: { handle: /retrieve (hr_[a-z2-7]{16})/.exec(JSON.stringify(request.messages))![1]! } }];
+
+describe('what a turn cost', () => {
+  it("counts one premium request per round to a Copilot-hosted model, Herald's retrieve round included", async () => {
+    const { input, target } = flow([retrieveFirst, [{ type: 'text', text: 'Line 42.' }]], { billing: 'premium-requests' });
+    const record = await runRequestFlow(input);
+    assert.equal(target.received.length, 2);
+    assert.equal(record.rounds, 2);
+    assert.equal(record.premiumRequests, 2, 'the retrieve round is one more user-initiated request');
+    assert.equal(record.billing, 'premium-requests');
+  });
+
+  it('counts no premium requests for an endpoint, and sums the usage each round reported', async () => {
+    const { input } = flow(
+      [
+        (request) => [...(retrieveFirst as (request: ChatRequest) => never[])(request), { type: 'usage', usage: { inputTokens: 900, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 20 } }],
+        [{ type: 'text', text: 'ok' }, { type: 'usage', usage: { inputTokens: 100, cacheReadTokens: 850, cacheWriteTokens: 0, outputTokens: 5 } }],
+      ],
+      { billing: 'tokens' },
+    );
+    const record = await runRequestFlow(input);
+    assert.equal(record.premiumRequests, 0);
+    assert.deepEqual(record.usage, { inputTokens: 1000, cacheReadTokens: 850, cacheWriteTokens: 0, outputTokens: 25 });
+  });
+
+  it('counts herald_retrieve calls the model addresses to a caller tool of that name', async () => {
+    const request = { ...conversation(), tools: [...conversation().tools, { name: RETRIEVE_TOOL_NAME, description: 'the caller\'s own' }] };
+    const { input } = flow([[{ type: 'tool_call', id: 'y', name: RETRIEVE_TOOL_NAME, input: { handle: 'hr_aaaaaaaaaaaaaaaa' } }]], {}, { request });
+    const record = await runRequestFlow(input);
+    assert.equal(record.retrievals, 0);
+    assert.equal(record.callerRetrievals, 1);
+  });
+
+  it('a failed turn is recorded as failed, spent its premium request, and adds nothing to the savings', async () => {
+    const { input } = flow([new Error('Herald: endpoint "x" refused the connection')], { billing: 'premium-requests' });
+    const error = await runRequestFlow(input).then(() => undefined, (failure: unknown) => failure);
+    const record = recordOfFailure(error)!;
+    assert.equal(record.status, 'failed');
+    assert.equal(record.premiumRequests, 1);
+    assert.ok(record.tokensBefore > record.tokensAfter, 'the optimizer did run');
+    const log = new DecisionLog();
+    log.add(record);
+    assert.equal(log.sessionTotals().tokensSaved, 0);
+    assert.equal(log.sessionTotals().failures, 1);
+    assert.equal(log.sessionTotals().premiumRequests, 1);
+  });
+
+  it('a turn the caller stopped is "cancelled", whether the target threw or the stream ended', async () => {
+    const abort = new AbortController();
+    const { input } = flow([(request) => (abort.abort(), [{ type: 'text', text: 'par' }, ...[request].map(() => ({ type: 'text' as const, text: 'tial' }))])], {}, { signal: abort.signal });
+    const error = await runRequestFlow(input).then(() => undefined, (failure: unknown) => failure);
+    assert.equal(recordOfFailure(error)?.status, 'cancelled');
+    const quiet = new AbortController();
+    const ended = flow([[{ type: 'text', text: 'a' }]], {}, { signal: quiet.signal, report: () => quiet.abort() });
+    const record = await runRequestFlow(ended.input);
+    assert.equal(record.status, 'cancelled');
+    const log = new DecisionLog();
+    log.add(record);
+    assert.deepEqual([log.sessionTotals().tokensSaved, log.sessionTotals().cancelled], [0, 1]);
+  });
+});

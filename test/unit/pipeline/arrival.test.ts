@@ -51,13 +51,17 @@ function tailNote(): Strategy {
   };
 }
 
-function turn(count: number): ChatRequest {
-  const messages: unknown[] = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Check the ticks.' }];
+function turnMessages(count: number): Record<string, unknown>[] {
+  const messages: Record<string, unknown>[] = [{ role: 'system', content: 'You are an agent.' }, { role: 'user', content: 'Check the ticks.' }];
   for (let index = 0; index < count; index++) {
     messages.push({ role: 'assistant', content: null, tool_calls: [{ id: `c${index}`, type: 'function', function: { name: 'bash', arguments: `{"command":"tail -n 30 app${index}.log"}` } }] });
     messages.push({ role: 'tool', tool_call_id: `c${index}`, content: LOG.replace(/tick/g, `tick${index}`) });
   }
-  return parseRequest({ model: 'gpt-4o', messages });
+  return messages;
+}
+
+function turn(count: number): ChatRequest {
+  return parseRequest({ model: 'gpt-4o', messages: turnMessages(count) });
 }
 
 describe('Pipeline: fresh input decided on arrival', () => {
@@ -77,6 +81,22 @@ describe('Pipeline: fresh input decided on arrival', () => {
     assert.equal(messageText(expanded.messages[3]!), LOG.replace(/tick/g, 'tick0'), 'the replayed arrival form still expands back');
     const third = await pipeline.run(turn(3));
     assert.equal(JSON.stringify(third.request.messages[3]), JSON.stringify(first.request.messages[3]), 'and stays so once decided as history');
+  });
+
+  it('keeps the arrival form without cache hints: the client\'s moved breakpoints are the ones replayed', async () => {
+    const pipeline = new Pipeline([digestFresh()], {}, { stash: newStash(), memo: new MessageMemo() });
+    const hinted = (count: number, at: number): ChatRequest => {
+      const messages = turnMessages(count);
+      messages[at]!.copilot_cache_control = { type: 'ephemeral' };
+      return parseRequest({ model: 'gpt-4o', messages });
+    };
+    const first = await pipeline.run(hinted(1, 3));
+    assert.ok(JSON.stringify(first.request.messages[3]).includes('copilot_cache_control'), 'the fresh output carries its breakpoint');
+    const arrived = messageText(first.request.messages[3]!);
+    const second = await pipeline.run(hinted(2, 5));
+    assert.equal(messageText(second.request.messages[3]!), arrived, 'history starts from the arrival form');
+    assert.ok(!JSON.stringify(second.request.messages[3]).includes('copilot_cache_control'), 'the breakpoint the client moved away is not replayed');
+    assert.ok(JSON.stringify(second.request.messages[5]).includes('copilot_cache_control'), 'the client\'s new breakpoint stays');
   });
 
   it('leaves tail annotations out of the arrival form: the message becomes history without them', async () => {

@@ -126,8 +126,10 @@ export class ElisionTracker {
         }
         let sites = alignSites(old, texts.get(key) ?? [], text, this.lookup);
         if (!sites) {
-          this.onGuessed({ messageIndex, partIndex, contentIndex });
           sites = guessSites(text, this.lookup);
+          // A digest elided whole again stashes the output it digested: one new site over the whole text, nothing to align.
+          const whole = sites.length === 1 && sites[0]!.start === 0 && sites[0]!.length === text.length;
+          if (!whole) this.onGuessed({ messageIndex, partIndex, contentIndex });
         }
         if (sites.length > 0) texts.set(key, sites);
         else texts.delete(key);

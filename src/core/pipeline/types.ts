@@ -71,6 +71,12 @@ export interface Strategy {
   readonly kind?: 'transform' | 'signal';
   /** Allowed to rewrite the current turn's fresh input (output_externalize). */
   readonly touchesFresh?: boolean;
+  /**
+   * Its change to the fresh input is this request's annotation at the tail (a cache breakpoint,
+   * an advisory note), not part of the messages' arrival form: the runner memoizes the fresh
+   * input as it stood before it, so the message becomes history without it. Such strategies run last.
+   */
+  readonly annotatesTail?: boolean;
   /** Allowed to rewrite messages decided on an earlier turn (window_budget, when over budget). */
   readonly rewritesFrozen?: boolean;
   /** Parameter defaults; an option not named here is an error. */

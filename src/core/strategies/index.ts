@@ -4,10 +4,12 @@
  * compared on their original bytes; the specialists (command_digest, relevance_filter) before
  * observation_mask; code_graph after it, so outputs the conversation moved past are masked
  * whole and only reads the agent built on are outlined (measured: +3 points of tokens saved
- * over code_graph first); the catch-all (context_compression) next; edit_mask before history_trim (history_trim
+ * over code_graph first); the catch-all (context_compression) next; output_externalize after every
+ * content-aware strategy, on what is still huge; edit_mask before history_trim (history_trim
  * keeps its markers verbatim, and their sites become nested sites of history_trim's own);
- * history_trim after the tool-output strategies; tool_catalog before window_budget
- * (the budget then counts the tools block the target gets); cache_optimizer last. Each factory lives in its own file named after its id.
+ * history_trim after the tool-output strategies; tool_catalog before window_budget (the budget
+ * then counts the tools block the target gets); cache_optimizer last. Each factory lives in its
+ * own file named after its id.
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
@@ -44,13 +46,13 @@ export const STRATEGY_ORDER = [
   'content_census',
   'vision_ocr',
   'context_dedupe',
-  'output_externalize',
   'command_digest',
   'relevance_filter',
   'provider_context_trim',
   'observation_mask',
   'code_graph',
   'context_compression',
+  'output_externalize',
   'edit_mask',
   'history_trim',
   'prompt_compression',

@@ -7,7 +7,7 @@
 import { isObject } from './objects';
 import { detectContentFormat } from '../content/detect';
 import { itemListSpan, pastedBulkSpans } from './pastedBulk';
-import type { ChatRequest, Part, TextPart, ToolResultPart } from './types';
+import type { ChatMessage, ChatRequest, Part, TextPart, ToolResultPart } from './types';
 
 export interface ToolOutputSegment {
   /** Stable address: `m<message>.p<part>[.c<content>].<start>` */

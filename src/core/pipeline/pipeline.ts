@@ -349,9 +349,19 @@ export class Pipeline {
       // Only a strategy that answers with a promise is raced against the time limit and the
       // caller's cancel: one that answers at once could not be interrupted anyway (its time is
       // checked below), and a timer and two promises per strategy were a tenth of a warm turn.
-      const applied = strategy.apply(request, context);
+      let applied: Promise<StrategyResult> | StrategyResult | undefined;
+      try {
+        applied = strategy.apply(request, context);
+      } catch (error) {
+        // A strategy that failed after the caller cancelled is reported cancelled, as before.
+        if (!aborted) throw error;
+      }
       let outcome: StrategyResult | 'timeout' | 'cancelled';
-      if (isPromiseLike(applied)) {
+      // The caller cancelled while the strategy ran: it lost the race, as it did when every
+      // strategy was raced.
+      if (aborted) {
+        outcome = 'cancelled';
+      } else if (isPromiseLike(applied)) {
         const timeout = new Promise<'timeout'>((resolve) => {
           timer = setTimeout(() => resolve('timeout'), limit);
         });
@@ -363,7 +373,7 @@ export class Pipeline {
         });
         outcome = await Promise.race([applied, timeout, cancelled]);
       } else {
-        outcome = applied;
+        outcome = applied!;
       }
       const durationMs = performance.now() - started;
       if (outcome === 'cancelled') {

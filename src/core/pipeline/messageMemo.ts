@@ -158,7 +158,7 @@ export function chainHashes(configHash: string, messages: readonly ChatMessage[]
  * oldest first out.
  */
 const links = new Map<string, string>();
-const MAX_LINKS = 50_000;
+const MAX_LINKS = 20_000;
 
 function chainLink(previous: string, digest: string): string {
   const key = `${previous}\u0000${digest}`;

@@ -71,7 +71,7 @@ function referenceOf(segment: ToolOutputSegment, lineCache: LineCache): Referenc
 class LineCache {
   private readonly lines = new Map<string, readonly string[]>();
 
-  constructor(private readonly maxEntries = 256) {}
+  constructor(private readonly maxEntries = 64) {}
 
   linesOf(text: string): readonly string[] {
     let lines = this.lines.get(text);

@@ -10,7 +10,8 @@ import type { ChatRequest } from '../core/chat/types';
 import { Pipeline, sessionIdOf, type PipelineConfig, type PipelineResult } from '../core/pipeline/pipeline';
 import type { MessageMemo } from '../core/pipeline/messageMemo';
 import type { SessionStateStore } from '../core/pipeline/sessionState';
-import type { Strategy } from '../core/pipeline/types';
+import type { Strategy, TargetKind } from '../core/pipeline/types';
+import { recordLoadedTools, TOOL_CATALOG_ID } from '../core/strategies/toolCatalog';
 import type { Logger } from '../core/ports';
 import type { Stash } from '../core/stash/stash';
 import type { TokenCounter } from '../core/tokens/tokenCounter';
@@ -18,8 +19,10 @@ import { SEMANTIC_CACHE_ID } from '../core/strategies/semanticCache';
 
 export interface GatewayOptimizer {
   readonly tokens: TokenCounter;
-  /** Runs the pipeline; undefined when the optimizer is off (requests go out untouched). */
-  readonly optimize: ((request: ChatRequest, tenant: string, signal: AbortSignal) => Promise<PipelineResult>) | undefined;
+  /** Runs the pipeline; undefined when the optimizer is off (requests go out untouched). `targetKind` as the flow gives it. */
+  readonly optimize: ((request: ChatRequest, tenant: string, signal: AbortSignal, targetKind?: TargetKind) => Promise<PipelineResult>) | undefined;
+  /** Records tools the catalog loaded inside a turn of a session (the flow's `loadTools`). */
+  loadTools?(sessionId: string, names: readonly string[]): void;
   afterResponse(request: ChatRequest, answer: unknown, sessionId: string, tenant: string): Promise<void>;
   retrieve(handle: string): Promise<string | undefined>;
 }
@@ -55,8 +58,13 @@ export class TenantOptimizer implements GatewayOptimizer {
     this.tokens = options.tokens;
   }
 
-  readonly optimize = (request: ChatRequest, tenant: string, signal: AbortSignal): Promise<PipelineResult> =>
-    this.pipelineOf(tenant).run(request, { signal, sessionId: `${tenant}:${sessionIdOf(request)}` });
+  readonly optimize = (request: ChatRequest, tenant: string, signal: AbortSignal, targetKind?: TargetKind): Promise<PipelineResult> =>
+    this.pipelineOf(tenant).run(request, { signal, sessionId: `${tenant}:${sessionIdOf(request)}`, ...(targetKind ? { targetKind } : {}) });
+
+  /** The session id carries the tenant, so pins never cross clients here either. */
+  loadTools(sessionId: string, names: readonly string[]): void {
+    recordLoadedTools(this.options.state.scope(sessionId, TOOL_CATALOG_ID), names);
+  }
 
   async afterResponse(request: ChatRequest, answer: unknown, sessionId: string, tenant: string): Promise<void> {
     await this.pipelineOf(tenant).afterResponse(request, answer, sessionId);

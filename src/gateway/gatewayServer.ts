@@ -209,8 +209,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         request: parsed,
         target,
         optimize: optimize
-          ? async (input, _windowTokens, signal) => {
-            const result = await optimize(input, tenant, signal);
+          ? async (input, _windowTokens, signal, targetKind) => {
+            const result = await optimize(input, tenant, signal, targetKind);
             // A cached answer Herald would write itself cannot stand in where the provider keeps state by id.
             return result.response !== undefined && !answersItself ? { ...result, response: undefined } : result;
           }
@@ -222,6 +222,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         logger: options.logger,
         countTokens: (input) => options.optimizer.tokens.countRequest(input),
         afterResponse: (input, answer, sessionId) => options.optimizer.afterResponse(input, answer, sessionId, tenant),
+        ...(options.optimizer.loadTools ? { loadTools: (sessionId: string, names: readonly string[]) => options.optimizer.loadTools!(sessionId, names) } : {}),
       });
       writer.finish();
       finished(flowRecord, target.head?.status ?? 200);

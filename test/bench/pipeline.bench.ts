@@ -33,6 +33,8 @@ interface ReplayTotals {
   lossless: number;
   factsUsed: number;
   factsVisible: number;
+  freshFactsUsed: number;
+  freshFactsVisible: number;
   readonly durations: number[];
   /** Strategy id → time of its decision on each request. */
   readonly strategyDurations: Record<string, number[]>;
@@ -52,7 +54,7 @@ interface Step {
 async function replayAll(names: readonly string[], config: PipelineConfig, tokens: TokenCounter, withFloor?: (requests: ReturnType<typeof parseRequest>[]) => void): Promise<ReplayTotals> {
   const totals: ReplayTotals = {
     strategyIds: new Pipeline(createStrategies(), config, { stash: new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) }) }).enabledIds(),
-    tokensBefore: 0, tokensAfter: 0, costBefore: 0, costAfter: 0, turns: 0, stable: 0, lossless: 0, factsUsed: 0, factsVisible: 0,
+    tokensBefore: 0, tokensAfter: 0, costBefore: 0, costAfter: 0, turns: 0, stable: 0, lossless: 0, factsUsed: 0, factsVisible: 0, freshFactsUsed: 0, freshFactsVisible: 0,
     durations: [], strategyDurations: {}, saved: {},
   };
   for (const name of names) {
@@ -63,6 +65,8 @@ async function replayAll(names: readonly string[], config: PipelineConfig, token
     withFloor?.(bodies.map((body) => parseRequest(body)));
     totals.factsUsed += summary.factsUsed;
     totals.factsVisible += summary.factsVisible;
+    totals.freshFactsUsed += summary.freshFactsUsed;
+    totals.freshFactsVisible += summary.freshFactsVisible;
     totals.tokensBefore += summary.tokensBefore;
     totals.tokensAfter += summary.tokensAfter;
     totals.costBefore += summary.cachedCostBefore;
@@ -155,6 +159,7 @@ export async function bench(): Promise<BenchReport> {
     `prefix stability: ${percent(stable, turns)} of requests; lossless: ${percent(lossless, turns)}`,
     `time per request: median ${median(durations).toFixed(2)} ms, p95 ${quantile(durations, 0.95).toFixed(2)} ms`,
     `code-like facts the next reply took from history, still shown: ${percent(factsVisible, factsUsed)} (${factsVisible} of ${factsUsed})`,
+    `code-like facts the next reply took from the fresh input (digested on arrival), still shown: ${percent(full.freshFactsVisible, full.freshFactsUsed)} (${full.freshFactsVisible} of ${full.freshFactsUsed})`,
     `keep-rule floor (prose and non-failing observations gone at no cost; failures as failure lines): tokens saved ${percent(tokensBefore - floor.lines.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.lines.cost, costBefore)}`,
     `keep-rule floor, failed outputs kept whole and one marker per shortened message: tokens saved ${percent(tokensBefore - floor.whole.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.whole.cost, costBefore)}`,
     `keep-rule floor, the agent's conclusions kept (history_trim's rule), failures as failure lines, one marker per shortened message: tokens saved ${percent(tokensBefore - floor.conclusions.tokens, tokensBefore)}, cached cost saved ${percent(costBefore - floor.conclusions.cost, costBefore)}`,
@@ -168,7 +173,7 @@ export async function bench(): Promise<BenchReport> {
     title: 'Default pipeline on the trajectories (turn-by-turn replay)',
     lines,
     figures: {
-      trajectories: names.length, requests: turns, tokensBefore, tokensAfter, costBefore, costAfter, stable, lossless, saved, factsUsed, factsVisible, floor,
+      trajectories: names.length, requests: turns, tokensBefore, tokensAfter, costBefore, costAfter, stable, lossless, saved, factsUsed, factsVisible, freshFactsUsed: full.freshFactsUsed, freshFactsVisible: full.freshFactsVisible, floor,
       medianMs: median(durations), p95Ms: quantile(durations, 0.95), strategyTimes, steps: stepped,
     },
   };

@@ -13,7 +13,7 @@ import { createContentCensus } from '../../src/core/strategies/contentCensus';
 import { createContextQuality } from '../../src/core/strategies/contextQuality';
 import { createProviderContextTrim } from '../../src/core/strategies/providerContextTrim';
 import { createSemanticCache } from '../../src/core/strategies/semanticCache';
-import { createToolPruning } from '../../src/core/strategies/toolPruning';
+import { createToolCatalog } from '../../src/core/strategies/toolCatalog';
 import { createToolSchemaCompression } from '../../src/core/strategies/toolSchemaCompression';
 import { toolCallingTurns } from '../support/agentFixtures';
 import { TesseractOcrEngine } from '../../src/core/strategies/ocr/ocrEngine';
@@ -31,7 +31,7 @@ export async function bench(): Promise<BenchReport> {
   const lines: string[] = [];
   const figures: Record<string, unknown> = {};
 
-  // Tools block: pruning, description compression and stable order, over every request.
+  // Tools block: catalog, description compression and stable order, over every request.
   let toolsBefore = 0;
   let toolsAfter = 0;
   let requests = 0;
@@ -45,7 +45,7 @@ export async function bench(): Promise<BenchReport> {
   for (const [index, name] of names.entries()) {
     const format = index % 2 === 0 ? 'openai' : 'anthropic';
     const pipeline = new Pipeline(
-      [createSemanticCache(), createContentCensus(), createProviderContextTrim(), createToolPruning(), createToolSchemaCompression(), createContextQuality(), createCacheLint(), createCacheOptimizer()],
+      [createSemanticCache(), createContentCensus(), createProviderContextTrim(), createToolCatalog(), createToolSchemaCompression(), createContextQuality(), createCacheLint(), createCacheOptimizer()],
       {}, { stash, tokens },
     );
     let previousTools: string | undefined;
@@ -71,7 +71,7 @@ export async function bench(): Promise<BenchReport> {
     }
   }
   lines.push(`requests: ${requests} over ${names.length} trajectories (alternating OpenAI and Anthropic, 10 agent tools)`);
-  lines.push(`tools block tokens: ${toolsBefore} → ${toolsAfter} (saved ${percent(toolsBefore - toolsAfter, toolsBefore)}: pruning + description compression)`);
+  lines.push(`tools block tokens: ${toolsBefore} → ${toolsAfter} (saved ${percent(toolsBefore - toolsAfter, toolsBefore)}: catalog (targets unknown here, so none) + description compression)`);
   lines.push(`tools block byte-identical to the previous turn: ${percent(stableTurns, requests)} of requests`);
   lines.push(`Anthropic requests with breakpoints: ${breakpointRequests}; with more than 4: ${overFour}`);
   lines.push(`provider_context_trim fired on ${trimmed} requests (trigger 60,000 estimated tokens)`);

@@ -35,3 +35,23 @@ export function factRecall(original: readonly ChatMessage[], optimized: readonly
   }
   return { used, visible };
 }
+
+/**
+ * The same measure for the fresh input, which Herald now digests on arrival: of the code-like
+ * facts the next reply used that stood only in the request's fresh input (not in its history),
+ * how many the optimized fresh input still shows.
+ */
+export function freshFactRecall(original: readonly ChatMessage[], optimized: readonly ChatMessage[], reply: ChatMessage): { used: number; visible: number } {
+  const freshStart = freshStartOf(original);
+  const historyFacts = factsIn(original.slice(0, freshStart).map(messageText).join('\n'));
+  const freshFacts = factsIn(original.slice(freshStart).map(messageText).join('\n'));
+  const shown = factsIn(optimized.slice(freshStart).map(messageText).join('\n'));
+  let used = 0;
+  let visible = 0;
+  for (const fact of factsIn(messageText(reply))) {
+    if (!freshFacts.has(fact) || historyFacts.has(fact)) continue;
+    used++;
+    if (shown.has(fact)) visible++;
+  }
+  return { used, visible };
+}

@@ -9,7 +9,7 @@ import { expandRequest, sitesFrom, type Pipeline, type RequestElisionSite } from
 import type { Decision } from '../../src/core/pipeline/types';
 import type { Stash } from '../../src/core/stash/stash';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
-import { factRecall } from './factRecall';
+import { factRecall, freshFactRecall } from './factRecall';
 
 export const CACHE_READ_PRICE = 0.1;
 export const CACHE_WRITE_PRICE = 1.25;
@@ -42,6 +42,9 @@ export interface ReplaySummary {
   /** Code-like facts each next reply took from history, and how many the optimized history still showed (see factRecall.ts). */
   readonly factsUsed: number;
   readonly factsVisible: number;
+  /** The same for facts the next reply took from the fresh input (digested on arrival). */
+  readonly freshFactsUsed: number;
+  readonly freshFactsVisible: number;
 }
 
 export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly unknown[], tokens: TokenCounter): Promise<ReplaySummary> {
@@ -52,6 +55,8 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
   const saved: Record<string, number> = {};
   let factsUsed = 0;
   let factsVisible = 0;
+  let freshFactsUsed = 0;
+  let freshFactsVisible = 0;
   for (const body of bodies) {
     const request = parseRequest(body);
     // The reply to the previous request is the assistant message that follows its messages here.
@@ -60,6 +65,9 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
       const recall = factRecall(previousRequest.messages, previousOptimized, reply);
       factsUsed += recall.used;
       factsVisible += recall.visible;
+      const fresh = freshFactRecall(previousRequest.messages, previousOptimized, reply);
+      freshFactsUsed += fresh.used;
+      freshFactsVisible += fresh.visible;
     }
     const result = await pipeline.run(request);
     const optimized = result.request;
@@ -95,6 +103,8 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
     savedByStrategy: saved,
     factsUsed,
     factsVisible,
+    freshFactsUsed,
+    freshFactsVisible,
   };
 }
 

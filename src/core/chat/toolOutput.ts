@@ -5,7 +5,9 @@
  * {@link replaceSegments}, so the user's own words around pasted bulk are never touched.
  */
 import { isObject } from './objects';
-import type { ChatMessage, ChatRequest, Part, TextPart, ToolResultPart } from './types';
+import { detectContentFormat } from '../content/detect';
+import { itemListSpan, pastedBulkSpans } from './pastedBulk';
+import type { ChatRequest, Part, TextPart, ToolResultPart } from './types';
 
 export interface ToolOutputSegment {
   /** Stable address: `m<message>.p<part>[.c<content>].<start>` */
@@ -40,6 +42,7 @@ export function findToolOutputs(request: ChatRequest): ToolOutputSegment[] {
   const segments: ToolOutputSegment[] = [];
   const calls = new Map<string, { name: string; command?: string }>();
   let lastBashBlock: string | undefined;
+  const firstUser = request.messages.findIndex((message) => message.role === 'user');
   request.messages.forEach((message, messageIndex) => {
     message.parts.forEach((part, partIndex) => {
       if (part.type === 'tool_call') {
@@ -57,8 +60,8 @@ export function findToolOutputs(request: ChatRequest): ToolOutputSegment[] {
       } else if (part.type === 'text') {
         if (message.role === 'assistant') {
           lastBashBlock = lastFencedBlock(part.text) ?? lastBashBlock;
-        } else if (message.role === 'user' && messageIndex > firstUserIndex(request.messages)) {
-          for (const span of pastedSpans(part.text)) {
+        } else if (message.role === 'user') {
+          for (const span of pastedSpans(part.text, messageIndex === firstUser)) {
             segments.push({
               key: `m${messageIndex}.p${partIndex}.${span.start}`,
               messageIndex, partIndex, contentIndex: -1, start: span.start, end: span.end,
@@ -138,10 +141,6 @@ export function commandOf(argumentsValue: unknown): string | undefined {
   return value === undefined ? undefined : JSON.stringify(value);
 }
 
-function firstUserIndex(messages: readonly ChatMessage[]): number {
-  return messages.findIndex((message) => message.role === 'user');
-}
-
 function lastFencedBlock(text: string): string | undefined {
   let last: string | undefined;
   for (const match of text.matchAll(FENCE)) last = match[3];
@@ -150,8 +149,32 @@ function lastFencedBlock(text: string): string | undefined {
 
 interface Span { start: number; end: number; exitCode?: number; tagged: boolean }
 
-/** Spans of pasted bulk in a user's text: tagged output, or long fenced blocks. */
-function pastedSpans(text: string): Span[] {
+/**
+ * Spans of pasted bulk in a user's text: tagged output; else a pasted list of items (retrieved
+ * chunks, candidates); else long fenced blocks and unfenced runs of data (a log, JSON, a listing)
+ * around the user's words, which are never part of a span. In the first user message (an agent's
+ * task, or a chat's opening question) a fenced block counts only when it reads as data: code and
+ * text quoted in a task are the task.
+ */
+function pastedSpans(text: string, first: boolean): Span[] {
+  // Every strategy asks for the request's segments: a user's long message is read for bulk once.
+  const memo = first ? FIRST_SPAN_MEMO : SPAN_MEMO;
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const spans = findPastedSpans(text, first);
+  if (text.length >= 1_000) {
+    memo.set(text, spans);
+    if (memo.size > SPAN_MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+  }
+  return spans;
+}
+
+/** Recent texts' pasted spans (a request's messages come back on every turn), for first user messages and the rest. */
+const FIRST_SPAN_MEMO = new Map<string, Span[]>();
+const SPAN_MEMO = new Map<string, Span[]>();
+const SPAN_MEMO_ENTRIES = 256;
+
+function findPastedSpans(text: string, first: boolean): Span[] {
   const spans: Span[] = [];
   const exit = RETURN_CODE.exec(text);
   const exitCode = exit ? Number(exit[1]) : undefined;
@@ -162,11 +185,15 @@ function pastedSpans(text: string): Span[] {
     spans.push({ start, end: start + body.length, exitCode, tagged: true });
   }
   if (spans.length > 0) return spans;
+  const items = itemListSpan(text);
+  if (items !== undefined) return [{ ...items, tagged: false }];
   for (const match of text.matchAll(FENCE)) {
     const body = match[3] ?? '';
-    if (body.split('\n').length < PASTED_FENCE_MIN_LINES) continue;
+    if (body.split('\n').length < PASTED_FENCE_MIN_LINES || (first && detectContentFormat(body) === 'text')) continue;
     const start = (match.index ?? 0) + match[0].indexOf(body);
     spans.push({ start, end: start + body.length, tagged: false });
   }
-  return spans;
+  const fenced = [...text.matchAll(FENCE)].map((match) => ({ start: match.index ?? 0, end: (match.index ?? 0) + match[0].length }));
+  for (const span of pastedBulkSpans(text, fenced)) spans.push({ ...span, tagged: false });
+  return spans.sort((a, b) => a.start - b.start);
 }

@@ -20,6 +20,7 @@ const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [new RegExp(`\\b${WEEKDAY},? ${MONTH} {1,2}\\d{1,2}\\b`, 'g'), '<date>'],
   [new RegExp(`\\b${MONTH} {1,2}\\d{1,2}\\b`, 'g'), '<date>'],
   [/\b\d{4}[-/.]\d{2}[-/.]\d{2}\b/g, '<date>'],
+  [new RegExp(`\\b\\d{1,2}/${MONTH}/\\d{4}\\b`, 'g'), '<date>'], // 19/Jul/2022 (web server access logs)
   [/\b\d{1,2}[-/.]\d{1,2}(?=[ T]\d{1,2}:\d{2})/g, '<date>'],
   [/\b\d{1,2}:\d{2}:\d{2}(?:[.,:]\d{1,9})?(?: \d{4}\b)?/g, '<time>'], // a year may follow (Apache, ctime)
   [/\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b/g, '<uuid>'],
@@ -34,21 +35,45 @@ const BOOKKEEPING_PATTERNS: readonly (readonly [RegExp, string])[] = [
   [/\d{5,}/g, '<n>'],
 ];
 
+/**
+ * The same bookkeeping masked, but a network address is who a line is about rather than when:
+ * an IP address stays (only its port goes), and decimal readings (`0.38137424`) are masked as
+ * measurements. What log templates are built on (see `logTemplates.ts`).
+ */
+const TEMPLATE_PATTERNS: readonly (readonly [RegExp, string])[] = BOOKKEEPING_PATTERNS.flatMap(([pattern, replacement]): (readonly [RegExp, string])[] => {
+  if (replacement !== '<ip>') return [[pattern, replacement]];
+  return [
+    [/\b(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}\b/g, '$1:<port>'],
+    [/(?<![\d.])\d{1,9}\.\d{1,9}(?![\d.])/g, '<num>'],
+    // A standalone count of four digits or more (a response size, a pid, a sequence number).
+    [/(?<![\w.:/-])\d{4,}(?![\w.:/-])/g, '<n>'],
+  ];
+});
+
 /** The folding key of one line (see the module comment). Very long lines are their own key. */
 export function bookkeepingKey(line: string): string {
+  return masked(line, BOOKKEEPING_PATTERNS);
+}
+
+/** A line with its bookkeeping masked but its addresses kept (see `TEMPLATE_PATTERNS`). */
+export function templateBookkeeping(line: string): string {
+  return masked(line, TEMPLATE_PATTERNS);
+}
+
+function masked(line: string, patterns: readonly (readonly [RegExp, string])[]): string {
   if (line.length > MAX_PATTERN_LINE_CHARS) return line;
   let key = line;
   // Every pattern but the key=value one needs a digit: lines without one skip them.
   if (/\d/.test(line)) {
-    for (const [pattern, replacement] of BOOKKEEPING_PATTERNS) key = key.replace(pattern, replacement);
+    for (const [pattern, replacement] of patterns) key = key.replace(pattern, replacement);
   } else if (/[=:]/.test(line)) {
     key = key.replace(KEY_VALUE_PATTERN, '$1$2<id>');
   }
   return /\s\s|^\s|\s$|[\t\r\n]/.test(key) ? key.replace(/\s+/g, ' ').trim() : key;
 }
 
-/** Severity words that mark a line a reader must never lose. */
-const SEVERE_LINE = /\b(?:error|errors|fatal|warn|warning|critical|crit|severe|panic|emerg|emergency|alert)\b|\s[EWF]\s+[\w.$/-]{1,80}:|\[(?:error|warn|crit|alert|emerg)\]/i;
+/** Severity words that mark a line a reader must never lose, and a web request answered 4xx or 5xx. */
+const SEVERE_LINE = /\b(?:error|errors|fatal|warn|warning|critical|crit|severe|panic|emerg|emergency|alert)\b|\s[EWF]\s+[\w.$/-]{1,80}:|\[(?:error|warn|crit|alert|emerg)\]|HTTP\/\d(?:\.\d)?" [45]\d\d\b/i;
 
 /** Whether a log line reports a warning or worse. */
 export function isSevereLine(line: string): boolean {

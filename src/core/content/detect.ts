@@ -220,6 +220,7 @@ const LOG_LINE_START: readonly RegExp[] = [
   /^\s*(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\b[\s:[]/, // level first
   /^\[(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL)\]/i,
   /^\d{10}(?:\.\d+)?\s/, // epoch seconds
+  /^\S+ \S+ \S+ \[\d{2}\/\w{3}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "/, // web server access log (common and combined formats)
 ];
 
 function looksLikeLogLine(line: string): boolean {

@@ -7,7 +7,7 @@ import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from '
 import { cleanResult, unchanged, type CleanResult } from './types';
 
 /** Names listed per folder before the rest is summed up by extension. */
-export const NAMES_PER_FOLDER = 25;
+export const NAMES_PER_FOLDER = 100;
 
 /** Generated or vendored folders: counted, never listed. */
 const GENERATED_FOLDER = /(?:^|\/)(?:__pycache__|node_modules|\.git|\.hg|\.svn|\.mypy_cache|\.pytest_cache|\.ruff_cache|\.tox|\.nox|\.venv|venv|\.cache|\.next|\.gradle|[^/]+\.egg-info|target\/(?:debug|release))(?:\/|$)/;

@@ -9,7 +9,7 @@ import { mentionsAny, questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
 
 /** Distinct findings shown per file; folding runs first, so the cap counts findings, not repeats. */
-export const MAX_FINDINGS_PER_FILE = 40;
+export const MAX_FINDINGS_PER_FILE = 100;
 /** Line numbers listed for one folded finding before switching to a first–last span. */
 const LISTED_LINE_NUMBERS = 8;
 

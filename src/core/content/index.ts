@@ -48,7 +48,7 @@ function cleanAs(text: string, format: ContentFormat, options: CleanOptions): Cl
     case 'html':
       return cleanHtml(text);
     case 'json':
-      return cleanJson(text, { question: options.question });
+      return cleanJson(text, { question: options.question, rankRows: options.rankRows });
     case 'test-output':
       return cleanTestOutput(text, { question: options.question });
     case 'log':

@@ -74,6 +74,25 @@ describe('cleanJson', () => {
     assert.equal(cleanJson(JSON.stringify({ list }, null, 2)).text, JSON.stringify({ list }));
   });
 
+  it('writes an object that repeats an earlier one once, later copies pointing at the first', () => {
+    const owner = { login: 'octokit-fixture-org', id: 31898100, url: 'https://api.github.com/users/octokit-fixture-org', html_url: 'https://github.com/octokit-fixture-org', type: 'Organization' };
+    const responses = [1, 2, 3].map((id) => ({ id, name: `repo-${id}`, owner }));
+    const result = cleanJson(JSON.stringify(responses, null, 2));
+    const cleaned = JSON.parse(result.text) as { owner: unknown }[];
+    assert.deepEqual(cleaned[0]!.owner, owner);
+    assert.equal(cleaned[1]!.owner, '[same as $[0].owner]');
+    assert.equal(cleaned[2]!.owner, '[same as $[0].owner]');
+    assert.ok(result.removed.some((line) => /2 repeated objects written once/.test(line)));
+  });
+
+  it('keeps a spike in a heavy-tailed series, and only the most extreme of the many values that stand out', () => {
+    const points = Array.from({ length: 400 }, (_, index) => ({ minute: index, opened: index % 5 === 0 ? 20 + (index % 7) : index % 3, bytes: 100 + ((index * 7919) % 50_000) * (index % 11 === 0 ? 40 : 1) }));
+    points[291] = { minute: 291, opened: 743, bytes: 500 };
+    const cleaned = JSON.parse(cleanJson(JSON.stringify(points)).text) as unknown[];
+    assert.ok(cleaned.some((row) => typeof row === 'object' && (row as { opened: number }).opened === 743), 'the spike stays');
+    assert.ok(cleaned.length < 40, `${cleaned.length} entries`);
+  });
+
   it('returns text that does not parse, or nests too deep to rewrite, unchanged', () => {
     for (const text of ['{"a": 1', 'not json', '{"a": 1}\n{"a": 2}', `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
       const result = cleanJson(text);

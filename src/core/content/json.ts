@@ -21,27 +21,51 @@ const STATUS_KEY = /status|state|result|outcome|level|severity|conclusion|code|e
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** What the rows are kept for: the question's words, or a ranking of rows against it. */
+interface Question {
+  readonly words: readonly string[];
+  readonly rankRows?: (rows: readonly string[]) => readonly number[];
+}
+
 interface Summary {
   blobs: number;
   arrays: number;
   elidedRows: number;
   keptAnomalies: number;
   droppedEmpty: number;
+  repeats: number;
 }
 
+/** Options of `cleanJson`. */
+export interface JsonCleanOptions {
+  /** Question words: rows of long arrays that mention one are kept. */
+  readonly question?: string;
+  /**
+   * Scores the rows of a long array (as JSON text) against the question. When given, the rows
+   * that answer it best are kept instead of every row sharing a word with it.
+   */
+  readonly rankRows?: (rows: readonly string[]) => readonly number[];
+}
+
+/** Rows a ranking keeps at most: this share of a long array, and never fewer than `MIN_RANKED_ROWS`. */
+const RANKED_ROW_SHARE = 0.05;
+const MIN_RANKED_ROWS = 3;
+/** A ranked row needs this share of the best row's score. */
+const RANKED_ROW_FLOOR = 0.5;
+
 /** Cleans JSON text. Text that does not parse as one JSON value is returned unchanged. */
-export function cleanJson(text: string, options: { question?: string } = {}): CleanResult {
+export function cleanJson(text: string, options: JsonCleanOptions = {}): CleanResult {
   let value: Json;
   try {
     value = JSON.parse(text) as Json;
   } catch {
     return unchanged(text, 'json');
   }
-  const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0 };
-  const words = questionWords(options.question);
+  const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0, repeats: 0 };
+  const question: Question = { words: questionWords(options.question), rankRows: options.rankRows };
   let output: string;
   try {
-    output = JSON.stringify(clean(value, words, summary, 0) ?? null);
+    output = foldRepeats(clean(value, question, summary, 0) ?? null, '$', new Map(), summary, 0).text;
   } catch {
     // Nesting so deep that serialising overflows the stack: leave it as it came.
     return unchanged(text, 'json');
@@ -49,6 +73,7 @@ export function cleanJson(text: string, options: { question?: string } = {}): Cl
   const removed: string[] = [];
   if (output.length < text.length) removed.push('whitespace (minified)');
   if (summary.droppedEmpty > 0) removed.push(`${summary.droppedEmpty} empty fields`);
+  if (summary.repeats > 0) removed.push(`${summary.repeats} repeated object${summary.repeats === 1 ? '' : 's'} written once (later copies point at the first)`);
   if (summary.blobs > 0) removed.push(`${summary.blobs} encoded blob${summary.blobs === 1 ? '' : 's'} (base64 or hex) replaced by their length`);
   if (summary.arrays > 0) {
     removed.push(`${summary.elidedRows} rows of ${summary.arrays} long array${summary.arrays === 1 ? '' : 's'} summarised by shape (${summary.keptAnomalies} anomalous or matching rows kept)`);
@@ -71,8 +96,31 @@ const BLOB = /^[A-Za-z0-9+/=_-]+$/;
 /** Nesting deeper than this is carried as it is: recursion must not overflow the stack. */
 const MAX_DEPTH = 100;
 
+/** A nested object or array this long (as JSON) that repeats an earlier one is written once. */
+const REPEAT_MIN_CHARS = 160;
+
+/**
+ * The value as minified JSON, with every object or array that repeats an earlier one (the same
+ * owner, the same permissions block in every API response) replaced by a string pointing at the
+ * first: `"[same as $[0].response.owner]"`. Built bottom-up, so each subtree is written once.
+ */
+function foldRepeats(value: Json, path: string, seen: Map<string, string>, summary: Summary, depth: number): { text: string } {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return { text: JSON.stringify(value) };
+  const text = Array.isArray(value)
+    ? `[${value.map((item, index) => foldRepeats(item, `${path}[${index}]`, seen, summary, depth + 1).text).join(',')}]`
+    : `{${Object.entries(value).map(([key, field]) => `${JSON.stringify(key)}:${foldRepeats(field, `${path}${/^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`}`, seen, summary, depth + 1).text}`).join(',')}}`;
+  if (depth === 0 || text.length < REPEAT_MIN_CHARS) return { text };
+  const first = seen.get(text);
+  if (first !== undefined) {
+    summary.repeats++;
+    return { text: JSON.stringify(`[same as ${first}]`) };
+  }
+  seen.set(text, path);
+  return { text };
+}
+
 /** Returns the cleaned value, or undefined when the value itself is empty and should go. */
-function clean(value: Json, question: readonly string[], summary: Summary, depth: number): Json | undefined {
+function clean(value: Json, question: Question, summary: Summary, depth: number): Json | undefined {
   if (depth > MAX_DEPTH) return value;
   if (Array.isArray(value)) {
     const items = value.map((item) => clean(item, question, summary, depth + 1) ?? null);
@@ -98,13 +146,16 @@ function clean(value: Json, question: readonly string[], summary: Summary, depth
 }
 
 /** Which rows of a long array must stay, judged on the original rows. */
-function keptRows(rows: readonly Json[], question: readonly string[]): Set<number> {
+function keptRows(rows: readonly Json[], question: Question): Set<number> {
   const kept = new Set<number>();
   for (let index = 0; index < Math.min(HEAD_ROWS, rows.length); index++) kept.add(index);
   kept.add(rows.length - 1);
   const texts = rows.map((row) => JSON.stringify(row).toLowerCase());
+  if (question.rankRows !== undefined) {
+    for (const index of bestRows(question.rankRows(texts))) kept.add(index);
+  }
   rows.forEach((row, index) => {
-    if (question.length > 0 && question.some((word) => texts[index]!.includes(word))) kept.add(index);
+    if (question.rankRows === undefined && question.words.length > 0 && question.words.some((word) => texts[index]!.includes(word))) kept.add(index);
     if (hasFailure(row, 0)) kept.add(index);
   });
   const objects = rows.every((row) => row !== null && typeof row === 'object' && !Array.isArray(row));
@@ -116,6 +167,19 @@ function keptRows(rows: readonly Json[], question: readonly string[]): Set<numbe
     for (const index of rareValues(rows.map((row) => (typeof row === 'object' ? undefined : String(row))))) kept.add(index);
   }
   return kept;
+}
+
+/** The rows a ranking puts first: within `RANKED_ROW_FLOOR` of the best, at most `RANKED_ROW_SHARE` of them. */
+function bestRows(scores: readonly number[]): number[] {
+  const best = Math.max(0, ...scores);
+  if (best === 0) return [];
+  const budget = Math.max(MIN_RANKED_ROWS, Math.ceil(scores.length * RANKED_ROW_SHARE));
+  return scores
+    .map((score, index) => ({ score, index }))
+    .filter((entry) => entry.score >= best * RANKED_ROW_FLOOR)
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, budget)
+    .map((entry) => entry.index);
 }
 
 function hasFailure(value: Json, depth: number): boolean {
@@ -182,19 +246,30 @@ function rareValues(values: readonly (string | undefined)[], statusColumn = fals
   return found;
 }
 
-/** Robust outliers: further than 6 median absolute deviations from the median. */
+/**
+ * Robust outliers: further than 6 median absolute deviations from the median. An anomaly is rare:
+ * when more rows than `RARE_SHARE` of them (at least three) stand out, the column is heavy-tailed
+ * rather than anomalous, and the most extreme of them stand for the rest.
+ */
 function outliers(values: readonly (number | undefined)[]): number[] {
+  const found = farValues(values);
+  const limit = Math.max(3, Math.ceil(values.length * RARE_SHARE));
+  if (found.length <= limit) return found.map((entry) => entry.index);
+  return found.sort((a, b) => b.distance - a.distance || a.index - b.index).slice(0, limit).map((entry) => entry.index).sort((a, b) => a - b);
+}
+
+function farValues(values: readonly (number | undefined)[]): { index: number; distance: number }[] {
   const present = values.filter((value): value is number => value !== undefined && Number.isFinite(value));
   if (present.length < 8) return [];
   const sorted = [...present].sort((a, b) => a - b);
   const median = sorted[Math.floor(sorted.length / 2)]!;
   const deviations = present.map((value) => Math.abs(value - median)).sort((a, b) => a - b);
   const spread = deviations[Math.floor(deviations.length / 2)]!;
-  const found: number[] = [];
+  const found: { index: number; distance: number }[] = [];
   values.forEach((value, index) => {
     if (value === undefined) return;
     // With no spread at all (a constant column), any different value stands out.
-    if (spread === 0 ? value !== median && present.filter((other) => other !== median).length <= Math.max(1, present.length * RARE_SHARE) : Math.abs(value - median) > 6 * spread) found.push(index);
+    if (spread === 0 ? value !== median && present.filter((other) => other !== median).length <= Math.max(1, present.length * RARE_SHARE) : Math.abs(value - median) > 6 * spread) found.push({ index, distance: Math.abs(value - median) });
   });
   return found;
 }
@@ -213,7 +288,7 @@ function shapeOf(rows: readonly Json[]): string {
   return `{${shape.join(',')}${Object.keys(first).length > keys.length ? ',…' : ''}}`;
 }
 
-function summariseArray(original: readonly Json[], cleaned: readonly Json[], question: readonly string[], summary: Summary): Json[] {
+function summariseArray(original: readonly Json[], cleaned: readonly Json[], question: Question, summary: Summary): Json[] {
   const kept = keptRows(original, question);
   const result: Json[] = [];
   let shape = `shape ${shapeOf(cleaned)}`;

@@ -4,6 +4,7 @@ import { itWithData, sharedPath } from '../../../test/support/sharedData';
 import { bookkeepingKey, isSevereLine } from './bookkeeping';
 import { detectContentFormat } from './detect';
 import { cleanLog } from './logs';
+import { lineTemplate } from './logTemplates';
 
 /** A CSV reader for LogHub's structured files (quoted fields, doubled quotes). */
 function readCsv(text: string): string[][] {
@@ -37,24 +38,36 @@ const SYSTEMS = ['Android', 'Apache', 'HPC', 'Hadoop', 'HealthApp', 'Linux', 'Ma
 
 describe('cleanLog', () => {
   for (const system of SYSTEMS) {
-    itWithData(`keeps every event template of the ${system} log and every warning and error`, () => {
+    itWithData(`keeps every event template of the ${system} log (a line of it, or the event folded with its values) and every warning and error`, () => {
       const log = fs.readFileSync(sharedPath('logs', system, `${system}_2k.log`), 'utf8');
       const rows = readCsv(fs.readFileSync(sharedPath('logs', system, `${system}_2k.log_structured.csv`), 'utf8'));
       const header = rows[0]!;
       const content = header.indexOf('Content');
       const eventId = header.indexOf('EventId');
-      const byEvent = new Map<string, string[]>();
+      const template = header.indexOf('EventTemplate');
+      const byEvent = new Map<string, { contents: string[]; constant: string }>();
       for (const row of rows.slice(1)) {
         if (row.length !== header.length) continue;
-        byEvent.set(row[eventId]!, [...(byEvent.get(row[eventId]!) ?? []), row[content]!.trim()]);
+        // The template's longest constant piece: what stays of the event when its values are folded.
+        const constant = row[template]!.split('<*>').map((piece) => piece.trim()).sort((a, b) => b.length - a.length)[0]!;
+        const known = byEvent.get(row[eventId]!) ?? { contents: [], constant };
+        known.contents.push(row[content]!.trim());
+        byEvent.set(row[eventId]!, known);
       }
       assert.equal(detectContentFormat(log), 'log', 'detected as a log');
       const result = cleanLog(log);
-      const missing = [...byEvent].filter(([, contents]) => !contents.some((text) => result.text.includes(text))).map(([id]) => id);
+      const missing = [...byEvent].filter(([, event]) => !event.contents.some((text) => result.text.includes(text)) && !result.text.includes(event.constant)).map(([id]) => id);
       assert.deepEqual(missing, [], 'templates with no line left');
-      // A warning or error line is never gone: it is there, or folded into a line with its key.
-      const keptKeys = new Set(result.text.split('\n').map((line) => bookkeepingKey(line.replace(/ \[×\d+\]$/, ''))));
-      for (const line of log.split('\n').filter(isSevereLine)) assert.ok(keptKeys.has(bookkeepingKey(line)), `kept: ${line}`);
+      // A warning or error line is never gone: it is there, or folded into a line with its key,
+      // or into a line of its template that lists the value it differs in.
+      const kept = result.text.split('\n').map((line) => ({ line: line.replace(/ \[×\d+[^\]]*\]$/, ''), note: / (\[×\d+[^\]]*\])$/.exec(line)?.[1] ?? '' }));
+      const keptKeys = new Set(kept.map((entry) => bookkeepingKey(entry.line)));
+      const byTemplate = new Map(kept.map((entry) => [lineTemplate(entry.line).key, entry.note]));
+      for (const line of log.split('\n').filter(isSevereLine)) {
+        const template = lineTemplate(line);
+        const note = byTemplate.get(template.key);
+        assert.ok(keptKeys.has(bookkeepingKey(line)) || (note !== undefined && template.slots.every((value) => note.includes(`${value} ×`) || kept.some((entry) => entry.line.includes(value)))), `kept: ${line}`);
+      }
       assert.ok(result.text.length < log.length, 'smaller');
     });
   }
@@ -62,7 +75,7 @@ describe('cleanLog', () => {
   it('folds lines that differ only in bookkeeping, with a count', () => {
     const lines = Array.from({ length: 21 }, (_, index) => `2026-03-0${1 + (index % 9)} 10:00:${String(index).padStart(2, '0')},123 INFO [req ${4000 + index * 17}] POST /api/checkout took ${20 + index}ms from 10.0.0.${index}:${5000 + index * 7}`);
     const result = cleanLog(`${lines.join('\n')}\n`);
-    assert.equal(result.text, `${lines[0]} [×21]\n`);
+    assert.equal(result.text, `${lines[0]} [×21, 10:00:00,123–10:00:20,123; from 21 distinct values]\n`);
     assert.deepEqual(result.removed, ['20 repeated log entries folded into 1 counted line']);
   });
 
@@ -77,9 +90,21 @@ describe('cleanLog', () => {
     assert.equal(cleanLog(text).text, text);
   });
 
-  it('folds a repeated error only into the error right before it', () => {
-    const text = ['09:00:01 ERROR disk full on /var', '09:00:02 ERROR disk full on /var', '09:00:03 INFO retrying', '09:00:04 ERROR disk full on /var'].join('\n');
-    assert.equal(cleanLog(text).text, ['09:00:01 ERROR disk full on /var [×2]', '09:00:03 INFO retrying', '09:00:04 ERROR disk full on /var'].join('\n'));
+  it('folds a repeated error wherever it recurs, with the time span it covers, and never into another error', () => {
+    const text = ['09:00:01 ERROR disk full on /var', '09:00:02 ERROR disk full on /var', '09:00:03 INFO retrying', '09:00:04 ERROR disk full on /var', '09:00:05 ERROR disk full on /home'].join('\n');
+    assert.equal(cleanLog(text).text, ['09:00:01 ERROR disk full on /var [×3, 09:00:01–09:00:04]', '09:00:03 INFO retrying', '09:00:05 ERROR disk full on /home'].join('\n'));
+  });
+
+  it('folds other entries by template and lists the values that varied, with their counts', () => {
+    const lines = [
+      ...Array.from({ length: 6 }, (_, index) => `Dec 10 07:0${index}:00 host sshd[${2400 + index}]: Failed password for root from 183.62.140.253 port ${40000 + index} ssh2`),
+      ...Array.from({ length: 2 }, (_, index) => `Dec 10 08:0${index}:00 host sshd[${2500 + index}]: Failed password for root from 187.141.143.180 port ${41000 + index} ssh2`),
+      'Dec 10 09:00:00 host sshd[2600]: Accepted password for fztu from 119.137.62.142 port 49116 ssh2',
+    ];
+    assert.deepEqual(cleanLog(lines.join('\n')).text.split('\n'), [
+      `${lines[0]} [×8, 07:00:00–08:01:00; from 183.62.140.253 ×6, 187.141.143.180 ×2]`,
+      lines[8],
+    ]);
   });
 
   it('folds structured JSON-lines logs that differ only in bookkeeping', () => {

@@ -1,9 +1,13 @@
 /**
- * Logs: repeated entries folded into the first one with a count (`… [×21]`). Entries fold
- * only when they differ in bookkeeping (see `bookkeepingKey`). Warnings and errors are
- * never dropped: they fold only into an identical-but-for-bookkeeping line right before them.
+ * Logs: every event kept once, repeats folded into it with a count and the time span they cover.
+ * Entries fold by template (see `logTemplates.ts`): the first one stands for the rest, and the
+ * values that varied (addresses, nodes, domains) are listed with their counts. A warning or an
+ * error stays whole and loses nothing: it folds by template only when its repeats differ in one
+ * value, every value listed; else, like stack traces, only with repeats identical but for
+ * bookkeeping (see `bookkeepingKey`).
  */
-import { bookkeepingKey, isSevereLine, withCount } from './bookkeeping';
+import { bookkeepingKey, isSevereLine } from './bookkeeping';
+import { lineTemplate, SlotCounts, type LineTemplate } from './logTemplates';
 import { splitLines, stripAnsi, trailingNewline } from './limits';
 import { cleanResult, type CleanResult } from './types';
 
@@ -35,56 +39,109 @@ export function logEntries(lines: readonly string[]): LogEntry[] {
   return entries;
 }
 
-/** Folds repeated log entries. */
+/** The time of day a line was logged at, as it wrote it, when it has one. */
+const TIME_OF_DAY = /\b\d{1,2}:\d{2}:\d{2}(?:[.,:]\d{1,6})?\b/;
+
+interface Group {
+  readonly entry: LogEntry;
+  count: number;
+  readonly firstTime?: string;
+  lastTime?: string;
+  readonly slots?: SlotCounts;
+}
+
+/** Folds repeated log entries (see the module comment). */
 export function cleanLog(text: string): CleanResult {
   const lines = splitLines(stripAnsi(text));
   const entries = logEntries(lines);
-  const firstByKey = new Map<string, LogEntry>();
-  const kept: LogEntry[] = [];
+  const keys = foldingKeys(entries);
+  const groups = new Map<string, Group>();
+  const order: (Group | LogEntry)[] = [];
   let folded = 0;
   let foldedSevere = 0;
   let blankRuns = 0;
-  for (const entry of entries) {
+  entries.forEach((entry, index) => {
     if (entry.key === '') {
       // Keep one blank line of a run; blank lines are layout, not events.
-      const previous = kept[kept.length - 1];
-      if (previous !== undefined && previous.key === '') {
+      const previous = order[order.length - 1];
+      if (previous !== undefined && !('entry' in previous) && previous.key === '') {
         blankRuns++;
-        continue;
+        return;
       }
-      kept.push(entry);
-      continue;
+      order.push(entry);
+      return;
     }
-    if (entry.severe) {
-      const previous = kept[kept.length - 1];
-      if (previous !== undefined && previous.key === entry.key) {
-        previous.count++;
-        folded++;
-        foldedSevere++;
-      } else {
-        kept.push(entry);
-      }
-      continue;
+    const { key, template, listAll } = keys[index]!;
+    const time = TIME_OF_DAY.exec(entry.lines[0]!)?.[0];
+    const group = groups.get(key);
+    if (group === undefined) {
+      const created: Group = { entry, count: 1, ...(time !== undefined ? { firstTime: time, lastTime: time } : {}), ...(template !== undefined ? { slots: new SlotCounts(listAll) } : {}) };
+      if (template !== undefined) created.slots!.add(template);
+      groups.set(key, created);
+      order.push(created);
+      return;
     }
-    const first = firstByKey.get(entry.key);
-    if (first !== undefined) {
-      first.count++;
-      folded++;
-      continue;
-    }
-    firstByKey.set(entry.key, entry);
-    kept.push(entry);
-  }
+    group.count++;
+    if (time !== undefined) group.lastTime = time;
+    if (template !== undefined) group.slots?.add(template);
+    folded++;
+    if (entry.severe) foldedSevere++;
+  });
   const output: string[] = [];
-  for (const entry of kept) {
-    output.push(withCount(entry.lines[0]!, entry.count), ...entry.lines.slice(1));
+  let templates = 0;
+  for (const item of order) {
+    if (!('entry' in item)) {
+      output.push(...item.lines);
+      continue;
+    }
+    const { entry, count } = item;
+    if (count > 1) templates++;
+    output.push(count > 1 ? `${entry.lines[0]!} ${foldNote(item)}` : entry.lines[0]!, ...entry.lines.slice(1));
   }
   const removed: string[] = [];
   if (folded > 0) {
-    const distinct = kept.filter((entry) => entry.count > 1).length;
-    removed.push(`${folded} repeated log entries folded into ${distinct} counted line${distinct === 1 ? '' : 's'}${foldedSevere > 0 ? ` (${foldedSevere} of them repeated warnings/errors, folded in place)` : ''}`);
+    removed.push(`${folded} repeated log entries folded into ${templates} counted line${templates === 1 ? '' : 's'}${foldedSevere > 0 ? ` (${foldedSevere} of them repeated warnings/errors)` : ''}`);
   }
   if (blankRuns > 0) removed.push(`${blankRuns} blank lines`);
   if (text !== stripAnsi(text)) removed.push('terminal colour codes');
   return cleanResult(text, output.join('\n') + trailingNewline(text), 'log', removed);
+}
+
+/** How one entry folds: the key of its group, its template when it folds by one, and whether every slot value is listed. */
+interface FoldingKey {
+  readonly key: string;
+  readonly template?: LineTemplate;
+  readonly listAll: boolean;
+}
+
+/**
+ * Every entry's folding key. Ordinary one-line entries fold by template. A warning or an error
+ * folds by template only when its occurrences differ in one slot at most (every value of it is
+ * then listed, so nothing about which one is lost); otherwise, and for entries with continuation
+ * lines (stack traces), only exact repeats but for bookkeeping fold together.
+ */
+function foldingKeys(entries: readonly LogEntry[]): FoldingKey[] {
+  const templates = entries.map((entry) => (entry.key === '' || entry.lines.length > 1 ? undefined : lineTemplate(entry.lines[0]!)));
+  const varying = new Map<string, Map<number, Set<string>>>();
+  entries.forEach((entry, index) => {
+    const template = templates[index];
+    if (!entry.severe || template === undefined) return;
+    const slots = varying.get(template.key) ?? new Map<number, Set<string>>();
+    template.slots.forEach((value, slot) => slots.set(slot, (slots.get(slot) ?? new Set()).add(value)));
+    varying.set(template.key, slots);
+  });
+  const oneSlot = (key: string): boolean => [...(varying.get(key)?.values() ?? [])].filter((values) => values.size > 1).length <= 1;
+  return entries.map((entry, index) => {
+    const template = templates[index];
+    if (template === undefined) return { key: `!${entry.key}`, listAll: false };
+    if (!entry.severe) return { key: `~${template.key}`, template, listAll: false };
+    return oneSlot(template.key) ? { key: `!~${template.key}`, template, listAll: true } : { key: `!${entry.key}`, listAll: false };
+  });
+}
+
+/** `[×21]`, `[×21, 10:00:00–10:05:12]`, `[×139, 06:55:46–11:03:40; from 183.62.140.253 ×139, …]`. */
+function foldNote(group: Group): string {
+  const span = group.firstTime !== undefined && group.lastTime !== undefined && group.lastTime !== group.firstTime ? `, ${group.firstTime}–${group.lastTime}` : '';
+  const slots = group.slots?.describe() ?? [];
+  return `[×${group.count}${span}${slots.length > 0 ? `; ${slots.join('; ')}` : ''}]`;
 }

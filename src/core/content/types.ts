@@ -19,6 +19,11 @@ export interface CleanOptions {
   readonly path?: string;
   /** Question words: JSON rows and lines matching them are kept. */
   readonly question?: string;
+  /**
+   * Scores the rows of a long JSON array (as text) against the question; when given, the rows
+   * that answer it best are kept instead of every row sharing a word with it.
+   */
+  readonly rankRows?: (rows: readonly string[]) => readonly number[];
 }
 
 /** What a cleaner returns. */

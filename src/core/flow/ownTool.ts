@@ -18,6 +18,13 @@ export interface OwnToolContext {
   readonly sessionId?: string;
   /** The original behind a stash handle, or undefined. */
   readonly retrieve: (handle: string) => Promise<string | undefined>;
+  /**
+   * Records tools the catalog loaded for this session, so they keep their full schema on every
+   * later request (the tool_catalog strategy's pin). Absent when the host keeps no session state.
+   */
+  readonly loadTools?: (names: readonly string[]) => void;
+  /** The tools block the pipeline gives this request now (after {@link loadTools}); absent when the optimizer is off. */
+  readonly currentTools?: () => Promise<readonly ToolDefinition[] | undefined>;
   readonly signal: AbortSignal;
 }
 

@@ -7,7 +7,7 @@
  */
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import type { PipelineResult } from '../pipeline/pipeline';
-import type { Decision } from '../pipeline/types';
+import type { Decision, TargetKind } from '../pipeline/types';
 import type { Logger } from '../ports';
 import { latestUserText } from '../pipeline/freshInput';
 import type { ForwardTarget, OwnToolRound, ProviderUsage, ResponseChunk, ToolCallChunk } from './forwardTarget';
@@ -80,8 +80,12 @@ export interface RequestFlowInput {
   readonly id: string;
   readonly request: ChatRequest;
   readonly target: ForwardTarget;
-  /** Runs the pipeline; undefined when the optimizer is off. */
-  readonly optimize: ((request: ChatRequest, windowTokens: number, signal: AbortSignal) => Promise<PipelineResult>) | undefined;
+  /**
+   * Runs the pipeline; undefined when the optimizer is off. `targetKind` is set when the flow
+   * will answer Herald's own tools in this turn (pass it on to the pipeline's run options):
+   * tool_catalog offers its loader only then.
+   */
+  readonly optimize: ((request: ChatRequest, windowTokens: number, signal: AbortSignal, targetKind?: TargetKind) => Promise<PipelineResult>) | undefined;
   /** The original behind a handle, or undefined. */
   readonly retrieve: (handle: string) => Promise<string | undefined>;
   /** Hands a chunk to the caller as soon as it is final. */
@@ -102,6 +106,12 @@ export interface RequestFlowInput {
    * cached, cancelled or failed answer.
    */
   readonly afterResponse?: (request: ChatRequest, answer: CachedAnswer, sessionId: string) => Promise<void>;
+  /**
+   * Records tools `herald_load_tools` loaded in a session (see `recordLoadedTools` of the
+   * tool_catalog strategy); without it a load still works for the turn, but the next request
+   * lists those tools in the catalog again.
+   */
+  readonly loadTools?: (sessionId: string, names: readonly string[]) => void;
   readonly now?: () => number;
   /** Who asked (default: the caller). */
   readonly origin?: 'caller' | 'herald';
@@ -137,7 +147,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   let error: string | undefined;
   if (input.optimize) {
     try {
-      result = await input.optimize(input.request, input.target.information.maxInputTokens, input.signal);
+      result = await input.optimize(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input));
       request = result.request;
     } catch (failure) {
       status = 'forwarded-original';
@@ -197,6 +207,8 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     target: input.target.information,
     sessionId: result?.sessionId,
     retrieve: input.retrieve,
+    ...(input.loadTools && result ? { loadTools: (names: readonly string[]) => input.loadTools!(result!.sessionId, names) } : {}),
+    ...(input.optimize && result ? { currentTools: () => toolsNow(input) } : {}),
     signal: input.signal,
   });
   const offered = offerOwnTools(input, request, context);
@@ -310,6 +322,26 @@ function offerOwnTools(input: RequestFlowInput, request: ChatRequest, context: (
     active.set(tool.name, tool);
   }
   return { request: added.length > 0 ? { ...request, tools: [...request.tools, ...added] } : request, active };
+}
+
+/**
+ * The target kind the pipeline is told, when the flow can answer Herald's own tools (rounds
+ * allowed, the target calls tools): billed by the token, or per request (Copilot-hosted, and a
+ * model whose billing is not known, the cautious reading).
+ */
+function targetKindOf(input: RequestFlowInput): TargetKind | undefined {
+  if (input.retrieveRounds <= 0 || input.target.information.toolCalling === false) return undefined;
+  return input.target.information.billing === 'tokens' ? 'endpoint' : 'copilot-hosted';
+}
+
+/** The tools block the pipeline gives the caller's request now (its history replays from the memo); undefined when it fails. */
+async function toolsNow(input: RequestFlowInput): Promise<readonly ToolDefinition[] | undefined> {
+  try {
+    return (await input.optimize!(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input))).request.tools;
+  } catch (failure) {
+    input.logger.warn('pipeline-failed', `Herald: the optimizer could not give the tools block after a load: ${describeError(failure)}`);
+    return undefined;
+  }
 }
 
 /** One own call answered; a tool that throws answers with the failure instead (the turn goes on). */

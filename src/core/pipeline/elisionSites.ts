@@ -6,12 +6,13 @@
  */
 import type { ChatMessage, ChatRequest, Part } from '../chat/types';
 import { alignSites, guessSites, type ElisionLookup, type ElisionSite } from '../stash/elisionSite';
+import { argumentStrings } from '../chat/toolCallArguments';
 
 /** Where a text sits in a request. */
 export interface TextLocation {
   readonly messageIndex: number;
   readonly partIndex: number;
-  /** Index inside a tool result's content; -1 for a text part. */
+  /** Index inside a tool result's content or among a tool call's string argument values; -1 for a text part. */
   readonly contentIndex: number;
 }
 
@@ -27,9 +28,13 @@ export interface RequestElisionSite extends MessageElisionSite {
   readonly messageIndex: number;
 }
 
-/** The texts a part carries that strategies rewrite: a text part's text, a tool result's text contents. */
+/**
+ * The texts a part carries that strategies rewrite: a text part's text, a tool result's text
+ * contents, a tool call's string argument values (by their order in the arguments).
+ */
 export function textsOfPart(part: Part): { contentIndex: number; text: string }[] {
   if (part.type === 'text') return [{ contentIndex: -1, text: part.text }];
+  if (part.type === 'tool_call') return argumentStrings(part.arguments).map((text, contentIndex) => ({ contentIndex, text }));
   if (part.type !== 'tool_result') return [];
   const texts: { contentIndex: number; text: string }[] = [];
   part.content.forEach((inner, contentIndex) => {
@@ -121,8 +126,10 @@ export class ElisionTracker {
         }
         let sites = alignSites(old, texts.get(key) ?? [], text, this.lookup);
         if (!sites) {
-          this.onGuessed({ messageIndex, partIndex, contentIndex });
           sites = guessSites(text, this.lookup);
+          // A digest elided whole again stashes the output it digested: one new site over the whole text, nothing to align.
+          const whole = sites.length === 1 && sites[0]!.start === 0 && sites[0]!.length === text.length;
+          if (!whole) this.onGuessed({ messageIndex, partIndex, contentIndex });
         }
         if (sites.length > 0) texts.set(key, sites);
         else texts.delete(key);

@@ -16,6 +16,9 @@ import { digestOf, sha256 } from './hash';
 /** 4: entries hold messages without cache hints, their sites indexed so, and the hints Herald added itself (`ownHints`). */
 export const MEMO_SCHEMA_VERSION = 4;
 
+/** Arrival entries share the map under this prefix (a chain hash never starts with it). */
+const ARRIVAL_PREFIX = 'arrival:';
+
 /** Tokens each strategy removed from one message when it was decided. */
 export type MessageSavings = Readonly<Record<string, number>>;
 
@@ -99,6 +102,24 @@ export class MessageMemo {
     this.entries.delete(key);
     this.entries.set(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
+
+  /**
+   * The form a message took on arrival, as the current turn's fresh input: what the provider
+   * cached for it, so the turn it becomes history starts from these bytes (see `setArrival`);
+   * with this request's hints in place, as `replay` gives a decided message.
+   */
+  arrival(key: string, hints: MessageCacheHints | undefined): ReplayedMessage | undefined {
+    return this.replay(ARRIVAL_PREFIX + key, hints);
+  }
+
+  /**
+   * Records a fresh message's arrival form under the same chain key it will have as history
+   * (the client resends the original bytes next turn): decided once, on arrival. Kept without
+   * cache hints, as `decide` keeps a decided message.
+   */
+  setArrival(key: string, message: ChatMessage, inputHints: MessageCacheHints | undefined, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
+    this.decide(ARRIVAL_PREFIX + key, message, inputHints, savings, sites);
   }
 
   get size(): number {

@@ -9,12 +9,12 @@ import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import { TokenCounter } from '../tokens/tokenCounter';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from './cacheEconomics';
-import { ElisionTracker, type RequestElisionSite } from './elisionSites';
+import { ElisionTracker, type MessageElisionSite, type RequestElisionSite } from './elisionSites';
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo } from './messageMemo';
 import { SessionStateStore } from './sessionState';
-import type { Decision, Strategy, StrategyResult } from './types';
+import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
 import { checkOptionNames, checkOptions } from './optionSchema';
@@ -48,6 +48,11 @@ export interface RunOptions {
   readonly model?: ModelPort;
   /** Groups turns of one conversation for pins; derived from the first messages when absent. */
   readonly sessionId?: string;
+  /**
+   * Where Herald's flow forwards the request; set it only when that flow answers Herald's own
+   * tools inside the turn (tool_catalog offers its loader then). Undefined when none does.
+   */
+  readonly targetKind?: TargetKind;
   readonly signal?: AbortSignal;
 }
 
@@ -143,9 +148,25 @@ export class Pipeline {
       frozenCount++;
     }
     const messageSavings = new Map<number, Record<string, number>>();
-    let request: ChatRequest = frozenCount === 0 ? input : { ...input, messages: [...replayed, ...input.messages.slice(frozenCount)] };
+    // Last turn's fresh input, now history: it starts from the form it arrived in, which is what
+    // the provider cached (decided once, on arrival); a later rewrite pays its cache write.
+    const undecided = input.messages.slice(frozenCount);
+    for (let index = frozenCount; index < freshStart; index++) {
+      const arrived = this.memo.arrival(chain[index]!, stripped[index]!.hints);
+      if (!arrived) continue;
+      undecided[index - frozenCount] = arrived.message;
+      sites.seed(index, arrived.sites);
+      if (arrived.savings) {
+        messageSavings.set(index, { ...arrived.savings });
+        for (const [id, tokens] of Object.entries(arrived.savings)) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
+      }
+    }
+    let request: ChatRequest = frozenCount === 0 && undecided.every((message, index) => message === input.messages[index]) ? input : { ...input, messages: [...replayed, ...undecided] };
 
     const tokensBefore = this.tokens.countRequest(input);
+    // The fresh input's arrival form: the request as it stood before any tail annotation.
+    let arrival = { request, savings: new Map<number, Record<string, number>>(), sites: new Map<number, MessageElisionSite[]>() };
+    let annotated = false;
     const decisions: Decision[] = [];
     let response: unknown;
     let holdout = false;
@@ -166,9 +187,11 @@ export class Pipeline {
       const saved = outcome.decision.tokensBefore - outcome.decision.tokensAfter;
       if (saved !== 0) savedByStrategy[strategy.id] = (savedByStrategy[strategy.id] ?? 0) + saved;
       if (outcome.result) {
-        this.attribute(strategy.id, request, outcome.result.request, frozenCount, freshStart, messageSavings);
+        this.attribute(strategy.id, request, outcome.result.request, frozenCount, messageSavings);
         sites.update(request, outcome.result.request);
+        if (strategy.annotatesTail && outcome.result.request !== request) annotated = true;
         request = outcome.result.request;
+        if (!annotated) arrival = this.arrivalOf(request, freshStart, messageSavings, sites);
         if (outcome.result.holdout) holdout = true;
         if (outcome.result.response !== undefined) {
           response = outcome.result.response;
@@ -189,6 +212,10 @@ export class Pipeline {
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
     if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
       for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index));
+      for (let index = freshStart; index < arrival.request.messages.length; index++) {
+        const message = arrival.request.messages[index]!;
+        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index));
+      }
     }
     return {
       request,
@@ -206,7 +233,17 @@ export class Pipeline {
     };
   }
 
-  /** Handles in `request` whose stash entries could not be written. */
+  /** The fresh input as it stands now, with what each strategy saved on it and where its elisions are. */
+  private arrivalOf(request: ChatRequest, freshStart: number, savings: ReadonlyMap<number, Record<string, number>>, sites: ElisionTracker): { request: ChatRequest; savings: Map<number, Record<string, number>>; sites: Map<number, MessageElisionSite[]> } {
+    const fresh = { request, savings: new Map<number, Record<string, number>>(), sites: new Map<number, MessageElisionSite[]>() };
+    for (let index = freshStart; index < request.messages.length; index++) {
+      const saved = savings.get(index);
+      if (saved) fresh.savings.set(index, { ...saved });
+      fresh.sites.set(index, sites.messageSites(index));
+    }
+    return fresh;
+  }
+
   /**
    * A strategy's options, defaults applied; with an option schema, checked against it first
    * (throws inside the strategy's fail-open run when a value is wrong).
@@ -217,6 +254,7 @@ export class Pipeline {
     return { ...(strategy.defaults ?? {}), ...set };
   }
 
+  /** Handles in `request` whose stash entries could not be written. */
   private lostHandles(request: ChatRequest): string[] {
     const unwritten = this.dependencies.stash.unwrittenHandles();
     if (unwritten.size === 0) return [];
@@ -224,10 +262,10 @@ export class Pipeline {
     return [...unwritten].filter((handle) => text.includes(handle));
   }
 
-  /** Records, per history message, the tokens a strategy removed from it (for replayed turns). */
-  private attribute(id: string, before: ChatRequest, after: ChatRequest, frozenCount: number, freshStart: number, savings: Map<number, Record<string, number>>): void {
+  /** Records, per undecided message (history and fresh input), the tokens a strategy removed from it (for replayed turns). */
+  private attribute(id: string, before: ChatRequest, after: ChatRequest, frozenCount: number, savings: Map<number, Record<string, number>>): void {
     if (before === after) return;
-    for (let index = frozenCount; index < freshStart; index++) {
+    for (let index = frozenCount; index < after.messages.length; index++) {
       const previous = before.messages[index]!;
       const next = after.messages[index]!;
       if (previous === next) continue;
@@ -279,6 +317,7 @@ export class Pipeline {
         cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
+        targetKind: options.targetKind,
         logger: this.logger,
         model: options.model,
         signal: controller.signal,

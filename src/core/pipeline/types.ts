@@ -6,6 +6,14 @@ import type { TokenCounter } from '../tokens/tokenCounter';
 import type { SessionState } from './sessionState';
 import type { OptionSchema } from './optionSchema';
 
+/**
+ * How the target Herald's request flow forwards to bills, when the flow answers Herald's own
+ * tools inside the turn: `endpoint`, by the token with prompt caching (an endpoint the user
+ * configured, the gateway's upstream); `copilot-hosted`, per request (a Copilot-hosted model:
+ * each request is a premium request; a model whose billing Herald does not know is treated so).
+ */
+export type TargetKind = 'copilot-hosted' | 'endpoint';
+
 export interface StrategyContext {
   readonly stash: Stash;
   readonly tokens: TokenCounter;
@@ -29,6 +37,8 @@ export interface StrategyContext {
   readonly state: SessionState;
   /** The target model's usable input budget in tokens, when known. */
   readonly windowTokens?: number;
+  /** Where the flow forwards the request; undefined when no Herald flow does (the CLI's `optimize`). */
+  readonly targetKind?: TargetKind;
   readonly logger: Logger;
   /** A language model, when the host has one and the configuration allows it. */
   readonly model?: ModelPort;
@@ -61,6 +71,12 @@ export interface Strategy {
   readonly kind?: 'transform' | 'signal';
   /** Allowed to rewrite the current turn's fresh input (output_externalize). */
   readonly touchesFresh?: boolean;
+  /**
+   * Its change to the fresh input is this request's annotation at the tail (a cache breakpoint,
+   * an advisory note), not part of the messages' arrival form: the runner memoizes the fresh
+   * input as it stood before it, so the message becomes history without it. Such strategies run last.
+   */
+  readonly annotatesTail?: boolean;
   /** Allowed to rewrite messages decided on an earlier turn (window_budget, when over budget). */
   readonly rewritesFrozen?: boolean;
   /** Parameter defaults; an option not named here is an error. */

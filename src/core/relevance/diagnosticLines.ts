@@ -22,6 +22,8 @@ const ERROR_PATTERNS: readonly RegExp[] = [
   /\b(?:segmentation fault|core dumped)\b/i,
   // Android logcat error and fatal levels: "03-17 16:13:38.811  1702  2395 E Tag: …".
   /^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+[EF]\s/,
+  // A web server's access log line for a request answered 4xx or 5xx: `"GET /x HTTP/1.1" 500 …`.
+  /HTTP\/\d(?:\.\d)?" [45]\d\d\b/,
 ];
 
 const WARNING_PATTERNS: readonly RegExp[] = [

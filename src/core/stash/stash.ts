@@ -256,20 +256,29 @@ export class Stash {
     for (let depth = 0; depth < maxDepth; depth++) {
       const markers = findMarkers(current);
       if (markers.length === 0) return current;
-      let changed = false;
-      // Right to left, so earlier positions stay valid.
-      for (const marker of markers.reverse()) {
+      const located: { start: number; length: number; original: string }[] = [];
+      for (const marker of markers) {
         const entry = await this.entry(marker.handle);
         if (!entry) continue;
         for (const replacement of entry.replacements) {
           const start = locateReplacement(current, replacement, marker.start, marker.end);
           if (start < 0) continue;
-          current = current.slice(0, start) + entry.original + current.slice(start + replacement.length);
-          changed = true;
+          located.push({ start, length: replacement.length, original: entry.original });
           break;
         }
       }
-      if (!changed) return current;
+      // An elision whose replacement holds another marker is undone first: the inner marker was
+      // in the text it replaced, so it is met again inside that original on the next pass.
+      const outermost: typeof located = [];
+      let end = -1;
+      for (const span of located.sort((a, b) => a.start - b.start || b.length - a.length)) {
+        if (span.start < end) continue;
+        outermost.push(span);
+        end = span.start + span.length;
+      }
+      if (outermost.length === 0) return current;
+      // Right to left, so earlier positions stay valid.
+      for (const span of outermost.reverse()) current = current.slice(0, span.start) + span.original + current.slice(span.start + span.length);
     }
     return current;
   }

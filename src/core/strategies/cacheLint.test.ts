@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest } from '../chat';
 import { loadTrajectory, skipWithoutData } from '../../../test/support/sharedData';
 import { createCacheLint } from './cacheLint';
-import { createToolPruning } from './toolPruning';
+import { createToolCatalog } from './toolCatalog';
 import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
 describe('cache_lint', () => {
@@ -37,15 +37,16 @@ describe('cache_lint', () => {
   }
 
   it('marks a change Herald made as optimizer-explained', async () => {
-    const tools = ['jira_search_issues', 'slack_post_message', 'datadog_query_metric'].map((name) => ({ type: 'function', function: { name, description: `${name.split('_')[0]} tool for ${name.split('_').slice(1).join(' ')}`, parameters: {} } }));
+    const tools = ['jira_search_issues', 'slack_post_message', 'datadog_query_metric'].map((name) => ({ type: 'function', function: { name, description: `${name.split('_')[0]} tool for ${name.split('_').slice(1).join(' ')}`, parameters: { type: 'object', properties: Object.fromEntries(['query', 'project', 'since', 'until', 'owner', 'labels'].map((field) => [field, { type: 'string', description: `The ${field} to narrow the ${name.split('_')[0]} lookup by, written the way the service's own search box expects it.` }])) } } }));
     const opening = [{ role: 'system', content: 'You help the payments team.' }, { role: 'user', content: 'find the jira issues' }];
-    const { pipeline } = pipelineOf([createToolPruning(), createCacheLint()]);
-    await pipeline.run(parseRequest({ model: 'gpt-4o', tools, messages: opening }));
-    // The model calls a tool that was pruned: tool_pruning re-decides, so Herald's tools block changes while the client's did not.
+    const { pipeline } = pipelineOf([createToolCatalog(), createCacheLint()], { tool_catalog: { minSavedTokens: 0, minToolSavedTokens: 0 } });
+    const first = await pipeline.run(parseRequest({ model: 'gpt-4o', tools, messages: opening }), { targetKind: 'endpoint' });
+    assert.equal(first.decisions[0]!.action, 'tools-catalogued');
+    // The model calls a catalogued tool: it joins the full set, so Herald's tools block changes while the client's did not.
     const called = [...opening,
       { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'slack_post_message', arguments: '{}' } }] },
       { role: 'tool', tool_call_id: 'c1', content: 'posted' }];
-    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', tools, messages: called }));
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', tools, messages: called }), { targetKind: 'endpoint' });
     const details = result.decisions.find((decision) => decision.strategy === 'cache_lint')!.details!;
     assert.equal(details.toolsChanged, true);
     assert.equal(details.churn, 'optimizer-explained');

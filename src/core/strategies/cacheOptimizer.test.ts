@@ -13,7 +13,7 @@ import { createParamTuning } from './paramTuning';
 import { createProviderContextTrim } from './providerContextTrim';
 import { createReasoningBudget } from './reasoningBudget';
 import { createSemanticCache } from './semanticCache';
-import { createToolPruning } from './toolPruning';
+import { createToolCatalog } from './toolCatalog';
 import { createToolSchemaCompression } from './toolSchemaCompression';
 import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 
@@ -47,7 +47,7 @@ describe('cache_optimizer', () => {
   it('adds three Anthropic breakpoints (tools, system, tail) and keeps the prefix stable over a real trajectory', async function () {
     skipWithoutData(this);
     const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-12907'), 'anthropic', { maxTurns: 10 });
-    const { pipeline, stash, tokens } = pipelineOf([createToolPruning(), createToolSchemaCompression(), createCacheOptimizer()]);
+    const { pipeline, stash, tokens } = pipelineOf([createToolCatalog(), createToolSchemaCompression(), createCacheOptimizer()]);
     const summary = await replay(pipeline, stash, bodies, tokens);
     assert.equal(summary.prefixStableTurns, bodies.length, 'every turn repeats the previous optimized prefix');
     let previousTools = '';
@@ -96,7 +96,7 @@ describe('cache_optimizer', () => {
       skipWithoutData(this);
       const extra = format === 'anthropic' ? { max_tokens: 200000, thinking: { type: 'enabled', budget_tokens: 32000 } } : { max_completion_tokens: 200000, reasoning_effort: 'high' };
       const bodies = toolCallingTurns(loadTrajectory('astropy__astropy-14508'), format, { extra, maxTurns: 16 });
-      const group = [createAuditedHoldout(), createSemanticCache(), createContentCensus(), createProviderContextTrim(), createToolPruning(), createToolSchemaCompression(),
+      const group = [createAuditedHoldout(), createSemanticCache(), createContentCensus(), createProviderContextTrim(), createToolCatalog(), createToolSchemaCompression(),
         createParamTuning(), createReasoningBudget(), createOutputShaping(), createContextQuality(), createCacheLint(), createCacheOptimizer()]
         .sort((a, b) => STRATEGY_ORDER.indexOf(a.id as never) - STRATEGY_ORDER.indexOf(b.id as never));
       const { pipeline, stash, tokens } = pipelineOf(group, { provider_context_trim: { triggerTokens: 6000 }, audited_holdout: { share: 0 } });

@@ -45,6 +45,7 @@ export function createCacheOptimizer(): Strategy {
     kind: 'transform',
     // Only the last message's last block gets a cache hint; its content is never changed.
     touchesFresh: true,
+    annotatesTail: true,
     defaults: CACHE_OPTIMIZER_DEFAULTS,
     optionSchema: CACHE_OPTIMIZER_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { findToolOutputs } from '../chat/toolOutput';
+import { lineTemplate } from '../content/logTemplates';
 import { findMarkers } from '../stash/marker';
 import { itWithData, loadTrajectory, sharedPath, turnRequests } from '../../../test/support/sharedData';
 import { replay } from '../../../test/support/replay';
@@ -45,7 +46,7 @@ function bash(id: string, command: string): unknown {
 }
 
 describe('command_digest', () => {
-  it('digests a test run in history to its failures and count line; the fresh run passes through (OpenAI)', async () => {
+  it('digests a test run to its failures and count line, the fresh run on arrival, replayed byte for byte as history (OpenAI)', async () => {
     const messages = [
       { role: 'system', content: 'You fix bugs.' },
       { role: 'user', content: 'Make the suite green.' },
@@ -64,8 +65,26 @@ describe('command_digest', () => {
     assert.ok(!digest.includes('test_route_17 PASSED'), 'passing tests are dropped');
     assert.match(digest, /\n\[herald: test run digest of \d+ lines: [^\]]+ · retrieve hr_[a-z2-7]{16}\]$/);
     assert.equal(await rig.stash.expandText(digest), PYTEST);
-    assert.equal(partTexts(result.request)[5], PYTEST, 'the current turn passes through');
+    // The fresh run is decided on arrival, with the same digest (same bytes, same handle).
+    assert.equal(partTexts(result.request)[5], digest, 'the current turn is digested on arrival');
+    assert.equal(await rig.stash.expandText(partTexts(result.request)[5]!), PYTEST);
     assertNoPromptText(result.decisions, [PYTEST]);
+  });
+
+  it('joins terminal output hard-wrapped at the terminal width before digesting: no failure line is cut', async () => {
+    // What a terminal tool that reads its screen row by row returns: rows of 50 columns, each trimmed at its end.
+    const wrapped = PYTEST.split('\n').flatMap((line) => (line.length <= 50 ? [line] : Array.from({ length: Math.ceil(line.length / 50) }, (_, row) => line.slice(row * 50, row * 50 + 50).trimEnd()))).join('\n');
+    const failures = PYTEST.split('\n').filter((line) => line.startsWith('FAILED ') || line.startsWith('E '));
+    assert.ok(failures.some((line) => line.length > 50) && failures.every((line) => line.length <= 50 || !wrapped.split('\n').includes(line)));
+    const messages = [
+      { role: 'user', content: 'Run the tests.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_in_terminal', arguments: JSON.stringify({ command: 'pytest -v tests' }) } }] },
+      { role: 'tool', tool_call_id: 'c1', content: wrapped },
+    ];
+    const rig = createRig([createCommandDigest()]);
+    const digest = partTexts((await rig.run({ model: 'gpt-4o', messages })).request)[2]!;
+    for (const line of failures) assert.ok(digest.split('\n').includes(line), `whole in the digest: ${line}`);
+    assert.equal(await rig.stash.expandText(digest), wrapped, 'the stash keeps the bytes as the terminal gave them');
   });
 
   it('routes by the command: a grep whose output is not hits is left alone; without a command, by shape', () => {
@@ -118,10 +137,12 @@ describe('command_digest', () => {
     const pasted = partTexts(result.request)[3]!;
     assert.ok(pasted.startsWith('Here it is:\n\n```\n') && pasted.endsWith('\n```\n\nWhat is error state 6?'), 'the person\'s own words stay');
     assert.ok(pasted.length < log.length / 3);
-    assert.match(pasted, /\[×\d+\]/);
+    assert.match(pasted, /\[×\d+[,\]]/);
     for (const line of log.split('\n').filter((entry) => entry.includes('[error]'))) {
       const message = line.replace(/^\[[^\]]+\] /, '').trim();
-      assert.ok(pasted.includes(message), `error line kept: ${message}`);
+      // Kept as it is, or folded into its kind's line with the value it differs in listed.
+      const folded = lineTemplate(line).slots.every((value) => pasted.includes(`${value} ×`));
+      assert.ok(pasted.includes(message) || folded, `error line kept: ${message}`);
     }
     const grep = partTexts(result.request)[5]!;
     for (let module = 0; module < 4; module++) assert.ok(grep.includes(`src/billing/module_${module}.py`));

@@ -7,18 +7,20 @@
  * Routing: the command that produced the output (a tool call's command, or the agent's bash
  * block before pasted output) decides when the request shows it; a grep whose output does not
  * look like hits is left alone rather than summarised away. Without a command, the output's
- * shape decides. Deterministic and question-independent. History only: the current turn's
- * tool results always pass through.
+ * shape decides. Deterministic and question-independent, so it decides fresh output on arrival
+ * (`touchesFresh`): the digest is what the model reads this turn and what the provider caches,
+ * and the pipeline replays that arrival form when the output becomes history. Terminal output
+ * hard-wrapped at the terminal's width is joined back first, so no failure line is cut.
  */
 import { cleanContent, detectContentFormat, type ContentFormat } from '../content';
 import type { ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
-import { elideCleaned } from './shared/cleanedOutput';
+import { elideCleaned, readableText } from './shared/cleanedOutput';
 import { numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
-import { editableSegments } from './shared/segmentSelection';
+import { editableSegments, isUserPaste } from './shared/segmentSelection';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { COMMAND_DIGEST_OPTIONS } from './options/commandDigestOptions';
 
@@ -33,6 +35,11 @@ export interface CommandDigestOptions {
    * history costs one cache write, which a small trim never earns back.
    */
   readonly minSavedRatio: number;
+  /**
+   * The same for the fresh input, decided on arrival: nothing is cached yet, and the digest keeps
+   * what the output says, so a smaller saving is worth it.
+   */
+  readonly freshMinSavedRatio: number;
 }
 
 /** The defaults of every command_digest option, from its schema in options/. */
@@ -42,6 +49,12 @@ export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = optionDefaults(COMM
 const DIGESTED: ReadonlySet<ContentFormat> = new Set(['test-output', 'grep', 'log']);
 
 const LABELS: Readonly<Partial<Record<ContentFormat, string>>> = { 'test-output': 'test run digest', grep: 'grep digest', log: 'log digest' };
+/** What each digest keeps, said in its marker. */
+const KEPT: Readonly<Partial<Record<ContentFormat, string>>> = {
+  'test-output': 'every failure with its message and location, and the counts',
+  grep: 'the hits by file, repeats folded',
+  log: 'every event once with its count, every warning and error',
+};
 
 /** Builds the command_digest strategy; it needs nothing from the host. */
 export function createCommandDigest(_environment: StrategyEnvironment = {}): Strategy {
@@ -49,6 +62,7 @@ export function createCommandDigest(_environment: StrategyEnvironment = {}): Str
     id: 'command_digest',
     defaultEnabled: true,
     kind: 'transform',
+    touchesFresh: true,
     defaults: { ...COMMAND_DIGEST_DEFAULTS },
     optionSchema: COMMAND_DIGEST_OPTIONS,
     apply: (request, context) => digest(request, context, readOptions(context.options)),
@@ -56,25 +70,35 @@ export function createCommandDigest(_environment: StrategyEnvironment = {}): Str
 }
 
 function readOptions(options: Readonly<Record<string, unknown>>): CommandDigestOptions {
-  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens'), minSavedRatio: numberOption(options, 'minSavedRatio') };
+  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens'), minSavedRatio: numberOption(options, 'minSavedRatio'), freshMinSavedRatio: numberOption(options, 'freshMinSavedRatio') };
 }
 
 function digest(request: ChatRequest, context: StrategyContext, options: CommandDigestOptions): StrategyResult {
   const edits = new SegmentEdits('command_digest', context);
   const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
-  for (const segment of editableSegments(request, context)) {
+  for (const segment of editableSegments(request, context, { includeFresh: true })) {
     if (segment.text.length < options.minChars) continue;
-    const format = routeOf(segment);
+    const text = readableText(segment);
+    const format = routeOf({ text, command: segment.command });
     if (format === undefined) continue;
-    const cleaned = cleanContent(segment.text, { format, command: segment.command });
-    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: options.minSavedRatio })) counts[format] = (counts[format] ?? 0) + 1;
+    const cleaned = cleanContent(text, { format, command: segment.command });
+    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) }, KEPT[format])) counts[format] = (counts[format] ?? 0) + 1;
   }
   return edits.result(
     request,
     { action: 'command-output-digested', reason: `${edits.count} command outputs digested to their verdict (tests ${counts['test-output']}, grep ${counts.grep}, logs ${counts.log})` },
-    { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history worth digesting' },
+    { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history or the fresh input worth digesting' },
     { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0 },
   );
+}
+
+/**
+ * The least share a digest must save. A fresh tool output takes a modest one: its digest keeps
+ * what it says. Bulk a person pasted under a question needs as much as history: a digest that
+ * saves less leaves it to relevance_filter, which keeps every error line and what answers them.
+ */
+function ratioFor(request: ChatRequest, segment: ToolOutputSegment, freshStart: number, options: CommandDigestOptions): number {
+  return segment.messageIndex >= freshStart && !isUserPaste(request, segment) ? options.freshMinSavedRatio : options.minSavedRatio;
 }
 
 /** The format to digest as, or undefined when the output is not a recognised command's. */

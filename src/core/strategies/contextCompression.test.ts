@@ -17,7 +17,7 @@ function call(id: string, name: string, args: Record<string, unknown>): unknown 
 }
 
 describe('context_compression', () => {
-  it('compresses a bulky JSON result in history by shape, keeping the anomalous row; fresh input untouched (OpenAI)', async () => {
+  it('compresses a bulky JSON result by shape, keeping the anomalous row; the fresh one on arrival without the question (OpenAI)', async () => {
     const json = orders();
     const messages = [
       { role: 'system', content: 'You answer questions about orders.' },
@@ -34,7 +34,10 @@ describe('context_compression', () => {
     assert.ok(compressed.includes('10399') && compressed.includes('failed'), 'the failed order at position 400 survives');
     assert.match(compressed, /\[herald: json compressed of \d+ lines: [^\]]+ · retrieve hr_[a-z2-7]{16}\]$/);
     assert.equal(await rig.stash.expandText(compressed), json);
-    assert.equal(partTexts(result.request)[5], json.replace('"failed"', '"shipped"'), 'the fresh result is untouched');
+    const fresh = partTexts(result.request)[5]!;
+    assert.ok(fresh.length < json.length / 5, 'the fresh result is compressed on arrival');
+    assert.ok(!fresh.includes('10399'), 'with nothing anomalous in it, no row past the head and tail is kept');
+    assert.equal(await rig.stash.expandText(fresh), json.replace('"failed"', '"shipped"'));
     assertNoPromptText(result.decisions, [json]);
   });
 

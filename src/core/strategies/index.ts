@@ -4,8 +4,12 @@
  * compared on their original bytes; the specialists (command_digest, relevance_filter) before
  * observation_mask; code_graph after it, so outputs the conversation moved past are masked
  * whole and only reads the agent built on are outlined (measured: +3 points of tokens saved
- * over code_graph first); the catch-all (context_compression) next; history_trim after the tool-output
- * strategies; cache_optimizer last. Each factory lives in its own file named after its id.
+ * over code_graph first); the catch-all (context_compression) next; output_externalize after every
+ * content-aware strategy, on what is still huge; edit_mask before history_trim (history_trim
+ * keeps its markers verbatim, and their sites become nested sites of history_trim's own);
+ * history_trim after the tool-output strategies; tool_catalog before window_budget (the budget
+ * then counts the tools block the target gets); cache_optimizer last. Each factory lives in its
+ * own file named after its id.
  */
 import type { Strategy } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
@@ -13,6 +17,7 @@ import { createCodeGraph } from './codeGraph';
 import { createCommandDigest } from './commandDigest';
 import { createContextCompression } from './contextCompression';
 import { createContextDedupe } from './contextDedupe';
+import { createEditMask } from './editMask';
 import { createHistoryTrim } from './historyTrim';
 import { createObservationMask } from './observationMask';
 import { createOutputExternalize } from './outputExternalize';
@@ -29,7 +34,7 @@ import { createParamTuning } from './paramTuning';
 import { createProviderContextTrim } from './providerContextTrim';
 import { createReasoningBudget } from './reasoningBudget';
 import { createSemanticCache } from './semanticCache';
-import { createToolPruning } from './toolPruning';
+import { createToolCatalog } from './toolCatalog';
 import { createToolSchemaCompression } from './toolSchemaCompression';
 import { createVisionOcr } from './visionOcr';
 
@@ -41,17 +46,18 @@ export const STRATEGY_ORDER = [
   'content_census',
   'vision_ocr',
   'context_dedupe',
-  'output_externalize',
   'command_digest',
   'relevance_filter',
   'provider_context_trim',
   'observation_mask',
   'code_graph',
   'context_compression',
+  'output_externalize',
+  'edit_mask',
   'history_trim',
   'prompt_compression',
+  'tool_catalog',
   'window_budget',
-  'tool_pruning',
   'tool_schema_compression',
   'param_tuning',
   'reasoning_budget',
@@ -70,6 +76,7 @@ type StrategyFactory = (environment: StrategyEnvironment) => Strategy;
  */
 const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   code_graph: (environment) => createCodeGraph(environment),
+  edit_mask: () => createEditMask(),
   history_trim: () => createHistoryTrim(),
   relevance_filter: (environment) => createRelevanceFilter(environment),
   window_budget: (environment) => createWindowBudget(environment),
@@ -89,7 +96,7 @@ const FACTORIES: Partial<Record<StrategyId, StrategyFactory>> = {
   provider_context_trim: () => createProviderContextTrim(),
   reasoning_budget: () => createReasoningBudget(),
   semantic_cache: () => createSemanticCache(),
-  tool_pruning: () => createToolPruning(),
+  tool_catalog: () => createToolCatalog(),
   tool_schema_compression: () => createToolSchemaCompression(),
   vision_ocr: (environment) => createVisionOcr(environment),
 };

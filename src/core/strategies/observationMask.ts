@@ -83,7 +83,7 @@ function mask(request: ChatRequest, context: StrategyContext, options: Observati
   }
   const idle = { action: 'nothing-to-do', reason: 'no large tool result in the undecided history that the conversation has moved past' };
   const isRecent = recentTurnGuard(request, context, options.keepRecentTurns);
-  const candidates = editableSegments(request, context).filter(
+  const candidates = editableSegments(request, context, { includeDigested: true }).filter(
     (segment) => segment.text.length >= options.minChars && !isRecent(segment.messageIndex) && !isFailureOutput(segment),
   );
   if (candidates.length === 0) return { request, ...idle };
@@ -102,7 +102,8 @@ function mask(request: ChatRequest, context: StrategyContext, options: Observati
       masked++;
       continue;
     }
-    const trim = options.trimInUse ? trimToUsed(segment.text, usage.reused, options.contextLines) : undefined;
+    // A digest is masked whole or kept: trimming it would carry pieces of one elision into another.
+    const trim = options.trimInUse && segment.arrived === undefined ? trimToUsed(segment.text, usage.reused, options.contextLines) : undefined;
     const summary = trim ? `observation trimmed to the ${trim.keptLines} of ${trim.totalLines} lines the reply used` : '';
     if (trim && edits.elide({ segment, summary, render: (marker) => `${marker}\n${trim.text}` }, 1, TRIM_MIN_SAVED_RATIO)) {
       trimmed++;

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import { itWithData, sharedPath } from '../../../test/support/sharedData';
+import { bookkeepingKey } from '../content/bookkeeping';
 import { createOutputExternalize } from './outputExternalize';
 import { assertNoPromptText, createRig, partTexts, runTurns, turnBodies } from '../../../test/support/strategyTestKit';
 
@@ -11,7 +12,7 @@ function bigJson(): string {
 }
 
 describe('output_externalize', () => {
-  itWithData('externalizes a giant log in the fresh input: head, tail, shape, error lines; expands back byte for byte', async () => {
+  itWithData('externalizes a giant log in the fresh input: shape, head, tail, every error line folded by kind; expands back byte for byte', async () => {
     const log = fs.readFileSync(sharedPath('logs', 'Apache', 'Apache_2k.log'), 'utf8');
     const messages = [
       { role: 'system', content: 'You are an operations assistant.' },
@@ -26,8 +27,11 @@ describe('output_externalize', () => {
     assert.match(lines[0]!, new RegExp(`^\\[herald: externalized ${log.length} chars, 2000 lines · retrieve hr_[a-z2-7]{16}\\]$`));
     assert.equal(lines[1], 'shape: text of 2000 lines');
     assert.equal(lines[2], log.split('\n')[0], 'the head starts with the first line');
-    assert.ok(text.includes('failure lines:'));
+    assert.match(text, /\nfailure, error and warning lines \(\d+, \d+ distinct\):\n/);
     assert.ok(text.includes('[error] mod_jk child workerEnv in error state 6'), 'error lines are listed');
+    // Every kind of error line stays in view, however far from the head and the tail it is.
+    const inView = new Set(text.split('\n').map((line) => bookkeepingKey(line.replace(/ \[(?:×\d+, lines \d+–\d+|line \d+)\]$/, ''))));
+    for (const line of log.split('\n').filter((entry) => entry.includes('[error]'))) assert.ok(inView.has(bookkeepingKey(line)), `error kind in view: ${line}`);
     assert.ok(text.length < 6_000, `preview stays short (${text.length} chars)`);
     assert.equal(await rig.stash.expandText(text), log);
     assertNoPromptText(result.decisions, [log.slice(0, 2000)]);
@@ -51,6 +55,42 @@ describe('output_externalize', () => {
     const later = partTexts((await runTurns(rig, bodies.slice(2))).request)[3]!;
     assert.equal(later, fresh, 'the same replacement once the output is history');
     assert.equal(await rig.stash.expandText(later), payload);
+  });
+
+  it('keeps every FATAL line of a long log in view, folded by kind with its count and span, never a bare head and tail', async () => {
+    const kinds = ['FATAL disk /dev/sda1 failed health check', 'FATAL alert: replica db-2 unreachable', 'ERROR request to /api/orders returned 503'];
+    const lines = Array.from({ length: 2000 }, (_, index) => (index % 14 === 7 ? `2026-06-01 10:${String(Math.floor(index / 60) % 60).padStart(2, '0')}:${String(index % 60).padStart(2, '0')} ${kinds[index % 3]}` : `2026-06-01 10:00:00 INFO tick ${index} ok, queue depth ${index % 17}, worker ${index % 9}`));
+    const log = lines.join('\n');
+    const rig = createRig([createOutputExternalize()]);
+    const messages = [
+      { role: 'user', content: 'What happened overnight?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"journalctl -u app"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: log },
+    ];
+    const text = partTexts((await rig.run({ model: 'gpt-4o', messages })).request)[2]!;
+    const problems = lines.filter((line) => !line.includes(' INFO '));
+    assert.ok(problems.length > 140);
+    for (const kind of kinds) {
+      const count = problems.filter((line) => line.endsWith(kind)).length;
+      assert.match(text, new RegExp(`${kind.replace(/[./]/g, '\\$&')} \\[×${count}, lines \\d+–\\d+\\]`), `${kind} in view with its count`);
+    }
+    assert.ok(text.length < log.length / 20);
+    assert.equal(await rig.stash.expandText(text), log);
+  });
+
+  it('lists a giant JSON payload\'s failed rows in its preview', async () => {
+    const orders = Array.from({ length: 3000 }, (_, index) => ({ id: 50_000 + index, status: index === 2417 ? 'failed' : 'shipped', reason: index === 2417 ? 'card declined by issuer' : '', total: 20 + (index % 7) }));
+    const payload = JSON.stringify(orders, null, 2);
+    const rig = createRig([createOutputExternalize()]);
+    const messages = [
+      { role: 'user', content: 'Which orders failed and why?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'orders', arguments: '{}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: payload },
+    ];
+    const text = partTexts((await rig.run({ model: 'gpt-4o', messages })).request)[2]!;
+    assert.ok(text.includes('"id":52417') && text.includes('card declined by issuer'), 'the failed order deep in the array is in view');
+    assert.ok(text.length < 3_000);
+    assert.equal(await rig.stash.expandText(text), payload);
   });
 
   it('leaves outputs under the limit and outputs already behind a marker alone', async () => {

@@ -1,17 +1,23 @@
 /**
- * output_externalize: one giant tool output (by default over 50,000 characters) becomes a
- * handle plus a short head, a short tail, a shape summary and its failure lines. The
- * original is one `retrieve` away, byte for byte.
+ * output_externalize: one giant tool output (by default over 50,000 characters) that is still
+ * giant after the content-aware strategies (it runs after them) becomes a handle, its shape, a
+ * few lines of orientation, every failure, error and anomaly it reports, and its last lines. The
+ * failure lines are folded by kind with a count (143 FATAL lines of a few kinds stay in view as a
+ * few lines), never a bare head and tail; a JSON payload lists its anomalous rows. The original is
+ * one `retrieve` away, byte for byte.
  *
- * The only strategy here allowed to rewrite the current turn's fresh input: a giant payload
- * costs the most on the turn it arrives. The rewrite is a function of the output's own bytes,
- * so when the message becomes history the same replacement comes out again and the cached
- * prefix holds. Outputs already behind a marker are skipped, keeping retrieval one hop deep.
+ * It rewrites the current turn's fresh input too: a giant payload costs the most on the turn it
+ * arrives. The rewrite is a function of the output's own bytes, so when the message becomes
+ * history the same replacement comes out again and the cached prefix holds. Outputs already
+ * behind a marker are skipped, keeping retrieval one hop deep.
  */
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { countLines } from '../stash/marker';
 import type { StrategyEnvironment } from './environment';
+import { bookkeepingKey, isSevereLine } from '../content/bookkeeping';
+import { cleanJson } from '../content/json';
+import { isErrorLine } from '../relevance/diagnosticLines';
 import { failureLines } from './shared/failure';
 import { numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
@@ -24,21 +30,25 @@ import { OUTPUT_EXTERNALIZE_OPTIONS } from './options/outputExternalizeOptions';
 export interface OutputExternalizeOptions {
   /** Outputs longer than this many characters are externalized. */
   readonly maxChars: number;
-  /** Lines of the output's start shown after the marker. */
+  /** Lines of the output's start shown after the marker, for orientation. */
   readonly headLines: number;
   /** Lines of the output's end shown (where verdicts and summaries are printed). */
   readonly tailLines: number;
   /** Most characters the head and the tail may show together. */
   readonly previewChars: number;
-  /** Most failure lines listed. */
+  /** Most distinct failure, error and anomaly lines listed (each kind once, with its count). */
   readonly maxFailureLines: number;
+  /** Most characters the failure lines (or a JSON payload's anomalous rows) may take. */
+  readonly failureChars: number;
 }
 
 /** The defaults of every output_externalize option, from its schema in options/. */
 export const OUTPUT_EXTERNALIZE_DEFAULTS: OutputExternalizeOptions = optionDefaults(OUTPUT_EXTERNALIZE_OPTIONS);
 
-/** A preview line longer than this is cut: one minified line must not bring the bulk back. */
+/** A head or tail line longer than this is cut: one minified line must not bring the bulk back. */
 const MAX_PREVIEW_LINE = 300;
+/** A failure line is shown whole up to this length, so a message is not cut in the middle. */
+const MAX_FAILURE_LINE = 2_000;
 
 /** Builds the output_externalize strategy; it needs nothing from the host. */
 export function createOutputExternalize(_environment: StrategyEnvironment = {}): Strategy {
@@ -60,6 +70,7 @@ function readOptions(options: Readonly<Record<string, unknown>>): OutputExternal
     tailLines: numberOption(options, 'tailLines'),
     previewChars: numberOption(options, 'previewChars'),
     maxFailureLines: numberOption(options, 'maxFailureLines'),
+    failureChars: numberOption(options, 'failureChars'),
   };
 }
 
@@ -72,7 +83,7 @@ function externalize(request: ChatRequest, context: StrategyContext, options: Ou
   }
   return edits.result(
     request,
-    { action: 'tool-output-externalized', reason: `tool outputs over ${options.maxChars} characters were replaced by a handle, a preview and their shape` },
+    { action: 'tool-output-externalized', reason: `tool outputs still over ${options.maxChars} characters were replaced by a handle, their shape, a few lines and every failure line they report` },
     { action: 'nothing-to-do', reason: `no tool output over ${options.maxChars} characters` },
   );
 }
@@ -87,9 +98,51 @@ function render(marker: string, text: string, options: OutputExternalizeOptions)
   const out = [marker, `shape: ${describeShape(text)}`, ...head];
   if (hidden > 0) out.push(`… ${hidden} lines not shown …`);
   out.push(...tail);
-  const failures = failureLines(text, options.maxFailureLines);
-  if (failures.length > 0) out.push('failure lines:', ...failures.map((line) => clip(line)));
+  out.push(...problems(text, lines, options));
   return out.join('\n');
+}
+
+/**
+ * What the output reports as wrong: its failure, error and warning lines, each kind once with how
+ * often it recurs (the count and the lines it spans), within the budget; for JSON, its anomalous
+ * rows as the JSON cleaner keeps them. Empty when it reports nothing wrong.
+ */
+function problems(text: string, lines: readonly string[], options: OutputExternalizeOptions): string[] {
+  const json = /^\s*[[{]/.test(text) ? cleanJson(text) : undefined;
+  if (json?.changed && json.text.length <= options.failureChars) return ['anomalous rows (the JSON by shape):', json.text];
+  const kinds = new Map<string, { line: string; first: number; last: number; count: number }>();
+  lines.forEach((line, index) => {
+    if (!isProblemLine(line)) return;
+    const key = bookkeepingKey(line);
+    const kind = kinds.get(key);
+    if (kind === undefined) kinds.set(key, { line, first: index, last: index, count: 1 });
+    else {
+      kind.count++;
+      kind.last = index;
+    }
+  });
+  if (kinds.size === 0) return [];
+  const total = [...kinds.values()].reduce((sum, kind) => sum + kind.count, 0);
+  const out = [`failure, error and warning lines (${total}, ${kinds.size} distinct):`];
+  let chars = 0;
+  let shown = 0;
+  for (const kind of kinds.values()) {
+    const line = kind.line.length <= MAX_FAILURE_LINE ? kind.line : `${kind.line.slice(0, MAX_FAILURE_LINE)}… (${kind.line.length} chars)`;
+    const entry = kind.count > 1 ? `${line} [×${kind.count}, lines ${kind.first + 1}–${kind.last + 1}]` : `${line} [line ${kind.first + 1}]`;
+    if (shown >= options.maxFailureLines || chars + entry.length > options.failureChars) break;
+    out.push(entry);
+    chars += entry.length + 1;
+    shown++;
+  }
+  if (shown < kinds.size) out.push(`… ${kinds.size - shown} more distinct failure lines (retrieve the output for them)`);
+  return out;
+}
+
+/** A line that reports a failure, an error or a warning (test verdicts, tracebacks, levels, 4xx/5xx). */
+function isProblemLine(line: string): boolean {
+  if (line.length === 0) return false;
+  const probe = line.length > MAX_FAILURE_LINE ? line.slice(0, MAX_FAILURE_LINE) : line;
+  return isErrorLine(probe) || isSevereLine(probe) || failureLines(probe, 1).length > 0;
 }
 
 function preview(lines: readonly string[], budget: { chars: number }): string[] {

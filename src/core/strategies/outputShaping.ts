@@ -47,6 +47,7 @@ export function createOutputShaping(): Strategy {
     kind: 'transform',
     // The note lands on the fresh tail: after the cached prefix.
     touchesFresh: true,
+    annotatesTail: true,
     defaults: OUTPUT_SHAPING_DEFAULTS,
     optionSchema: OUTPUT_SHAPING_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {

@@ -68,7 +68,7 @@ describe('prompt_compression', () => {
 
   it('rewrites the system prompt and the user prose around a pasted log, never the log, losslessly (OpenAI)', async () => {
     const log = Array.from({ length: 45 }, (_, index) => `2026-06-01 10:00:${String(index).padStart(2, '0')}  INFO   worker   started    job ${index}`).join('\n');
-    const question = `${'Why   does   the   worker   restart?   It   started   yesterday.   '.repeat(3)}\n\n\n\n\`\`\`\n${log}\n\`\`\`\n\nWhy   does   the   worker   restart?`;
+    const question = `${'Why   does   the   worker   restart?   It   started   yesterday.   '.repeat(8)}\n\n\n\n\`\`\`\n${log}\n\`\`\`\n\nWhy   does   the   worker   restart?`;
     const messages = [
       { role: 'system', content: SYSTEM },
       { role: 'user', content: question },
@@ -101,7 +101,24 @@ describe('prompt_compression', () => {
     assert.equal(texts[3], tidy);
   });
 
-  itWithData('on a real trajectory: the task is tidied on its first turn with every code block intact, prefix-stable and lossless', async () => {
+  it('leaves a user\'s message alone when tidying would save only a sliver of it, and never re-spaces data in it', async () => {
+    const table = ['name      status    took', 'billing   failed    812ms', 'refunds   ok        45ms'].join('\n');
+    const words = [
+      'Please look at the results below and tell me which service failed and why it took so long to answer the request.',
+      'We deployed a new build of the billing service this morning, and the refunds service shares its database.',
+      'Our on-call engineer saw the latency alert at ten past nine, but the dashboards looked  normal afterwards.',
+      'If you need more output, say which command to run and I will paste it here for you.',
+    ].join(' ');
+    const rig = createRig([createPromptCompression()]);
+    const sliver = await rig.run({ model: 'gpt-4o', messages: [{ role: 'user', content: `${words}\n\n${table}` }] });
+    assert.equal(partTexts(sliver.request)[0], `${words}\n\n${table}`, 'a saving of a few tokens puts no marker on the user\'s words');
+    const repeated = `${`${words}\n\n`.repeat(3)}${table}`;
+    const tidied = partTexts((await rig.run({ model: 'gpt-4o', messages: [{ role: 'user', content: repeated }] })).request)[0]!;
+    assert.ok(findMarkers(tidied).length === 1 && tidied.length < repeated.length / 2, 'a real saving is taken');
+    assert.ok(tidied.includes(table), 'the aligned columns keep their spacing');
+  });
+
+  itWithData('on a real trajectory: the task is decided on its first turn with every code block intact, prefix-stable and lossless', async () => {
     const trajectory = loadTrajectory('django__django-14672');
     const rig = createRig([createPromptCompression()]);
     const summary = await replay(rig.pipeline, rig.stash, turnRequests(trajectory), rig.tokens);
@@ -111,7 +128,8 @@ describe('prompt_compression', () => {
     const first = partTexts(summary.turns[0]!.optimized)[1]!;
     const last = partTexts(summary.turns[summary.turns.length - 1]!.optimized)[1]!;
     assert.equal(last, first, 'the same bytes on every turn');
-    assert.notEqual(first, task);
+    // Tidying the task saves under a tenth of it: no marker goes on the user's words for that.
+    assert.equal(first, task);
     for (const block of task.match(/```[\s\S]*?```/g) ?? []) assert.ok(first.includes(block), 'a code block changed');
     assert.ok(fs.existsSync(sharedPath('trajectories')));
   });

@@ -4,8 +4,12 @@
  * list structure. Code (fenced, indented, inline) passes through byte for byte, and so does
  * tool output pasted into a user message: only the prose around it is tidied.
  *
+ * Data is not prose: besides pasted output, paragraphs that read as a log, a listing or JSON,
+ * table rows and lines laid out in aligned columns keep their spacing.
+ *
  * Lossless: the original text is stashed and the tidied text carries a marker at its end. The
- * marker costs tokens, so a text is only rewritten when the saving clearly exceeds it.
+ * marker costs tokens, so a text is only rewritten when the saving clearly exceeds it, and a
+ * user's message only when the saving is a real share of it (`userMinSavedShare`).
  *
  * It tidies the fresh input too (`touchesFresh`): a prompt is tidied on the turn it arrives,
  * and the same bytes come out when it becomes history, so the first turn's cached prefix
@@ -26,6 +30,11 @@ export interface PromptCompressionOptions {
   readonly minChars: number;
   /** Smallest saving, in tokens (after paying for the marker), worth a rewrite. */
   readonly minSavedTokens: number;
+  /**
+   * Smallest saving, as a share (0–1) of the text's tokens, worth rewriting a user's message:
+   * their own words are theirs, and a marker on them for a sliver of space is not worth it.
+   */
+  readonly userMinSavedShare: number;
 }
 
 /** The defaults of every prompt_compression option, from its schema in options/. */
@@ -45,7 +54,7 @@ export function createPromptCompression(_environment: StrategyEnvironment = {}):
 }
 
 function readOptions(options: Readonly<Record<string, unknown>>): PromptCompressionOptions {
-  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens') };
+  return { minChars: numberOption(options, 'minChars'), minSavedTokens: numberOption(options, 'minSavedTokens'), userMinSavedShare: numberOption(options, 'userMinSavedShare') };
 }
 
 interface Totals {
@@ -75,7 +84,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Promp
     let parts: Part[] | undefined;
     message.parts.forEach((part, partIndex) => {
       if (part.type !== 'text') return;
-      const rewritten = rewrite(part.text, pasted.get(`${messageIndex}.${partIndex}`) ?? [], context, options, totals);
+      const rewritten = rewrite(part.text, pasted.get(`${messageIndex}.${partIndex}`) ?? [], context, options, totals, message.role === 'user' ? options.userMinSavedShare : 0);
       if (rewritten === undefined) return;
       parts ??= [...message.parts];
       parts[partIndex] = { ...part, text: rewritten };
@@ -95,7 +104,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Promp
 }
 
 /** The tidied text with its marker, or undefined when it is not worth rewriting. */
-function rewrite(text: string, spans: readonly { start: number; end: number }[], context: StrategyContext, options: PromptCompressionOptions, totals: Totals): string | undefined {
+function rewrite(text: string, spans: readonly { start: number; end: number }[], context: StrategyContext, options: PromptCompressionOptions, totals: Totals, minSavedShare: number): string | undefined {
   const ordered = [...spans].sort((a, b) => a.start - b.start);
   let proseChars = text.length;
   for (const span of ordered) proseChars -= span.end - span.start;
@@ -109,17 +118,30 @@ function rewrite(text: string, spans: readonly { start: number; end: number }[],
   }
   out += tidier.tidy(text.slice(cursor));
   if (out === text) return undefined;
-  const summary = summaryOf(tidier.duplicateSentences, tidier.duplicateParagraphs);
+  const summary = summaryOf(tidier.duplicateSentences, tidier.duplicateParagraphs + tidier.duplicateBlocks);
   const input = { original: text, summary, kind: 'prompt_compression', render: (marker: string): string => `${out}\n${marker}` };
   const saved = context.tokens.count(text) - context.tokens.count(context.stash.preview(input).replacement);
-  if (saved < options.minSavedTokens) return undefined;
+  // The share is of the prose: pasted output around it is not what is being tidied.
+  const prose = minSavedShare > 0 ? context.tokens.count(proseOf(text, ordered)) : 0;
+  if (saved < options.minSavedTokens || saved < minSavedShare * prose) return undefined;
   const elision = context.stash.elide(input);
   totals.texts++;
   totals.sentences += tidier.duplicateSentences;
-  totals.paragraphs += tidier.duplicateParagraphs;
+  totals.paragraphs += tidier.duplicateParagraphs + tidier.duplicateBlocks;
   totals.tokensSaved += saved;
   totals.handles.push(elision.handle);
   return elision.replacement;
+}
+
+/** The text with its pasted spans cut out. */
+function proseOf(text: string, spans: readonly { start: number; end: number }[]): string {
+  let out = '';
+  let cursor = 0;
+  for (const span of spans) {
+    out += text.slice(cursor, span.start);
+    cursor = span.end;
+  }
+  return out + text.slice(cursor);
 }
 
 /** Kept short: the marker is paid for in every later request. */

@@ -83,7 +83,57 @@ withData('relevance_filter', () => {
     assert.equal(await stash.expandText(textOf(second.request, 3)), pasted);
   });
 
-  it('leaves a fresh tool result alone and filters it once it is history', async () => {
+  it('leaves a history tool result alone by default (historyOutputs off, by measurement)', async () => {
+    const log = logLines('Zookeeper').join('\n');
+    const messages = [
+      { role: 'system', content: 'You are a coding agent.' },
+      { role: 'user', content: 'Find out why the ZooKeeper quorum lost its leader election.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat zookeeper.log"}' } }] },
+      { role: 'tool', tool_call_id: 'call_1', content: log },
+      { role: 'assistant', content: 'The log shows connection problems between peers.' },
+      { role: 'user', content: 'Which notification or leader election timeouts happened?' },
+    ];
+    const { pipeline } = setup();
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages }));
+    assert.equal(result.decisions[0]!.status, 'unchanged');
+    assert.equal(textOf(result.request, 3), log);
+  });
+
+  it('filters a pasted list item by item: the items that answer stay, each run of the others is one marker', async () => {
+    const topics = ['billing refunds are issued within five days', 'the cafeteria opens at eight', 'parking permits renew in March', 'refunds for annual plans are prorated by month', 'the office closes on public holidays', 'printers are on the third floor'];
+    const items = Array.from({ length: 12 }, (_, index) => `[${index + 1}] (document ${100 + index}) ${topics[index % topics.length]}\n${'Background text about the company that repeats a little. '.repeat(8)}`);
+    const list = items.join('\n\n');
+    const content = `Question: how are refunds for annual plans calculated?\n\nRetrieved documents:\n\n${list}`;
+    const { pipeline, stash } = setup();
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content }] }));
+    assert.equal(result.decisions[0]!.status, 'applied', result.decisions[0]!.reason);
+    const text = textOf(result.request, 0);
+    assert.ok(text.startsWith('Question: how are refunds for annual plans calculated?\n\nRetrieved documents:\n\n'), 'the user\'s words stay as they were');
+    assert.ok(text.includes('refunds for annual plans are prorated by month'));
+    assert.ok(!text.includes('the cafeteria opens at eight'));
+    assert.ok(text.length < content.length / 2);
+    assert.match(text, /\[herald: \d+ pasted item\(s\) elided as off-topic for the question \(items \d+–\d+ of 12\) · retrieve hr_/);
+    assert.equal(await stash.expandText(text), content);
+  });
+
+  it('outlines pasted source files against the question: what it names stays in full, other bodies become markers', async () => {
+    const body = (name: string, lines: number): string => [`def ${name}(order):`, ...Array.from({ length: lines }, (_, index) => `    step_${index} = order.amount * ${index + 1}  # ${name} work`), `    return step_${lines - 1}`].join('\n');
+    const billing = [body('compute_total', 8), '', body('format_receipt', 12), '', body('send_receipt', 12), '', body('archive_order', 12)].join('\n');
+    const shipping = [body('pack_order', 12), '', body('label_order', 12), '', body('ship_order', 12), '', body('track_order', 12)].join('\n');
+    const content = `Why does compute_total round the amount wrong?\n\nbilling/totals.py:\n\`\`\`python\n${billing}\n\`\`\`\n\nshipping/orders.py:\n\`\`\`python\n${shipping}\n\`\`\``;
+    const { pipeline, stash } = setup();
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content }] }));
+    const text = textOf(result.request, 0);
+    assert.ok(text.includes(body('compute_total', 8)), 'the function the question names stays whole');
+    for (const name of ['format_receipt', 'pack_order', 'track_order']) {
+      assert.ok(text.includes(`def ${name}(order):`), `${name}'s signature stays`);
+      assert.ok(!text.includes(`# ${name} work`), `${name}'s body is outlined`);
+    }
+    assert.ok(text.startsWith('Why does compute_total round the amount wrong?\n\nbilling/totals.py:\n```python\n'));
+    assert.equal(await stash.expandText(text), content);
+  });
+
+  it('leaves a fresh tool result alone and filters it once it is history (historyOutputs on)', async () => {
     const log = logLines('Zookeeper').join('\n');
     const base = [
       { role: 'system', content: 'You are a coding agent.' },
@@ -91,7 +141,7 @@ withData('relevance_filter', () => {
       { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat zookeeper.log"}' } }] },
       { role: 'tool', tool_call_id: 'call_1', content: log },
     ];
-    const { pipeline, stash } = setup();
+    const { pipeline, stash } = setup({ historyOutputs: true });
     const first = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: base }));
     assert.equal(first.decisions[0]!.status, 'unchanged');
     assert.equal(textOf(first.request, 3), log);
@@ -143,7 +193,7 @@ withData('relevance_filter', () => {
     let turns = 0;
     let saved = 0;
     for (const name of trajectoryNames().slice(0, 1)) {
-      const { pipeline, stash } = setup({ minLines: 20, minSavedTokens: 50 });
+      const { pipeline, stash } = setup({ minLines: 20, minSavedTokens: 50, historyOutputs: true });
       const summary = await replay(pipeline, stash, turnRequests(loadTrajectory(name)), tokens);
       assert.equal(summary.prefixStableTurns, summary.turns.length, `${name}: prefix changed`);
       assert.equal(summary.losslessTurns, summary.turns.length, `${name}: not lossless`);
@@ -177,7 +227,7 @@ withData('relevance_filter', () => {
       const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
       const logger = new RecordingLogger();
       // The first call starts the ONNX runtime; the time limit is not what this test is about.
-      const pipeline = new Pipeline([createRelevanceFilter(environment)], { enabled: { relevance_filter: true }, timeLimitMs: 60_000 }, { stash, tokens, logger });
+      const pipeline = new Pipeline([createRelevanceFilter(environment)], { enabled: { relevance_filter: true }, options: { relevance_filter: { historyOutputs: true } }, timeLimitMs: 60_000 }, { stash, tokens, logger });
       const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages }));
       const decision = result.decisions[0]!;
       assert.equal(decision.status, 'applied', decision.reason);
@@ -207,7 +257,7 @@ withData('relevance_filter', () => {
     ];
     const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
     const logger = new RecordingLogger();
-    const pipeline = new Pipeline([createRelevanceFilter({ embeddingModelDir: modelDir })], { enabled: { relevance_filter: true }, timeLimitMs: 60_000 }, { stash, tokens, logger });
+    const pipeline = new Pipeline([createRelevanceFilter({ embeddingModelDir: modelDir })], { enabled: { relevance_filter: true }, options: { relevance_filter: { historyOutputs: true } }, timeLimitMs: 60_000 }, { stash, tokens, logger });
     const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages }));
     const decision = result.decisions[0]!;
     assert.equal(decision.status, 'applied', decision.reason);

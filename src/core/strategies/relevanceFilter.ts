@@ -7,17 +7,27 @@
  * first when the question asks about failures; each elided run is stashed behind a marker. The user's own words are never
  * ranked or trimmed: only the pasted span of a user message is touched.
  *
- * History only by default, decided once: only messages in [frozenCount, freshStart) are
- * rewritten, and the runner replays that decision on later turns. With `pastedFresh`, bulk
- * pasted under a question in the current turn is filtered too (the question is right there).
+ * By default it filters bulk pasted under a question in the current turn (`pastedFresh`: the
+ * question is right there, in the same message, so the decision is the message's own and is
+ * replayed as its arrival form); a pasted list of items (retrieved chunks, search results,
+ * candidates, files) is filtered item by item. Tool outputs in the undecided history are
+ * filtered only with `historyOutputs`.
  */
 import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
+import { itemStarts } from '../chat/pastedBulk';
+import { GrammarLoader } from '../code/grammarLoader';
+import { SourceAnalyzer } from '../code/sourceAnalyzer';
+import type { ElideInput } from '../stash/stash';
+import { outlinePastedSources } from './shared/pastedSources';
+import { detectContentFormat, type ContentFormat } from '../content';
+import { selectItems, type ItemSelectionOptions } from '../relevance/itemSelection';
 import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
 import { scoreLexically } from '../relevance/lexicalScorer';
 import { LEXICAL_ONLY_NOTE, loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
+import type { RelevanceScorer } from '../relevance/types';
 import { queryForLatestTurn, queryForPasted } from '../relevance/turnQuery';
 import type { StrategyEnvironment } from './environment';
 import { describeError } from '../errors';
@@ -25,18 +35,26 @@ import { optionDefaults } from '../pipeline/optionSchema';
 import { RELEVANCE_FILTER_OPTIONS } from './options/relevanceFilterOptions';
 
 /** Options of relevance_filter. */
-export interface RelevanceFilterOptions extends LineSelectionOptions {
-  /** Outputs with fewer lines than this are left alone. */
+export interface RelevanceFilterOptions extends LineSelectionOptions, ItemSelectionOptions {
+  /** Outputs with fewer lines than this are left alone (a list of items is judged by its items). */
   readonly minLines: number;
   /** Smallest saving, in tokens, worth rewriting an output for. */
   readonly minSavedTokens: number;
   /** Also filter bulk pasted under a question in the current turn's user message. */
   readonly pastedFresh: boolean;
+  /**
+   * Also filter tool outputs in the undecided history against the latest turn. Off by
+   * measurement: on agent sessions it takes outputs observation_mask would retire whole.
+   */
+  readonly historyOutputs: boolean;
   /** Skip outputs flagged as failed (is_error or a non-zero exit code): they stay whole. */
   readonly keepFailedOutputs: boolean;
 }
 
 export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = optionDefaults(RELEVANCE_FILTER_OPTIONS);
+
+/** Formats whose lines are ranked one by one: prose, code and other text, and logs (what their digest left). */
+const LINE_RANKED: ReadonlySet<ContentFormat> = new Set(['text', 'log']);
 
 /** Rough characters per token of log and code text, for the worth-it threshold only. */
 const CHARACTERS_PER_TOKEN = 4;
@@ -45,30 +63,33 @@ const MARKER_CHARACTERS = 100;
 
 export function createRelevanceFilter(environment: StrategyEnvironment = {}): Strategy {
   const scorers = loadScorerFor(environment);
+  let analyzer: SourceAnalyzer | undefined;
+  const sources = (): SourceAnalyzer => (analyzer ??= new SourceAnalyzer(new GrammarLoader(environment.assets)));
   return {
     id: 'relevance_filter',
-    // Off by default, by measurement: on the agent trajectories it takes outputs that
-    // observation_mask would retire whole, so the default pipeline saves less with it
-    // (HERALD_BENCH_TRAJECTORIES=20, default pipeline off → on: tokens saved 35.5% → 34.5%,
-    // cached cost saved 24.5% → 23.1%; prefix stability and losslessness 100% either way).
-    defaultEnabled: false,
+    // On by default for bulk pasted under a question (the question is right there); history
+    // outputs only with `historyOutputs`, by measurement: on the agent trajectories filtering
+    // history takes outputs that observation_mask would retire whole, so the pipeline saves
+    // less with it (HERALD_BENCH_TRAJECTORIES=20: tokens saved 35.5% → 34.5%, cached cost
+    // 24.5% → 23.1%).
+    defaultEnabled: true,
     kind: 'transform',
     touchesFresh: true,
     defaults: { ...RELEVANCE_FILTER_DEFAULTS },
     optionSchema: RELEVANCE_FILTER_OPTIONS,
-    apply: (request, context) => filterRequest(request, context, readOptions(context.options), scorers),
+    apply: (request, context) => filterRequest(request, context, readOptions(context.options), scorers, sources),
   };
 }
 
 function readOptions(options: Readonly<Record<string, unknown>>): RelevanceFilterOptions {
-  const numbers = ['minLines', 'minSavedTokens', 'leadingLines', 'trailingLines', 'contextLines', 'keepRatio', 'minKeptLines', 'relativeScoreFloor', 'minElidedRun'] as const;
+  const numbers = ['minLines', 'minSavedTokens', 'leadingLines', 'trailingLines', 'contextLines', 'keepRatio', 'minKeptLines', 'relativeScoreFloor', 'minElidedRun', 'keepItemRatio', 'minKeptItems', 'itemScoreFloor'] as const;
   const read: Record<string, number | boolean> = {};
   for (const name of numbers) {
     const value = options[name];
     if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new Error(`Herald: relevance_filter option "${name}" must be a number ≥ 0, got ${JSON.stringify(value)}`);
     read[name] = value;
   }
-  for (const name of ['pastedFresh', 'keepFailedOutputs'] as const) {
+  for (const name of ['pastedFresh', 'historyOutputs', 'keepFailedOutputs'] as const) {
     const value = options[name];
     if (typeof value !== 'boolean') throw new Error(`Herald: relevance_filter option "${name}" must be true or false, got ${JSON.stringify(value)}`);
     read[name] = value;
@@ -76,7 +97,7 @@ function readOptions(options: Readonly<Record<string, unknown>>): RelevanceFilte
   return read as unknown as RelevanceFilterOptions;
 }
 
-async function filterRequest(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions, scorers: ScorerSource): Promise<StrategyResult> {
+async function filterRequest(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions, scorers: ScorerSource, analyzer: () => SourceAnalyzer): Promise<StrategyResult> {
   const candidates = candidateSegments(request, context, options);
   if (candidates.length === 0) {
     // Without a model every decision says the ranking is lexical; with one, nothing was ranked here.
@@ -91,6 +112,8 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
   let linesBefore = 0;
   let linesKept = 0;
   let errorLines = 0;
+  let itemsBefore = 0;
+  let itemsKept = 0;
   let fellBack = false;
   const sources = new Set<string>();
   for (const segment of candidates) {
@@ -98,6 +121,18 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
     // Pasted bulk is ranked against the words it was pasted under, when there are some.
     const query = queryForPasted(request, segment, turnQuery, segments);
     if (query.source === 'none') continue;
+    const starts = itemStarts(segment.text);
+    if (starts !== undefined) {
+      const items = starts.map((start, index) => segment.text.slice(start, starts[index + 1] ?? segment.text.length));
+      const filtered = await filterItems(items, query.text, scorer, options, context, analyzer);
+      if (filtered === undefined) continue;
+      replacements.set(segment.key, filtered.text);
+      sources.add(query.source);
+      handles.push(...filtered.handles);
+      itemsBefore += items.length;
+      itemsKept += filtered.kept;
+      continue;
+    }
     const failureQuestion = asksAboutFailures(query.text);
     const lines = segment.text.split('\n');
     let scores: number[];
@@ -140,7 +175,7 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
   }
   const mode = fellBack ? 'lexical' : scorer.mode;
   const querySource = [...sources].sort().join('+') || turnQuery.source;
-  const details = { mode, querySource, outputs: replacements.size, linesBefore, linesKept, errorLinesKept: errorLines };
+  const details = { mode, querySource, outputs: replacements.size, linesBefore, linesKept, errorLinesKept: errorLines, itemsBefore, itemsKept };
   if (replacements.size === 0) {
     const why = turnQuery.source === 'none' && !sources.size ? 'no user or assistant words to rank lines against' : 'no output had enough off-topic lines to be worth eliding';
     return { request, action: 'nothing-to-do', reason: `${why} (${mode} ranking${note})`, details };
@@ -149,7 +184,7 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
   return {
     request: replaceSegments(request, replacements),
     action: 'tool-output-filtered',
-    reason: `kept ${linesKept} of ${linesBefore} lines in ${replacements.size} output(s) by ${fellBack ? 'lexical (the embedding model failed)' : scorer.mode} relevance to ${against}${note}`,
+    reason: `kept ${linesKept} of ${linesBefore} lines${itemsBefore > 0 ? ` and ${itemsKept} of ${itemsBefore} pasted items` : ''} in ${replacements.size} output(s) by ${fellBack ? 'lexical (the embedding model failed)' : scorer.mode} relevance to ${against}${note}`,
     handles,
     details,
   };
@@ -159,14 +194,63 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
 function candidateSegments(request: ChatRequest, context: StrategyContext, options: RelevanceFilterOptions): ToolOutputSegment[] {
   const fresh = options.pastedFresh ? freshPastedUnderQuestion(request, context) : new Set<string>();
   return findToolOutputs(request).filter((segment) => {
-    const inHistory = segment.messageIndex >= context.frozenCount && segment.messageIndex < context.freshStart;
+    const inHistory = options.historyOutputs && segment.messageIndex >= context.frozenCount && segment.messageIndex < context.freshStart;
     if (!inHistory && !fresh.has(segment.key)) return false;
     if (options.keepFailedOutputs && (segment.isError || (segment.exitCode !== undefined && segment.exitCode !== 0))) return false;
     // Only this stash's own markers: a forged or quoted one must not shield the output.
     if (context.stash.hasIssuedMarker(segment.text)) return false;
     if (isRetrieval(segment)) return false;
-    return lineCount(segment.text) >= options.minLines;
+    if (itemStarts(segment.text) !== undefined) return true;
+    // Structured output has its own cleaner, which keeps what every line of it means (each hunk
+    // of a diff, each row of JSON, each failure of a test run): ranking its lines would cut that.
+    return lineCount(segment.text) >= options.minLines && LINE_RANKED.has(detectContentFormat(segment.text, { command: segment.command }));
   });
+}
+
+/**
+ * A pasted list cut to the items that answer the question: each run of dropped items becomes one
+ * marker (the blank lines after it kept), undefined when too little would go.
+ */
+async function filterItems(items: readonly string[], query: string, scorer: RelevanceScorer, options: RelevanceFilterOptions, context: StrategyContext, analyzer: () => SourceAnalyzer): Promise<{ text: string; handles: string[]; kept: number } | undefined> {
+  let scores: number[];
+  try {
+    scores = await scorer.score(query, items, context.signal);
+  } catch (error) {
+    if (context.signal.aborted || scorer.mode === 'lexical') throw error;
+    context.logger.warn('embedding-failed', `Herald: relevance_filter fell back to lexical ranking: ${describeError(error)}`);
+    scores = scoreLexically(query, items);
+  }
+  const kept = selectItems(scores, options);
+  // Pasted source files that stay are outlined against the question, as code_graph outlines reads;
+  // priced first, stashed only once the whole rewrite is worth it.
+  const bodies: ElideInput[] = [];
+  const outlined = await outlinePastedSources(items.map((item, index) => (kept[index] ? item : '')), query, analyzer(), { elide: (input) => (bodies.push(input), context.stash.preview(input)) });
+  const dropped = items.reduce((sum, item, index) => sum + (kept[index] ? item.length - outlined.items[index]!.length : item.length - MARKER_CHARACTERS), 0);
+  if (dropped / CHARACTERS_PER_TOKEN < options.minSavedTokens) return undefined;
+  const pieces: string[] = [];
+  const handles: string[] = [];
+  for (const input of bodies) handles.push(context.stash.elide(input).handle);
+  for (let index = 0; index < items.length; ) {
+    if (kept[index]) {
+      pieces.push(outlined.items[index]!);
+      index++;
+      continue;
+    }
+    let end = index;
+    while (end < items.length && !kept[end]) end++;
+    const original = items.slice(index, end).join('');
+    const layout = /\s*$/.exec(original)?.[0] ?? '';
+    const elision = context.stash.elide({
+      original,
+      summary: `${end - index} pasted item(s) elided as off-topic for the question (items ${index + 1}–${end} of ${items.length})`,
+      kind: 'relevance_filter',
+      render: (marker) => `${marker}${layout}`,
+    });
+    pieces.push(elision.replacement);
+    handles.push(elision.handle);
+    index = end;
+  }
+  return { text: pieces.join(''), handles, kept: kept.filter(Boolean).length };
 }
 
 /**

@@ -133,7 +133,8 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         id: `r${Date.now().toString(36)}-${(++this.requestCounter).toString(36)}`,
         request,
         target,
-        optimize: settings.enabled ? (input, windowTokens, signal) => optimizer.run(input, windowTokens, signal) : undefined,
+        optimize: settings.enabled ? (input, windowTokens, signal, targetKind) => optimizer.run(input, windowTokens, signal, undefined, targetKind) : undefined,
+        loadTools: (sessionId, names) => optimizer.loadTools(sessionId, names),
         retrieve: (handle) => optimizer.stash.retrieve(handle),
         report: (chunk) => {
           if (chunk.type === 'text') progress.report(new vscode.LanguageModelTextPart(chunk.text));

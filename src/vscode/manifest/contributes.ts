@@ -10,6 +10,7 @@ import { describeOptions, optionDefaults, type OptionDescription } from '../../c
 import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
 import { AGGRESSIVENESS, COPILOT_HOSTED_MODES, JUDGE_MODES } from '../settings/settingsSchema';
+import { retiredSettingProperties } from '../settings/retiredStrategies';
 import { DEFAULT_PRICES, PRICES_CHECKED } from '../../core/costs/prices';
 import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 
@@ -171,6 +172,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
     const options = strategyOptionProperty(strategy, 101 + index * 2);
     if (options !== undefined) properties[`herald.strategy.${strategy.id}.options`] = options;
   }
+  Object.assign(properties, retiredSettingProperties());
   return properties;
 }
 

@@ -7,11 +7,13 @@ import type { ChatRequest } from '../../core/chat/types';
 import { MessageMemo } from '../../core/pipeline/messageMemo';
 import { Pipeline, type PipelineConfig, type PipelineResult } from '../../core/pipeline/pipeline';
 import { SessionStateStore } from '../../core/pipeline/sessionState';
-import type { Strategy } from '../../core/pipeline/types';
+import type { Strategy, TargetKind } from '../../core/pipeline/types';
+import { recordLoadedTools, TOOL_CATALOG_ID } from '../../core/strategies/toolCatalog';
 import type { Logger, ModelPort } from '../../core/ports';
 import type { Stash } from '../../core/stash/stash';
 import { TokenCounter } from '../../core/tokens/tokenCounter';
 import type { HeraldSettings } from '../settings/settingsSchema';
+import { migrateRetiredStrategies } from '../settings/retiredStrategies';
 
 export interface PipelineConfigResult {
   readonly config: PipelineConfig;
@@ -24,8 +26,10 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
   const known = new Map(strategies.map((strategy) => [strategy.id, strategy]));
   const enabled: Record<string, boolean> = {};
   const options: Record<string, Record<string, unknown>> = {};
-  const problems: string[] = [];
-  for (const [id, value] of Object.entries(settings.strategies)) {
+  // Settings of a retired strategy are read as its successor's (tool_pruning → tool_catalog).
+  const migrated = migrateRetiredStrategies(settings.strategies);
+  const problems: string[] = [...migrated.notes];
+  for (const [id, value] of Object.entries(migrated.strategies)) {
     const strategy = known.get(id);
     if (!strategy) {
       // Settings for strategies not built yet are contributed for every id; only real overrides are worth a word.
@@ -75,8 +79,14 @@ export class Optimizer {
     return this.pipeline.enabledIds();
   }
 
-  run(request: ChatRequest, windowTokens: number, signal: AbortSignal, model?: ModelPort): Promise<PipelineResult> {
-    return this.pipeline.run(request, { windowTokens, signal, model });
+  /** Optimizes one request; `targetKind` only when Herald's flow forwards it and answers its own tools in the turn. */
+  run(request: ChatRequest, windowTokens: number, signal: AbortSignal, model?: ModelPort, targetKind?: TargetKind): Promise<PipelineResult> {
+    return this.pipeline.run(request, { windowTokens, signal, model, ...(targetKind ? { targetKind } : {}) });
+  }
+
+  /** Records tools the catalog loaded inside a turn of a session: they keep their full schema from now on. */
+  loadTools(sessionId: string, names: readonly string[]): void {
+    recordLoadedTools(this.state.scope(sessionId, TOOL_CATALOG_ID), names);
   }
 
   /** Hands a live answer back to the strategies that learn from answers (semantic_cache stores it). */

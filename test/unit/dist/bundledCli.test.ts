@@ -185,16 +185,8 @@ describe('built bundles from a copy of dist/ alone', function () {
     const modelDir = path.join(home, 'tiny-embedding');
     writeTinyEmbeddingModel(modelDir);
     const log = fs.readFileSync(sharedPath('logs', 'OpenSSH', 'OpenSSH_2k.log'), 'utf8').split('\n').filter(Boolean).slice(0, 300).join('\n');
-    const body = {
-      model: 'gpt-4o',
-      messages: [
-        { role: 'user', content: 'Audit the SSH server.' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat auth.log"}' } }] },
-        { role: 'tool', tool_call_id: 'call_1', content: log },
-        { role: 'assistant', content: 'I read the log.' },
-        { role: 'user', content: 'Which users had invalid passwords from which addresses?' },
-      ],
-    };
+    // Bulk pasted under a question: what relevance_filter filters by default.
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: `Which users had invalid passwords from which addresses?\n\n${log}` }] };
     const { report } = await optimize(body, [...only('relevance_filter'), '--embedding-model', modelDir], path.join(home, 'embedding-stash'));
     const decision = decisionOf(report, 'relevance_filter');
     assert.equal(decision.status, 'applied', decision.reason);

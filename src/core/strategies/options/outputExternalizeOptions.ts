@@ -3,8 +3,9 @@ import { z } from 'zod';
 
 export const OUTPUT_EXTERNALIZE_OPTIONS = z.object({
   maxChars: z.number().int().min(0).default(50000).describe('Outputs longer than this many characters are externalized.'),
-  headLines: z.number().int().min(0).default(20).describe('Lines of the output\'s start shown after the marker.'),
+  headLines: z.number().int().min(0).default(8).describe('Lines of the output\'s start shown after the marker, for orientation.'),
   tailLines: z.number().int().min(0).default(5).describe('Lines of the output\'s end shown (where verdicts and summaries are printed).'),
   previewChars: z.number().int().min(0).default(2000).describe('Most characters the head and the tail may show together.'),
-  maxFailureLines: z.number().int().min(0).default(20).describe('Most failure lines listed.'),
+  maxFailureLines: z.number().int().min(0).default(60).describe('Most distinct failure, error and anomaly lines listed (each kind once, with its count).'),
+  failureChars: z.number().int().min(0).default(12000).describe('Most characters the failure lines (or a JSON payload\'s anomalous rows) may take.'),
 });

@@ -2,8 +2,12 @@
  * Tidies prose the way an editor would before sending it: trailing whitespace and runs of
  * spaces collapsed, runs of blank lines folded to one, exact-duplicate paragraphs and
  * sentences dropped (the first kept). Line and list structure stay; code never changes: fenced
- * blocks, indented blocks and inline code spans pass through byte for byte.
+ * blocks, indented blocks and inline code spans pass through byte for byte (an exact repeat of
+ * a whole fenced block is dropped like a repeated paragraph). Data is not prose either: a
+ * paragraph that reads as a log, a listing or JSON, table rows and lines laid out in aligned
+ * columns keep their spacing.
  */
+import { detectContentFormat } from '../../content/detect';
 
 /** The tidied text and what was dropped. */
 export interface TidyResult {
@@ -22,10 +26,46 @@ const INDENTED_CODE = /^(?: {4}|\t)/;
 /** Lines whose repetition is structure, not wording: table rows, headings, tags, rules. */
 const STRUCTURAL = /^\s*(?:\||#|<|---|\*\*\*|===)/;
 
+/** Where a line's columns start: each position right after a run of two spaces or a tab. */
+function columnStarts(line: string): Set<number> {
+  // A scan, not a pattern: a gap pattern with a lookahead backtracks quadratically on a long run of spaces.
+  const starts = new Set<number>();
+  let gap = 0;
+  let tab = false;
+  for (let index = 0; index < line.length; index++) {
+    const character = line[index]!;
+    if (character === ' ' || character === '\t') {
+      gap++;
+      tab ||= character === '\t';
+      continue;
+    }
+    if ((gap >= 2 || tab) && index > gap) starts.add(index);
+    gap = 0;
+    tab = false;
+  }
+  return starts;
+}
+
+/**
+ * Lines laid out in columns (as `ls -l`, `ps` and hand-made tables print them): consecutive lines
+ * whose gaps of two spaces or more open a column at the same position. Their spacing is meaning.
+ */
+function alignedLines(lines: readonly string[]): boolean[] {
+  const starts = lines.map(columnStarts);
+  const aligned = new Array<boolean>(lines.length).fill(false);
+  for (let index = 1; index < lines.length; index++) {
+    if ([...starts[index]!].some((column) => starts[index - 1]!.has(column))) aligned[index] = aligned[index - 1] = true;
+  }
+  return aligned;
+}
+
 /** Remembers what was seen across the calls for one text (a part split around pasted output). */
 export class ProseTidier {
   private readonly sentences = new Set<string>();
   private readonly paragraphs = new Set<string>();
+  private readonly blocks = new Set<string>();
+  /** Code blocks dropped because the same block came earlier. */
+  duplicateBlocks = 0;
   /** Sentences dropped so far. */
   duplicateSentences = 0;
   /** Paragraphs dropped so far. */
@@ -42,10 +82,21 @@ export class ProseTidier {
       if (paragraph.length > 0) out.push(...this.paragraph(paragraph));
       paragraph = [];
     };
+    let block: string[] = [];
     for (const [index, line] of lines.entries()) {
       if (fence !== undefined) {
-        out.push(line);
-        if (line.trim().startsWith(fence) && /^ {0,3}[`~]+\s*$/.test(line)) fence = undefined;
+        block.push(line);
+        if (line.trim().startsWith(fence) && /^ {0,3}[`~]+\s*$/.test(line)) {
+          fence = undefined;
+          // Code passes through byte for byte; only an exact repeat of a whole block is dropped.
+          const key = block.join('\n');
+          if (this.blocks.has(key) && wordCount(key) >= MIN_WORDS) this.duplicateBlocks++;
+          else {
+            this.blocks.add(key);
+            out.push(...block);
+          }
+          block = [];
+        }
         previousBlank = false;
         continue;
       }
@@ -53,7 +104,7 @@ export class ProseTidier {
       if (opening) {
         flush();
         fence = opening[1];
-        out.push(line);
+        block = [line];
         previousBlank = false;
         continue;
       }
@@ -75,11 +126,16 @@ export class ProseTidier {
       previousBlank = false;
     }
     flush();
+    // A fence left open runs to the end of the text, as Markdown reads it.
+    out.push(...block);
     return out.join('\n');
   }
 
   private paragraph(lines: readonly string[]): string[] {
-    const tidied = lines.map((line) => tidyLine(line));
+    // Data is not prose: a paragraph that reads as a log, a listing or JSON stays byte for byte.
+    if (lines.length >= 3 && detectContentFormat(lines.join('\n')) !== 'text') return [...lines];
+    const aligned = alignedLines(lines);
+    const tidied = lines.map((line, index) => (aligned[index] || STRUCTURAL.test(line) ? line.trimEnd() : tidyLine(line)));
     const key = tidied.join('\n');
     // A paragraph with a heading, a tag or a table row is structure: its repeats may matter (a closing tag).
     if (wordCount(key) >= MIN_WORDS && !tidied.some((line) => STRUCTURAL.test(line))) {

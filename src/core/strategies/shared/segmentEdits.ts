@@ -10,7 +10,8 @@ import { paysForCacheWrite } from '../../pipeline/cacheEconomics';
 
 /** One segment to elide and how its replacement reads. */
 export interface SegmentElision {
-  readonly segment: ToolOutputSegment;
+  /** The segment; `arrived` set when its text is already a digest of that original. */
+  readonly segment: ToolOutputSegment & { readonly arrived?: string };
   /** Marker summary: what was removed and how much, no more than one line. */
   readonly summary: string;
   /** Builds the replacement text around the marker; default the marker alone. */
@@ -33,7 +34,8 @@ export class SegmentEdits {
    */
   elide(elision: SegmentElision, minSavedTokens = 1, minSavedRatio = 0): boolean {
     const { segment } = elision;
-    const input = { original: segment.text, summary: elision.summary, kind: this.strategyId, render: elision.render };
+    // A digest elided again stashes the output it digested, not the digest: one hop to the original.
+    const input = { original: segment.arrived ?? segment.text, summary: elision.summary, kind: this.strategyId, render: elision.render };
     // Price the replacement before stashing, so an unprofitable elision leaves no entry behind.
     const before = this.context.tokens.count(segment.text);
     const after = this.context.tokens.count(this.context.stash.preview(input).replacement);

@@ -1,0 +1,182 @@
+/**
+ * Bulk a person pasted into their message without a fence: a log, a listing, JSON, grep hits, a
+ * test run, or a list of items (retrieved chunks, search results, candidates), around the words
+ * they wrote. Found by shape, paragraph by paragraph, so the question above or below the paste
+ * is never part of it. Everything here is a pure function of the message's text.
+ */
+import { detectContentFormat } from '../content/detect';
+
+/** A span of pasted bulk inside a text. */
+export interface BulkSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Pasted bulk shorter than this (lines, characters) is left to read as it is. */
+const MIN_LINES = 20;
+const MIN_CHARS = 1_500;
+/** A list of pasted items needs at least this many of them. */
+const MIN_ITEMS = 5;
+
+interface Paragraph {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** Blank-line separated paragraphs, with their spans. */
+function paragraphs(text: string, from: number, to: number): Paragraph[] {
+  const found: Paragraph[] = [];
+  const pattern = /\n[ \t]*\n/g;
+  pattern.lastIndex = from;
+  let start = from;
+  for (let match = pattern.exec(text); match !== null && match.index < to; match = pattern.exec(text)) {
+    if (match.index > start) found.push({ start, end: match.index, text: text.slice(start, match.index) });
+    start = match.index + match[0].length;
+  }
+  if (start < to) found.push({ start, end: to, text: text.slice(start, to) });
+  return found;
+}
+
+/**
+ * The header of one item in a pasted list: `[3]`, `### Candidate 3`, `Document 3:`, `<doc id=3>`,
+ * `Source 3`. A Markdown heading counts only with a number in it: the user's own sectioned text is
+ * theirs, not a list of pasted items.
+ */
+const ITEM_HEADER = /^(?:\[\d{1,4}\]|#{1,4} [^\n]{0,80}?\d|(?:Document|Doc|Chunk|Passage|Source|Result|Candidate|Snippet)\s*#?\d{1,4}\b|<(?:doc|document|chunk|passage)\b)/i;
+
+/**
+ * A paragraph that opens with the user's own words: a line that reads as a sentence (ends in
+ * `?` or `:`, or says "Question:"), with what follows it on the next lines.
+ */
+function ownLead(paragraph: Paragraph): number {
+  const firstBreak = paragraph.text.indexOf('\n');
+  if (firstBreak === -1) return 0;
+  const first = paragraph.text.slice(0, firstBreak).trim();
+  return /[?:]$/.test(first) && /\s\S+\s/.test(first) && !/^\S+:\d/.test(first) ? firstBreak + 1 : 0;
+}
+
+function isData(text: string): boolean {
+  return detectContentFormat(text) !== 'text';
+}
+
+function lineCount(text: string): number {
+  let lines = 1;
+  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
+  return lines;
+}
+
+/**
+ * Runs of pasted bulk in a text, outside the spans already taken (fenced blocks, tagged output):
+ * consecutive paragraphs that each read as data (by the content detector), from 20 lines and
+ * 1,500 characters.
+ */
+export function pastedBulkSpans(text: string, taken: readonly BulkSpan[] = []): BulkSpan[] {
+  if (text.length < MIN_CHARS) return [];
+  const spans: BulkSpan[] = [];
+  const free: BulkSpan[] = [];
+  let cursor = 0;
+  for (const span of [...taken].sort((a, b) => a.start - b.start)) {
+    if (span.start > cursor) free.push({ start: cursor, end: span.start });
+    cursor = Math.max(cursor, span.end);
+  }
+  if (cursor < text.length) free.push({ start: cursor, end: text.length });
+  for (const region of free) spans.push(...dataRuns(text, region));
+  return spans;
+}
+
+/** The span of a pasted list of items (retrieved chunks, search results, candidates), when the text holds one. */
+export function itemListSpan(text: string): BulkSpan | undefined {
+  return text.length < MIN_CHARS ? undefined : itemList(text, { start: 0, end: text.length })?.[0];
+}
+
+function dataRuns(text: string, region: BulkSpan): BulkSpan[] {
+  const spans: BulkSpan[] = [];
+  let run: BulkSpan | undefined;
+  const close = (): void => {
+    if (run !== undefined) {
+      const body = text.slice(run.start, run.end);
+      if (body.length >= MIN_CHARS && lineCount(body) >= MIN_LINES && isData(body)) spans.push(run);
+    }
+    run = undefined;
+  };
+  for (const paragraph of paragraphs(text, region.start, region.end)) {
+    const lead = ownLead(paragraph);
+    const body = paragraph.text.slice(lead);
+    if (lineCount(body) >= 3 && isData(body)) {
+      if (run !== undefined && lead === 0) run = { start: run.start, end: paragraph.end };
+      else {
+        close();
+        run = { start: paragraph.start + lead, end: paragraph.end };
+      }
+    } else close();
+  }
+  close();
+  return spans;
+}
+
+/** A file's name above its contents: `src/app.py:`, `File: src/app.py`, `==> src/app.py <==`. */
+const FILE_HEADER = /^(?:(?:File|Path):\s*)?[\w.@-]*(?:\/[\w.@-]+)*\.\w{1,10}:?$|^==> \S+ <==$/;
+
+/** Header kind of a line: `file`, or its shape with digits dropped (`[#]`, `### c`, `document #`). */
+function headerKind(line: string): string | undefined {
+  if (line.length <= 300 && FILE_HEADER.test(line.trim()) && /[/:]|^==>|^(?:File|Path):/.test(line)) return 'file';
+  const match = ITEM_HEADER.exec(line);
+  return match === null ? undefined : match[0].replace(/\d+/g, '#').toLowerCase();
+}
+
+/** Items a list needs: two files pasted one after the other are already a multi-file paste. */
+function minimumItems(kind: string): number {
+  return kind === 'file' ? 2 : MIN_ITEMS;
+}
+
+/**
+ * A pasted list of items, when the region holds one: the span from its first item header to the
+ * end of its last item (the paragraph that follows the last item without a header of its own is
+ * the user's again when it reads as a question).
+ */
+function itemList(text: string, region: BulkSpan): BulkSpan[] | undefined {
+  const starts: { index: number; kind: string }[] = [];
+  let inFence = false;
+  let offset = region.start;
+  for (const line of text.slice(region.start, region.end).split('\n')) {
+    if (/^(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence) {
+      const kind = headerKind(line);
+      if (kind !== undefined) starts.push({ index: offset, kind });
+    }
+    offset += line.length + 1;
+  }
+  const counts = new Map<string, number>();
+  for (const start of starts) counts.set(start.kind, (counts.get(start.kind) ?? 0) + 1);
+  const [kind, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
+  if (count < minimumItems(kind)) return undefined;
+  const items = starts.filter((start) => start.kind === kind);
+  const first = items[0]!.index;
+  let end = region.end;
+  // The last item runs to the region's end, less a closing paragraph that is the user's own question.
+  const tail = paragraphs(text, items[items.length - 1]!.index, region.end);
+  const closing = tail[tail.length - 1];
+  if (tail.length > 1 && closing !== undefined && /\?\s*$/.test(closing.text) && lineCount(closing.text) <= 5) end = tail[tail.length - 2]!.end;
+  if (end - first < MIN_CHARS) return undefined;
+  return [{ start: first, end }];
+}
+
+/**
+ * Where each item of a pasted list starts (offsets into `text`), when `text` is one; else
+ * undefined. The relevance filter ranks such bulk item by item rather than line by line.
+ */
+export function itemStarts(text: string): number[] | undefined {
+  const list = itemList(text, { start: 0, end: text.length });
+  if (list === undefined || list[0]!.start !== 0) return undefined;
+  const starts: number[] = [];
+  let inFence = false;
+  let offset = 0;
+  const kind = headerKind(text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')));
+  for (const line of text.split('\n')) {
+    if (/^(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && headerKind(line) === kind) starts.push(offset);
+    offset += line.length + 1;
+  }
+  return kind !== undefined && starts.length >= minimumItems(kind) ? starts : undefined;
+}

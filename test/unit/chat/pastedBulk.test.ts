@@ -1,0 +1,42 @@
+import { strict as assert } from 'node:assert';
+import { findToolOutputs, parseRequest } from '../../../src/core/chat';
+import { itemStarts } from '../../../src/core/chat/pastedBulk';
+
+const LOG = Array.from({ length: 40 }, (_, index) => `2026-06-01 10:${String(index).padStart(2, '0')}:07,120 ${index % 9 === 4 ? 'ERROR' : 'INFO '} [worker-${index % 3}] job ${4000 + index} finished in ${20 + index}ms`).join('\n');
+
+function pasted(content: string): { text: string; start: number; end: number }[] {
+  return findToolOutputs(parseRequest({ model: 'm', messages: [{ role: 'system', content: 's' }, { role: 'user', content }] })).map((segment) => ({ text: segment.text, start: segment.start, end: segment.end }));
+}
+
+describe('pasted bulk in a user message', () => {
+  it('finds a log pasted without a fence, and none of the words around it', () => {
+    const content = `Which jobs failed last night?\n\n${LOG}\n\nThanks, it is urgent.`;
+    const [segment, ...rest] = pasted(content);
+    assert.equal(rest.length, 0);
+    assert.equal(segment!.text, LOG);
+    assert.equal(content.slice(0, segment!.start), 'Which jobs failed last night?\n\n');
+    assert.equal(content.slice(segment!.end), '\n\nThanks, it is urgent.');
+  });
+
+  it('leaves a lead-in line that ends with a colon to the user', () => {
+    const content = `Here is the worker log from the night:\n${LOG}`;
+    assert.equal(pasted(content)[0]!.text, LOG);
+  });
+
+  it('finds pasted JSON and a pasted list of retrieved chunks, but not the question after the list', () => {
+    const json = JSON.stringify(Array.from({ length: 60 }, (_, index) => ({ id: index, status: index === 41 ? 'failed' : 'ok' })), null, 2);
+    assert.equal(pasted(`Which one failed?\n\n${json}`)[0]!.text, json);
+    const chunks = Array.from({ length: 12 }, (_, index) => `[${index + 1}] (document ${200 + index}) A title about wings\nThe lift of a wing in a slipstream was measured at several angles of attack and free stream velocities; the results are compared with theory.`).join('\n\n');
+    const content = `Retrieved documents:\n\n${chunks}\n\nWhich documents explain the lift increase?`;
+    const [segment] = pasted(content);
+    assert.equal(segment!.text, chunks);
+    assert.equal(itemStarts(segment!.text)!.length, 12);
+  });
+
+  it('never takes the user\'s own structured words for bulk: headings, lists and prose stay theirs', () => {
+    const sections = ['## Goal', 'Make the checkout faster for returning customers without changing prices.', '## Constraints', ...Array.from({ length: 25 }, (_, index) => `- Constraint ${index}: keep the public API of module ${index} as it is, and do not add a new dependency.`), '## Steps', '1. Profile the slow path.', '2. Cache the totals.'].join('\n');
+    assert.deepEqual(pasted(sections), []);
+    const prose = Array.from({ length: 30 }, () => 'We looked at the service for a week and the latency grew every evening, which nobody could explain at first.').join('\n');
+    assert.deepEqual(pasted(prose), []);
+  });
+});

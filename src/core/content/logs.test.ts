@@ -5,34 +5,7 @@ import { bookkeepingKey, isSevereLine } from './bookkeeping';
 import { detectContentFormat } from './detect';
 import { cleanLog } from './logs';
 import { lineTemplate } from './logTemplates';
-
-/** A CSV reader for LogHub's structured files (quoted fields, doubled quotes). */
-function readCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index++) {
-    const character = text[index]!;
-    if (quoted) {
-      if (character === '"' && text[index + 1] === '"') {
-        field += '"';
-        index++;
-      } else if (character === '"') quoted = false;
-      else field += character;
-    } else if (character === '"') quoted = true;
-    else if (character === ',') {
-      row.push(field);
-      field = '';
-    } else if (character === '\n') {
-      rows.push([...row, field]);
-      row = [];
-      field = '';
-    } else if (character !== '\r') field += character;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
+import { readCsv } from '../../../test/support/csv';
 
 const SYSTEMS = ['Android', 'Apache', 'HPC', 'Hadoop', 'HealthApp', 'Linux', 'Mac', 'OpenSSH', 'Proxifier', 'Zookeeper'];
 

@@ -26,6 +26,14 @@ export function optionDefaults<Schema extends OptionSchema>(schema: Schema): z.o
   return schema.parse({});
 }
 
+/**
+ * The strategy's one-sentence summary: the schema object's own description (what its
+ * `enabled` setting and the README's strategy table say it does); empty when none is given.
+ */
+export function strategySummary(schema: OptionSchema | undefined): string {
+  return schema?.description ?? '';
+}
+
 /** Each option of `schema`, in declaration order, with its type, default, bounds and description. */
 export function describeOptions(schema: OptionSchema): OptionDescription[] {
   const json = z.toJSONSchema(schema, { io: 'input' }) as { properties?: Record<string, Record<string, unknown>> };

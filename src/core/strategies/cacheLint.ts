@@ -11,6 +11,7 @@ import type { ChatMessage, ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { sequenceDigest } from '../pipeline/hash';
 import { shortHash } from './signals/shortHash';
+import { CACHE_LINT_OPTIONS } from './options/cacheLintOptions';
 
 /** 64 bits of a sequence's digest: each message and tool is hashed once (see `pipeline/hash.ts`), not the whole region again. */
 function regionHash(values: readonly object[]): string {
@@ -43,6 +44,7 @@ export function createCacheLint(): Strategy {
     defaultEnabled: true,
     kind: 'signal',
     defaults: {},
+    optionSchema: CACHE_LINT_OPTIONS,
     apply(request: ChatRequest, context: StrategyContext): StrategyResult {
       const previous = context.state.get<Snapshot>(SNAPSHOT_KEY);
       const snapshot: Snapshot = { client: regionHashes(context.original, context.freshStart), optimized: regionHashes(request, context.freshStart) };

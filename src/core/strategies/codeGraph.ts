@@ -11,6 +11,7 @@
  * only when the outline removes enough to pay for rewriting what the provider has cached
  * (`pipeline/cacheEconomics.ts`).
  */
+import type { z } from 'zod';
 import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
 import { messageText, type ChatRequest } from '../chat/types';
 import { GrammarLoader } from '../code/grammarLoader';
@@ -28,33 +29,8 @@ import { CODE_GRAPH_OPTIONS } from './options/codeGraphOptions';
 
 export const CODE_GRAPH_ID = 'code_graph';
 
-/** Options of code_graph, with their defaults. */
-export interface CodeGraphOptions {
-  /** Call steps followed from each targeted definition (0: keep only what is mentioned). */
-  readonly calleeDepth: number;
-  /** A called name defined in more places than this is too ambiguous to follow. */
-  readonly maxDefinitionsPerCallee: number;
-  /** Keep the constructor of each class whose method is kept (the fields it sets are context). */
-  readonly keepConstructors: boolean;
-  /**
-   * A code-shaped name the latest turn mentions (`change_map`, `PGPASSFILE`) keeps the
-   * definitions whose code uses it, when at most this many do (0: only definitions named so).
-   */
-  readonly maxDefinitionsPerUsage: number;
-  /** Also take targets from the task (the first user message), not only the latest turn. */
-  readonly taskMentions: boolean;
-  /**
-   * Also take targets from every earlier assistant message (what the agent has discussed so
-   * far), not only the latest one. Keeps more, saves less.
-   */
-  readonly conversationMentions: boolean;
-  /** A source read shorter than this many lines passes through: it is already focused. */
-  readonly minLines: number;
-  /** Bodies shorter than this many lines stay: the marker would save too little. */
-  readonly minBodyLines: number;
-  /** A source with a larger share of its lines in parse errors passes through untouched. */
-  readonly maxErrorShare: number;
-}
+/** Options of code_graph, as its schema in `options/` declares them (type, default, bounds, description). */
+export type CodeGraphOptions = Readonly<z.output<typeof CODE_GRAPH_OPTIONS>>;
 
 export const CODE_GRAPH_DEFAULTS: CodeGraphOptions = optionDefaults(CODE_GRAPH_OPTIONS);
 

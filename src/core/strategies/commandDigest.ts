@@ -12,6 +12,7 @@
  * and the pipeline replays that arrival form when the output becomes history. Terminal output
  * hard-wrapped at the terminal's width is joined back first, so no failure line is cut.
  */
+import type { z } from 'zod';
 import { cleanContent, detectContentFormat, type ContentFormat } from '../content';
 import type { ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
@@ -24,23 +25,8 @@ import { editableSegments, isUserPaste } from './shared/segmentSelection';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { COMMAND_DIGEST_OPTIONS } from './options/commandDigestOptions';
 
-/** Options of command_digest. */
-export interface CommandDigestOptions {
-  /** Outputs shorter than this many characters are left alone. */
-  readonly minChars: number;
-  /** Smallest saving, in tokens, worth a digest. */
-  readonly minSavedTokens: number;
-  /**
-   * Smallest saving as a share (0–1) of the output's tokens: rewriting a message as it becomes
-   * history costs one cache write, which a small trim never earns back.
-   */
-  readonly minSavedRatio: number;
-  /**
-   * The same for the fresh input, decided on arrival: nothing is cached yet, and the digest keeps
-   * what the output says, so a smaller saving is worth it.
-   */
-  readonly freshMinSavedRatio: number;
-}
+/** Options of command_digest, as its schema in `options/` declares them (type, default, bounds, description). */
+export type CommandDigestOptions = Readonly<z.output<typeof COMMAND_DIGEST_OPTIONS>>;
 
 /** The defaults of every command_digest option, from its schema in options/. */
 export const COMMAND_DIGEST_DEFAULTS: CommandDigestOptions = optionDefaults(COMMAND_DIGEST_OPTIONS);

@@ -14,6 +14,7 @@
  * the same bytes come out when it is history; bulk a user pasted under their question is cleaned
  * with that question's words, which sit in the same message.
  */
+import type { z } from 'zod';
 import { cleanContent } from '../content';
 import type { ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
@@ -29,23 +30,8 @@ import { userQuestion } from './shared/userQuestion';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { CONTEXT_COMPRESSION_OPTIONS } from './options/contextCompressionOptions';
 
-/** Options of context_compression. */
-export interface ContextCompressionOptions {
-  /** Outputs shorter than this many characters are left alone. */
-  readonly minChars: number;
-  /** Smallest saving, in tokens, worth a rewrite. */
-  readonly minSavedTokens: number;
-  /**
-   * Smallest saving as a share (0–1) of the output's tokens: rewriting a message as it becomes
-   * history costs one cache write, which a small trim never earns back.
-   */
-  readonly minSavedRatio: number;
-  /**
-   * The same for the fresh input, decided on arrival: nothing is cached yet, and the digest keeps
-   * what the output says, so a smaller saving is worth it.
-   */
-  readonly freshMinSavedRatio: number;
-}
+/** Options of context_compression, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ContextCompressionOptions = Readonly<z.output<typeof CONTEXT_COMPRESSION_OPTIONS>>;
 
 /** The defaults of every context_compression option, from its schema in options/. */
 export const CONTEXT_COMPRESSION_DEFAULTS: ContextCompressionOptions = optionDefaults(CONTEXT_COMPRESSION_OPTIONS);

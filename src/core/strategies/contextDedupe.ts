@@ -9,6 +9,7 @@
  * retrieval cannot loop back into the marker it resolved. History only, decided once
  * (see `shared/turns.ts` for how `keepRecentTurns` reads under decide-once).
  */
+import type { z } from 'zod';
 import { findToolOutputs, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -21,23 +22,8 @@ import { recentTurnGuard } from './shared/turns';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { CONTEXT_DEDUPE_OPTIONS } from './options/contextDedupeOptions';
 
-/** Options of context_dedupe. */
-export interface ContextDedupeOptions {
-  /** On a cold start, history within this many turns of the end is kept verbatim. */
-  readonly keepRecentTurns: number;
-  /** Collapse near-duplicates to a diff (false: exact duplicates only). */
-  readonly nearDupe: boolean;
-  /** Smallest output, in characters, considered for the near-duplicate path. */
-  readonly nearMinChars: number;
-  /** Share of lines (0–1) a near-duplicate must have in common with the earlier copy. */
-  readonly nearSimilarity: number;
-  /** How many earlier outputs (most recent first) a candidate is compared with. */
-  readonly maxAnchors: number;
-  /** Most changed lines (removed plus added) a near-duplicate's diff may show. */
-  readonly maxDeltaLines: number;
-  /** Smallest saving, in tokens, worth a marker. */
-  readonly minSavedTokens: number;
-}
+/** Options of context_dedupe, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ContextDedupeOptions = Readonly<z.output<typeof CONTEXT_DEDUPE_OPTIONS>>;
 
 /** The defaults of every context_dedupe option, from its schema in options/. */
 export const CONTEXT_DEDUPE_DEFAULTS: ContextDedupeOptions = optionDefaults(CONTEXT_DEDUPE_OPTIONS);

@@ -31,6 +31,7 @@
  * but the runner forbids dropping parts, and the provider strips them from the context
  * anyway; so they stay as they are.
  */
+import type { z } from 'zod';
 import type { ChatMessage, ChatRequest, Part, TextPart } from '../chat/types';
 import { partText } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -41,19 +42,8 @@ import { HISTORY_TRIM_OPTIONS } from './options/historyTrimOptions';
 
 export const HISTORY_TRIM_ID = 'history_trim';
 
-/** history_trim's options. */
-export interface HistoryTrimOptions {
-  /**
-   * How many prose sentences right before the action (and at the end of the text) stay
-   * verbatim: the agent's statement of what it does next and why. Default 2.
-   */
-  readonly keepLastSentences: number;
-  /**
-   * The least a text must shrink by, in tokens, to be trimmed; smaller savings are not worth
-   * a marker and a stash entry. Default 24.
-   */
-  readonly minSavedTokens: number;
-}
+/** Options of history_trim, as its schema in `options/` declares them (type, default, bounds, description). */
+export type HistoryTrimOptions = Readonly<z.output<typeof HISTORY_TRIM_OPTIONS>>;
 
 export const HISTORY_TRIM_DEFAULTS: HistoryTrimOptions = optionDefaults(HISTORY_TRIM_OPTIONS);
 

@@ -14,6 +14,7 @@
  * last `keepRecentTurns` turns stay too (see `shared/turns.ts`). When the request carries
  * Anthropic's own clearing of old tool results (provider_context_trim), this strategy defers.
  */
+import type { z } from 'zod';
 import { findToolOutputs, type ToolOutputSegment } from '../chat/toolOutput';
 import { messageText, type ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -29,23 +30,8 @@ import { termsIn } from './shared/terms';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { OBSERVATION_MASK_OPTIONS } from './options/observationMaskOptions';
 
-/** Options of observation_mask. */
-export interface ObservationMaskOptions {
-  /** On a cold start, history within this many turns of the end is kept verbatim. */
-  readonly keepRecentTurns: number;
-  /** Smallest result, in characters, worth masking. */
-  readonly minChars: number;
-  /**
-   * Largest share (0–1) of the output's new terms the later messages may take up for it to
-   * still count as moved past: a reply that quotes one name out of a long listing has taken
-   * what it needed; one that works through the output has not.
-   */
-  readonly maxReusedShare: number;
-  /** Trim a result the reply used only in part to the lines it used (false: keep it whole). */
-  readonly trimInUse: boolean;
-  /** Lines of context kept around each used line when trimming. */
-  readonly contextLines: number;
-}
+/** Options of observation_mask, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ObservationMaskOptions = Readonly<z.output<typeof OBSERVATION_MASK_OPTIONS>>;
 
 /** The defaults of every observation_mask option, from its schema in options/. */
 export const OBSERVATION_MASK_DEFAULTS: ObservationMaskOptions = optionDefaults(OBSERVATION_MASK_OPTIONS);

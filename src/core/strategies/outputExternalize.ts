@@ -11,6 +11,7 @@
  * history the same replacement comes out again and the cached prefix holds. Outputs already
  * behind a marker are skipped, keeping retrieval one hop deep.
  */
+import type { z } from 'zod';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { countLines } from '../stash/marker';
@@ -26,21 +27,8 @@ import { describeShape } from './shared/shape';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { OUTPUT_EXTERNALIZE_OPTIONS } from './options/outputExternalizeOptions';
 
-/** Options of output_externalize. */
-export interface OutputExternalizeOptions {
-  /** Outputs longer than this many characters are externalized. */
-  readonly maxChars: number;
-  /** Lines of the output's start shown after the marker, for orientation. */
-  readonly headLines: number;
-  /** Lines of the output's end shown (where verdicts and summaries are printed). */
-  readonly tailLines: number;
-  /** Most characters the head and the tail may show together. */
-  readonly previewChars: number;
-  /** Most distinct failure, error and anomaly lines listed (each kind once, with its count). */
-  readonly maxFailureLines: number;
-  /** Most characters the failure lines (or a JSON payload's anomalous rows) may take. */
-  readonly failureChars: number;
-}
+/** Options of output_externalize, as its schema in `options/` declares them (type, default, bounds, description). */
+export type OutputExternalizeOptions = Readonly<z.output<typeof OUTPUT_EXTERNALIZE_OPTIONS>>;
 
 /** The defaults of every output_externalize option, from its schema in options/. */
 export const OUTPUT_EXTERNALIZE_DEFAULTS: OutputExternalizeOptions = optionDefaults(OUTPUT_EXTERNALIZE_OPTIONS);

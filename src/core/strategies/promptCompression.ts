@@ -15,6 +15,7 @@
  * and the same bytes come out when it becomes history, so the first turn's cached prefix
  * holds instead of being rewritten one turn later.
  */
+import type { z } from 'zod';
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatMessage, ChatRequest, Part } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -24,18 +25,8 @@ import { ProseTidier } from './shared/proseTidy';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { PROMPT_COMPRESSION_OPTIONS } from './options/promptCompressionOptions';
 
-/** Options of prompt_compression. */
-export interface PromptCompressionOptions {
-  /** Texts with fewer characters of prose than this are left alone. */
-  readonly minChars: number;
-  /** Smallest saving, in tokens (after paying for the marker), worth a rewrite. */
-  readonly minSavedTokens: number;
-  /**
-   * Smallest saving, as a share (0–1) of the text's tokens, worth rewriting a user's message:
-   * their own words are theirs, and a marker on them for a sliver of space is not worth it.
-   */
-  readonly userMinSavedShare: number;
-}
+/** Options of prompt_compression, as its schema in `options/` declares them (type, default, bounds, description). */
+export type PromptCompressionOptions = Readonly<z.output<typeof PROMPT_COMPRESSION_OPTIONS>>;
 
 /** The defaults of every prompt_compression option, from its schema in options/. */
 export const PROMPT_COMPRESSION_DEFAULTS: PromptCompressionOptions = optionDefaults(PROMPT_COMPRESSION_OPTIONS);

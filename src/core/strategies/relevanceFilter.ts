@@ -13,6 +13,7 @@
  * candidates, files) is filtered item by item. Tool outputs in the undecided history are
  * filtered only with `historyOutputs`.
  */
+import type { z } from 'zod';
 import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -23,8 +24,8 @@ import { SourceAnalyzer } from '../code/sourceAnalyzer';
 import type { ElideInput } from '../stash/stash';
 import { outlinePastedSources } from './shared/pastedSources';
 import { detectContentFormat, type ContentFormat } from '../content';
-import { selectItems, type ItemSelectionOptions } from '../relevance/itemSelection';
-import { droppedRuns, selectLines, type LineSelectionOptions } from '../relevance/lineSelection';
+import { selectItems } from '../relevance/itemSelection';
+import { droppedRuns, selectLines } from '../relevance/lineSelection';
 import { scoreLexically } from '../relevance/lexicalScorer';
 import { LEXICAL_ONLY_NOTE, loadScorerFor, type ScorerSource } from '../relevance/scorerSource';
 import type { RelevanceScorer } from '../relevance/types';
@@ -34,22 +35,8 @@ import { describeError } from '../errors';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { RELEVANCE_FILTER_OPTIONS } from './options/relevanceFilterOptions';
 
-/** Options of relevance_filter. */
-export interface RelevanceFilterOptions extends LineSelectionOptions, ItemSelectionOptions {
-  /** Outputs with fewer lines than this are left alone (a list of items is judged by its items). */
-  readonly minLines: number;
-  /** Smallest saving, in tokens, worth rewriting an output for. */
-  readonly minSavedTokens: number;
-  /** Also filter bulk pasted under a question in the current turn's user message. */
-  readonly pastedFresh: boolean;
-  /**
-   * Also filter tool outputs in the undecided history against the latest turn. Off by
-   * measurement: on agent sessions it takes outputs observation_mask would retire whole.
-   */
-  readonly historyOutputs: boolean;
-  /** Skip outputs flagged as failed (is_error or a non-zero exit code): they stay whole. */
-  readonly keepFailedOutputs: boolean;
-}
+/** Options of relevance_filter, as its schema in `options/` declares them (type, default, bounds, description); they include the line and item selection options. */
+export type RelevanceFilterOptions = Readonly<z.output<typeof RELEVANCE_FILTER_OPTIONS>>;
 
 export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = optionDefaults(RELEVANCE_FILTER_OPTIONS);
 

@@ -15,6 +15,7 @@
  * session state and replayed byte for byte on every later turn, and each crop event goes
  * down to `cropTarget` of the budget so the next turns fit without cropping again.
  */
+import type { z } from 'zod';
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatMessage, ChatRequest } from '../chat/types';
 import { canonicalJson, sha256 } from '../pipeline/hash';
@@ -27,28 +28,8 @@ import type { StrategyEnvironment } from './environment';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { WINDOW_BUDGET_OPTIONS } from './options/windowBudgetOptions';
 
-/** Options of window_budget. */
-export interface WindowBudgetOptions {
-  /** The budget in tokens; 0 means `windowShare` of the model's window. */
-  readonly maxTokens: number;
-  /** Share (0–1) of the model's reported window used as the budget. */
-  readonly windowShare: number;
-  /**
-   * Share (0–1) of the budget a crop event goes down to, so later turns fit without cropping
-   * again. Each crop inside the cached prefix makes the provider re-read everything after it at
-   * the cache-write price, so fewer, deeper crop events cost less: on 12 trajectories with a
-   * 16,000-token budget, cached cost changed by −19% at 0.85, −7% at 0.7, −1.6% at 0.55.
-   */
-  readonly cropTarget: number;
-  /** Leading messages never cropped (system prompt and task). */
-  readonly keepLeading: number;
-  /** Trailing messages never cropped. */
-  readonly keepRecent: number;
-  /** Weight (0–1) of relevance against recency when ranking units; 0 crops oldest first. */
-  readonly relevanceWeight: number;
-  /** Units whose croppable text is smaller than this many tokens are not worth a marker. */
-  readonly minUnitTokens: number;
-}
+/** Options of window_budget, as its schema in `options/` declares them (type, default, bounds, description). */
+export type WindowBudgetOptions = Readonly<z.output<typeof WINDOW_BUDGET_OPTIONS>>;
 
 export const WINDOW_BUDGET_DEFAULTS: WindowBudgetOptions = optionDefaults(WINDOW_BUDGET_OPTIONS);
 

@@ -6,7 +6,7 @@
  */
 import { GATEWAY_CONFIGURATION } from '../gateway/gatewaySettings';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
-import { describeOptions, optionDefaults, type OptionDescription } from '../../core/pipeline/optionSchema';
+import { describeOptions, optionDefaults, strategySummary, type OptionDescription } from '../../core/pipeline/optionSchema';
 import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
 import { AGGRESSIVENESS, COPILOT_HOSTED_MODES, JUDGE_MODES } from '../settings/settingsSchema';
@@ -167,7 +167,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
       type: 'boolean',
       default: strategy.defaultEnabled,
       order: 100 + index * 2,
-      markdownDescription: `Run the \`${strategy.id}\` strategy${strategy.kind === 'signal' ? ' (a read-only signal: it only records a decision)' : ''}.`,
+      markdownDescription: enabledDescription(strategy),
     };
     const options = strategyOptionProperty(strategy, 101 + index * 2);
     if (options !== undefined) properties[`herald.strategy.${strategy.id}.options`] = options;
@@ -218,6 +218,12 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
       languageModelTools: TOOLS,
     },
   };
+}
+
+/** A strategy's on/off setting: its id and what it does (its schema's summary). */
+function enabledDescription(strategy: Strategy): string {
+  const summary = strategySummary(strategy.optionSchema) || `Runs the \`${strategy.id}\` strategy.`;
+  return `**\`${strategy.id}\`**: ${summary}`;
 }
 
 /**

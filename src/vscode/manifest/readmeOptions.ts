@@ -1,13 +1,22 @@
 /**
- * The README's tables of strategy parameters, written from each strategy's option schema
- * (`writeManifest.ts` puts them between the markers; a unit test fails when they drift).
+ * The README's table of strategies and its tables of strategy parameters, written from each
+ * strategy's option schema (`writeManifest.ts` puts them between their markers; a unit test
+ * fails when they drift).
  */
-import { describeOptions } from '../../core/pipeline/optionSchema';
+import { describeOptions, strategySummary } from '../../core/pipeline/optionSchema';
 import type { Strategy } from '../../core/pipeline/types';
 import { formatValue, rangeText } from './contributes';
 
 export const README_OPTIONS_BEGIN = '<!-- strategy-options:begin (written by src/vscode/manifest/writeManifest.ts) -->';
 export const README_OPTIONS_END = '<!-- strategy-options:end -->';
+export const README_STRATEGIES_BEGIN = '<!-- strategies:begin (written by src/vscode/manifest/writeManifest.ts) -->';
+export const README_STRATEGIES_END = '<!-- strategies:end -->';
+
+/** One row per strategy, in pipeline order: its id, whether it is on by default, its summary. */
+export function strategiesMarkdown(strategies: readonly Strategy[]): string {
+  const rows = strategies.map((strategy) => `| \`${strategy.id}\` | ${strategy.defaultEnabled ? 'on' : 'off'} | ${strategySummary(strategy.optionSchema).replaceAll('|', '\\|')} |`);
+  return ['| id | default | what it does |', '|---|---|---|', ...rows].join('\n');
+}
 
 /** One table per strategy that has parameters, in pipeline order. */
 export function strategyOptionsMarkdown(strategies: readonly Strategy[]): string {
@@ -22,10 +31,19 @@ export function strategyOptionsMarkdown(strategies: readonly Strategy[]): string
   return sections.join('\n\n');
 }
 
-/** The README with the text between the markers replaced; an error when the markers are missing. */
+/** The README with the parameter tables between their markers replaced; an error when the markers are missing. */
 export function withStrategyOptions(readme: string, markdown: string): string {
-  const begin = readme.indexOf(README_OPTIONS_BEGIN);
-  const end = readme.indexOf(README_OPTIONS_END);
-  if (begin === -1 || end < begin) throw new Error(`Herald: README.md has no "${README_OPTIONS_BEGIN}" … "${README_OPTIONS_END}" section`);
-  return `${readme.slice(0, begin + README_OPTIONS_BEGIN.length)}\n${markdown}\n${readme.slice(end)}`;
+  return between(readme, README_OPTIONS_BEGIN, README_OPTIONS_END, markdown);
+}
+
+/** The README with the strategy table between its markers replaced; an error when the markers are missing. */
+export function withStrategies(readme: string, markdown: string): string {
+  return between(readme, README_STRATEGIES_BEGIN, README_STRATEGIES_END, markdown);
+}
+
+function between(readme: string, beginMarker: string, endMarker: string, markdown: string): string {
+  const begin = readme.indexOf(beginMarker);
+  const end = readme.indexOf(endMarker);
+  if (begin === -1 || end < begin) throw new Error(`Herald: README.md has no "${beginMarker}" … "${endMarker}" section`);
+  return `${readme.slice(0, begin + beginMarker.length)}\n${markdown}\n${readme.slice(end)}`;
 }

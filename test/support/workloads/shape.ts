@@ -2,6 +2,7 @@
  * How a workload's request is laid out: bulk pasted into the user's message under their question,
  * or the fresh result of a tool the agent called. Plain OpenAI chat completions bodies.
  */
+import { readCsv } from '../csv';
 import * as fs from 'node:fs';
 import { sharedPath } from '../sharedData';
 
@@ -56,37 +57,10 @@ function genericTool(name: string): unknown {
   return { type: 'function', function: { name, description: `The ${name} tool.`, parameters: { type: 'object', properties: {} } } };
 }
 
-/** Splits one CSV line with double-quoted fields (loghub's structured files). */
-export function csvFields(line: string): string[] {
-  const fields: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let index = 0; index < line.length; index++) {
-    const character = line[index]!;
-    if (quoted) {
-      if (character === '"' && line[index + 1] === '"') {
-        field += '"';
-        index++;
-      } else if (character === '"') quoted = false;
-      else field += character;
-    } else if (character === '"') quoted = true;
-    else if (character === ',') {
-      fields.push(field);
-      field = '';
-    } else field += character;
-  }
-  fields.push(field);
-  return fields;
-}
-
 /** Rows of a loghub `*_structured.csv` as records keyed by its header. */
 export function structuredLog(system: string): Record<string, string>[] {
-  const [header, ...lines] = readShared('logs', system, `${system}_2k.log_structured.csv`).split(/\r?\n/).filter((line) => line.length > 0);
-  const names = csvFields(header!);
-  return lines.map((line) => {
-    const values = csvFields(line);
-    return Object.fromEntries(names.map((name, index) => [name, values[index] ?? '']));
-  });
+  const [names, ...rows] = readCsv(readShared('logs', system, `${system}_2k.log_structured.csv`)).filter((row) => row.length > 1 || row[0] !== '');
+  return rows.map((values) => Object.fromEntries(names!.map((name, index) => [name, values[index] ?? ''])));
 }
 
 /** The longest constant piece of a loghub template (the text between its `<*>` slots). */

@@ -2,13 +2,13 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parseRequest } from '../../../src/core/chat';
-import { checkOptions, describeOptions, optionDefaults } from '../../../src/core/pipeline/optionSchema';
+import { checkOptions, describeOptions, optionDefaults, strategySummary } from '../../../src/core/pipeline/optionSchema';
 import { Pipeline } from '../../../src/core/pipeline';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { createStrategies } from '../../../src/core/strategies/index';
 import { TokenCounter } from '../../../src/core/tokens';
 import { manifestContributions } from '../../../src/vscode/manifest/contributes';
-import { strategyOptionsMarkdown, withStrategyOptions } from '../../../src/vscode/manifest/readmeOptions';
+import { strategiesMarkdown, strategyOptionsMarkdown, withStrategies, withStrategyOptions } from '../../../src/vscode/manifest/readmeOptions';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -25,6 +25,17 @@ describe('strategy options declared once', () => {
         assert.notEqual(option.default, undefined, `${strategy.id}.${option.name}: default`);
         if (option.type === 'number' || option.type === 'integer') assert.ok(option.minimum !== undefined, `${strategy.id}.${option.name}: a lower bound`);
       }
+    }
+  });
+
+  it('every strategy says what it does in one sentence, and its on/off setting says it too', () => {
+    const properties = (manifestContributions(strategies).contributes.configuration as { properties: Record<string, { markdownDescription?: string }> }).properties;
+    for (const strategy of strategies) {
+      const summary = strategySummary(strategy.optionSchema);
+      assert.ok(summary.length >= 30 && summary.endsWith('.') && !summary.includes('\n'), `${strategy.id}: a one-sentence summary in its option schema`);
+      const enabled = properties[`herald.strategy.${strategy.id}.enabled`]!.markdownDescription!;
+      assert.ok(enabled.includes(summary), `${strategy.id}: the enabled setting says what the strategy does`);
+      assert.doesNotMatch(enabled, /^Run the /, strategy.id);
     }
   });
 
@@ -61,5 +72,13 @@ describe('strategy options declared once', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     assert.equal(readme, withStrategyOptions(readme, strategyOptionsMarkdown(strategies)), 'README.md strategy tables are out of date: run `node --import tsx src/vscode/manifest/writeManifest.ts`');
     assert.match(readme, /\| `nearSimilarity` \| `0\.8` \| from 0 to 1 \| Share of lines/);
+  });
+
+  it('the README strategy table is the one the registry and the summaries give, in pipeline order', () => {
+    const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    assert.equal(readme, withStrategies(readme, strategiesMarkdown(strategies)), 'README.md strategy table is out of date: run `node --import tsx src/vscode/manifest/writeManifest.ts`');
+    const ids = [...readme.matchAll(/^\| `([a-z_]+)` \| (?:on|off) \|/gm)].map((match) => match[1]);
+    assert.deepEqual(ids, strategies.map((strategy) => strategy.id));
+    assert.throws(() => withStrategies('no markers here', ''), /README\.md has no "<!-- strategies:begin/);
   });
 });

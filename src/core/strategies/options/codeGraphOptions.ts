@@ -1,4 +1,5 @@
-/** The options of code_graph: type, default, bounds and a one-line description each. */
+/** The options of code_graph: type, default, bounds and a one-line description each;
+ * the object's own description is the strategy's summary (its `enabled` setting, the README's table). */
 import { z } from 'zod';
 
 export const CODE_GRAPH_OPTIONS = z.object({
@@ -11,4 +12,4 @@ export const CODE_GRAPH_OPTIONS = z.object({
   minLines: z.number().int().min(0).default(40).describe('A source read shorter than this many lines passes through: it is already focused.'),
   minBodyLines: z.number().int().min(0).default(5).describe('Bodies shorter than this many lines stay: the marker would save too little.'),
   maxErrorShare: z.number().min(0).max(1).default(0.2).describe('A source with a larger share of its lines in parse errors passes through untouched.'),
-});
+}).describe('Tree-sitter outlines of source reads: the functions the turn is about and their callees in full, other bodies elided.');

@@ -1,4 +1,5 @@
-/** The options of context_dedupe: type, default, bounds and a one-line description each. */
+/** The options of context_dedupe: type, default, bounds and a one-line description each;
+ * the object's own description is the strategy's summary (its `enabled` setting, the README's table). */
 import { z } from 'zod';
 
 export const CONTEXT_DEDUPE_OPTIONS = z.object({
@@ -9,4 +10,4 @@ export const CONTEXT_DEDUPE_OPTIONS = z.object({
   maxAnchors: z.number().int().min(0).default(8).describe('How many earlier outputs (most recent first) a candidate is compared with.'),
   maxDeltaLines: z.number().int().min(0).default(40).describe('Most changed lines (removed plus added) a near-duplicate\'s diff may show.'),
   minSavedTokens: z.number().int().min(0).default(16).describe('Smallest saving, in tokens, worth a marker.'),
-});
+}).describe('A repeated tool output becomes a pointer to the first copy; a near-duplicate becomes a pointer plus a zero-context diff.');

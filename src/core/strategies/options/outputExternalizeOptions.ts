@@ -1,4 +1,5 @@
-/** The options of output_externalize: type, default, bounds and a one-line description each. */
+/** The options of output_externalize: type, default, bounds and a one-line description each;
+ * the object's own description is the strategy's summary (its `enabled` setting, the README's table). */
 import { z } from 'zod';
 
 export const OUTPUT_EXTERNALIZE_OPTIONS = z.object({
@@ -8,4 +9,4 @@ export const OUTPUT_EXTERNALIZE_OPTIONS = z.object({
   previewChars: z.number().int().min(0).default(2000).describe('Most characters the head and the tail may show together.'),
   maxFailureLines: z.number().int().min(0).default(60).describe('Most distinct failure, error and anomaly lines listed (each kind once, with its count).'),
   failureChars: z.number().int().min(0).default(12000).describe('Most characters the failure lines (or a JSON payload\'s anomalous rows) may take.'),
-});
+}).describe('What is still over 50,000 characters after the content-aware strategies becomes a handle, its shape, a few lines and every failure line it reports.');

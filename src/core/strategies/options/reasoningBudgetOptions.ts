@@ -1,4 +1,5 @@
-/** The options of reasoning_budget: type, default, bounds and a one-line description each. */
+/** The options of reasoning_budget: type, default, bounds and a one-line description each;
+ * the object's own description is the strategy's summary (its `enabled` setting, the README's table). */
 import { z } from 'zod';
 
 export const REASONING_BUDGET_OPTIONS = z.object({
@@ -8,4 +9,4 @@ export const REASONING_BUDGET_OPTIONS = z.object({
   anthropicEffort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).default('medium').describe('Highest Anthropic effort on routine turns.'),
   openaiEffort: z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']).default('low').describe('Highest OpenAI reasoning effort on routine turns.'),
   verbosityLevel: z.enum(['low', 'medium', 'high']).default('low').describe('Highest OpenAI verbosity on routine turns.'),
-});
+}).describe('Lowers a client-set thinking budget on routine tool-resume turns.');

@@ -1,4 +1,5 @@
-/** The options of relevance_filter: type, default, bounds and a one-line description each. */
+/** The options of relevance_filter: type, default, bounds and a one-line description each;
+ * the object's own description is the strategy's summary (its `enabled` setting, the README's table). */
 import { z } from 'zod';
 
 export const RELEVANCE_FILTER_OPTIONS = z.object({
@@ -17,4 +18,4 @@ export const RELEVANCE_FILTER_OPTIONS = z.object({
   minKeptLines: z.number().int().min(0).default(10).describe('At least this many lines may be selected by score, whatever the ratio.'),
   relativeScoreFloor: z.number().min(0).max(1).default(0.25).describe('A line needs at least this share of the best line\'s score to be selected.'),
   minElidedRun: z.number().int().min(0).default(4).describe('Runs of dropped lines shorter than this are kept instead: a marker would cost as much.'),
-});
+}).describe('Bulk pasted under a question keeps the lines or items (chunks, candidates, files, outlined sources) that answer it; history outputs only with `historyOutputs`.');

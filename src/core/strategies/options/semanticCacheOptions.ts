@@ -1,4 +1,5 @@
-/** The options of semantic_cache: type, default, bounds and a one-line description each. */
+/** The options of semantic_cache: type, default, bounds and a one-line description each;
+ * the object's own description is the strategy's summary (its `enabled` setting, the README's table). */
 import { z } from 'zod';
 
 export const SEMANTIC_CACHE_OPTIONS = z.object({
@@ -7,4 +8,4 @@ export const SEMANTIC_CACHE_OPTIONS = z.object({
   maxResponseChars: z.number().int().min(0).default(1000000).describe('Answers whose JSON is longer than this many characters are not stored.'),
   shadowNormalized: z.boolean().default(true).describe('Measure whether a volatile-normalised key would have hit (never served).'),
   shadowMaxScanChars: z.number().int().min(0).default(200000).describe('Characters of the canonical request the shadow lane normalises; the rest is hashed as it is.'),
-});
+}).describe('An exact repeat of a request is answered from the cache; a normalised shadow key is measured, never served.');

@@ -1,4 +1,5 @@
-/** The options of tool_catalog: type, default, bounds and a one-line description each. */
+/** The options of tool_catalog: type, default, bounds and a one-line description each;
+ * the object's own description is the strategy's summary (its `enabled` setting, the README's table). */
 import { z } from 'zod';
 
 export const TOOL_CATALOG_OPTIONS = z.object({
@@ -11,4 +12,4 @@ export const TOOL_CATALOG_OPTIONS = z.object({
   keepTools: z.array(z.string()).default([]).describe('Tool names that always keep their full schema.'),
   keepPrefixes: z.array(z.string()).default([]).describe('Name prefixes whose tools always keep their full schema.'),
   maxLineChars: z.number().int().min(1).default(120).describe('Longest catalog line, in characters.'),
-});
+}).describe('Tools the conversation uses, forces, names or is about, and the client\'s workspace tools, keep their schema; the rest are listed one line each in a `herald_load_tools` catalog Herald answers inside the turn (no tool is ever unreachable; MCP tools under every naming); decided once per session, the full set only grows; on for endpoint and gateway targets, for Copilot-hosted ones only when the tools fill a quarter of the window (each extra round there is a premium request). Replaces `tool_pruning`, whose settings it reads.');

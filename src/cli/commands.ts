@@ -24,7 +24,7 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   context: { usage: CONTEXT_USAGE, summary: 'print the Markdown bundle of rules and reference a knowledge library gives for a task', run: contextCommand },
   retrieve: { usage: 'retrieve HANDLE [--stash DIR]', summary: 'print the original behind a handle, byte for byte', run: retrieveCommand },
   filter: {
-    usage: 'filter [--judge-url URL --judge-model M [--judge-kind openai|anthropic]] [--thresholds FILE] [--no-quality-check] [--pretty]',
+    usage: 'filter [--judge-url URL --judge-model M [--judge-kind openai|anthropic]] [--thresholds FILE] [--no-quality-check] [--lexical] [--pretty]',
     summary: 'read {question, candidates} on stdin, print the kept items and a report of every decision',
     run: filterCommand,
   },

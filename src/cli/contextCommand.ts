@@ -1,6 +1,7 @@
 /**
  * `herald context --library DIR --task "…"`: the get_context bundle for a task, as Markdown
- * (or the whole result as JSON with --json). A judge endpoint, when named, also makes the plan.
+ * (or the whole result as JSON with --json). Pages are ranked by words and the shipped retrieval
+ * model (`--lexical`: words only). A judge endpoint, when named, also makes the plan.
  */
 import * as fs from 'node:fs';
 import { getContext, loadLibrary, type GetContextInput } from '../core/knowledge';
@@ -8,11 +9,12 @@ import { createHttpModel } from '../core/models/httpModel';
 import type { ModelPort } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
 import { describeError } from '../core/errors';
+import { shippedEmbedder } from './shippedModel';
 
-const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true };
+const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true, lexical: false };
 
 /** Usage line, for the command table. */
-export const CONTEXT_USAGE = 'context --library DIR --task "…" [--max-tokens N] [--pack P] [--tags a,b] [--folder F] [--json] [--index FILE] [--judge-url URL --judge-model M [--judge-kind openai|anthropic] [--judge-mode off|shadow|gate]]';
+export const CONTEXT_USAGE = 'context --library DIR --task "…" [--max-tokens N] [--pack P] [--tags a,b] [--folder F] [--json] [--index FILE] [--lexical] [--judge-url URL --judge-model M [--judge-kind openai|anthropic] [--judge-mode off|shadow|gate]]';
 
 export const contextCommand: CliCommand = async (args, io) => {
   try {
@@ -43,7 +45,8 @@ export const contextCommand: CliCommand = async (args, io) => {
     let result;
     try {
       const loaded = loadLibrary(library, { logger, indexFile: stringOption(options, 'index') });
-      result = await getContext(loaded, input, { model, judgeMode, logger });
+      const embedder = await shippedEmbedder('context', options.lexical === true, (line) => warnings.push(line));
+      result = await getContext(loaded, input, { model, judgeMode, logger, ...(embedder ? { embedder } : {}) });
     } catch (error) {
       throw new CliError(`herald context: ${describeError(error).replace(/^Herald: /, '')}`);
     }

@@ -1,7 +1,8 @@
 /**
  * `herald filter`: a filter request (question + candidates) on stdin, the report as JSON on
- * stdout. Lexical scoring unless a judge endpoint is named; the quality check then runs
- * after the answer is printed and tunes the agent's threshold.
+ * stdout. Scored by words and the shipped retrieval model (`--lexical`: words only) unless a
+ * judge endpoint is named; the quality check then runs after the answer is printed and tunes
+ * the agent's threshold.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,8 +12,9 @@ import type { ModelPort } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
 import { readJsonInput } from './readJson';
 import { describeError } from '../core/errors';
+import { shippedEmbedder } from './shippedModel';
 
-const SPEC = { 'judge-url': true, 'judge-model': true, 'judge-kind': true, thresholds: true, 'no-quality-check': false, pretty: false };
+const SPEC = { 'judge-url': true, 'judge-model': true, 'judge-kind': true, thresholds: true, 'no-quality-check': false, pretty: false, lexical: false };
 
 export const filterCommand: CliCommand = async (args, io) => {
   const arrivedAt = performance.now();
@@ -23,7 +25,9 @@ export const filterCommand: CliCommand = async (args, io) => {
   const thresholds = new FileThresholdStore(typeof options.thresholds === 'string' ? options.thresholds : path.join(os.homedir(), '.herald', 'thresholds.json'));
   const indent = options.pretty === true ? 2 : undefined;
   try {
-    const result = await filter(body, { judge, thresholds, arrivedAt });
+    // A judge scores instead of the model; without one, words and meaning (the shipped model).
+    const embedder = judge ? undefined : await shippedEmbedder('filter', options.lexical === true, (line) => io.stderr(`${line}\n`));
+    const result = await filter(body, { judge, thresholds, arrivedAt, ...(embedder ? { embedder } : {}) });
     io.stdout(JSON.stringify(result, null, indent) + '\n');
     const agent = typeof body === 'object' && body !== null ? (body as { agent?: unknown }).agent : undefined;
     if (options['no-quality-check'] !== true && typeof agent === 'string') {

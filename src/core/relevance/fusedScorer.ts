@@ -5,7 +5,10 @@
  * Deterministic: the same query, documents, model and weight give the same scores.
  */
 import { SHIPPED_MODEL_NAME } from './embedding/bundledModel';
-import type { Embedder, RelevanceScorer } from './types';
+import { bm25Scores, termStatistics, type Bm25Parameters, type TermStatistics } from './bm25';
+import { DEFAULT_BM25_PARAMETERS } from './lexicalScorer';
+import { tokenizeForSearch } from './searchTokenizer';
+import { embedsTerms, type Embedder, type RelevanceScorer, type TermEmbedder } from './types';
 
 /** Share of the embedding similarity in the fused score, when none is given. */
 export const DEFAULT_EMBEDDING_WEIGHT = 0.5;
@@ -22,12 +25,13 @@ export function fusionWeightFor(embedder: Embedder): number {
   return embedder.name.startsWith(SHIPPED_MODEL_NAME) ? SHIPPED_MODEL_WEIGHT : DEFAULT_EMBEDDING_WEIGHT;
 }
 
-export function createFusedScorer(lexical: RelevanceScorer, embedder: Embedder, weight = DEFAULT_EMBEDDING_WEIGHT): RelevanceScorer {
+export function createFusedScorer(lexical: RelevanceScorer, embedder: Embedder, weight = DEFAULT_EMBEDDING_WEIGHT, bm25: Bm25Parameters = DEFAULT_BM25_PARAMETERS): RelevanceScorer {
   if (!(weight >= 0 && weight <= 1)) throw new Error(`Herald: the embedding weight must be between 0 and 1, got ${weight}`);
   return {
     mode: 'fused',
     async score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<number[]> {
       if (documents.length === 0) return [];
+      if (embedsTerms(embedder)) return scoreByTerms(query, documents, embedder, weight, bm25, signal);
       const lexicalScores = await lexical.score(query, documents, signal);
       const vectors = await embedder.embed([query, ...documents], signal);
       return fuseScores(lexicalScores, vectors[0]!, vectors.slice(1), weight);
@@ -35,9 +39,41 @@ export function createFusedScorer(lexical: RelevanceScorer, embedder: Embedder, 
   };
 }
 
+/**
+ * The fused scores with an embedder that takes search terms: each distinct text is tokenized
+ * once, and the same terms give its BM25 statistics and its vector (log lines repeat, and
+ * tokenizing was most of the cost). The same scores as BM25 and `embed` computed apart.
+ */
+function scoreByTerms(query: string, documents: readonly string[], embedder: TermEmbedder, weight: number, bm25: Bm25Parameters, signal?: AbortSignal): number[] {
+  const queryTokens = tokenizeForSearch(query);
+  const queryTerms = [...new Set(queryTokens)];
+  const queryIndex = new Map(queryTerms.map((term, position) => [term, position]));
+  const queryVector = embedder.embedTerms(queryTokens, query);
+  const distinct = new Map<string, { statistics: TermStatistics; similarity: number }>();
+  const statistics: TermStatistics[] = [];
+  const similarities = new Float64Array(documents.length);
+  for (let index = 0; index < documents.length; index++) {
+    if (index % 256 === 0) signal?.throwIfAborted();
+    const text = documents[index]!;
+    let known = distinct.get(text);
+    if (!known) {
+      const terms = tokenizeForSearch(text);
+      known = { statistics: termStatistics(terms, queryIndex), similarity: Math.max(0, cosine(queryVector, embedder.embedTerms(terms, text))) };
+      distinct.set(text, known);
+    }
+    statistics.push(known.statistics);
+    similarities[index] = known.similarity;
+  }
+  const lexicalScores = bm25Scores(queryTerms, statistics, bm25);
+  let best = 0;
+  for (const score of lexicalScores) if (score > best) best = score;
+  return lexicalScores.map((score, index) => (1 - weight) * (best > 0 ? score / best : 0) + weight * similarities[index]!);
+}
+
 /** The fused score of each document: (1 − weight) × lexical / best lexical + weight × max(0, cosine). */
 export function fuseScores(lexicalScores: readonly number[], queryVector: Float32Array, documentVectors: readonly Float32Array[], weight: number): number[] {
-  const best = Math.max(0, ...lexicalScores);
+  let best = 0;
+  for (const score of lexicalScores) if (score > best) best = score;
   return lexicalScores.map((score, index) => {
     const lexicalPart = best > 0 ? score / best : 0;
     const similarity = Math.max(0, cosine(queryVector, documentVectors[index]!));

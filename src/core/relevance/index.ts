@@ -4,10 +4,11 @@
  * model folder is configured and loads.
  */
 import { createFusedScorer, DEFAULT_EMBEDDING_WEIGHT } from './fusedScorer';
-import { createLexicalScorer, type LexicalScorerOptions } from './lexicalScorer';
+import { createLexicalScorer, DEFAULT_BM25_PARAMETERS, type LexicalScorerOptions } from './lexicalScorer';
 import type { Embedder, RelevanceScorer } from './types';
 
-export type { Embedder, RelevanceScorer } from './types';
+export type { Embedder, RelevanceScorer, TermEmbedder } from './types';
+export { embedsTerms } from './types';
 export { tokenizeForSearch } from './searchTokenizer';
 export { porterStem } from './porterStemmer';
 export { createLexicalScorer, LexicalIndex, scoreLexically, type LexicalScorerOptions } from './lexicalScorer';
@@ -31,5 +32,6 @@ export interface RelevanceScorerOptions {
 export function createRelevanceScorer(options: RelevanceScorerOptions = {}): RelevanceScorer {
   const lexical = createLexicalScorer(options.lexical);
   if (!options.embedder) return lexical;
-  return createFusedScorer(lexical, options.embedder, options.embeddingWeight ?? DEFAULT_EMBEDDING_WEIGHT);
+  const bm25 = { k: options.lexical?.k ?? DEFAULT_BM25_PARAMETERS.k, b: options.lexical?.b ?? DEFAULT_BM25_PARAMETERS.b, d: options.lexical?.d ?? DEFAULT_BM25_PARAMETERS.d };
+  return createFusedScorer(lexical, options.embedder, options.embeddingWeight ?? DEFAULT_EMBEDDING_WEIGHT, bm25);
 }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { itWithData, sharedPath } from '../../../test/support/sharedData';
-import { createLexicalScorer, createRelevanceScorer, LexicalIndex, scoreLexically } from './index';
+import { createLexicalScorer, createRelevanceScorer, LexicalIndex, scoreLexically, tokenizeForSearch } from './index';
 
 describe('createLexicalScorer', () => {
   it('ranks the document that matches the query first, and a document matching nothing at 0', async () => {
@@ -43,6 +43,23 @@ describe('createLexicalScorer', () => {
     const index = new LexicalIndex(documents);
     for (const query of ['read a file', 'http response parsing', 'server request', 'absent words']) {
       assert.deepEqual(index.score(query), scoreLexically(query, documents));
+    }
+  });
+
+  it('gives minisearch\'s scores exactly, with repeated and empty texts and other BM25 parameters', () => {
+    const documents = ['', 'retry the request', 'retry the request', 'request timed out after 30 s; retry 3 of 5', '!!!', 'the request request request failed', 'unrelated words only'];
+    for (const bm25 of [{ k: 1.2, b: 0.7, d: 0.5 }, { k: 0.9, b: 0.4, d: 0 }]) {
+      for (const query of ['retry the request', 'request failed timeout', 'nothing matches here']) {
+        const terms = new Set(tokenizeForSearch(query));
+        assert.deepEqual(scoreLexically(query, documents, bm25), new LexicalIndex(documents, bm25, terms).score(query), query);
+      }
+    }
+  });
+
+  itWithData('gives minisearch\'s scores exactly on a real log', () => {
+    const lines = fs.readFileSync(sharedPath('logs', 'Zookeeper', 'Zookeeper_2k.log'), 'utf8').split('\n');
+    for (const query of ['why did the connection to the leader break?', 'Show the errors and warnings', 'session expired 0x14f05578bd8000f']) {
+      assert.deepEqual(scoreLexically(query, lines), new LexicalIndex(lines).score(query), query);
     }
   });
 

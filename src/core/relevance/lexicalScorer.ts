@@ -7,6 +7,7 @@
  * times minisearch's matched-term multiplier). A document matching nothing scores 0.
  */
 import MiniSearch from 'minisearch';
+import { bm25Scores, termStatistics, type Bm25Parameters, type TermStatistics } from './bm25';
 import { tokenizeForSearch } from './searchTokenizer';
 import type { RelevanceScorer } from './types';
 
@@ -47,12 +48,28 @@ export function scoreLexically(
 ): number[] {
   const queryTerms = [...new Set(tokenizeForSearch(query))];
   if (queryTerms.length === 0 || documents.length === 0) return new Array<number>(documents.length).fill(0);
-  // Only query terms enter this one-off index (minisearch still counts every term for the
-  // field length), which keeps indexing a few thousand log lines cheap enough per request.
-  return new LexicalIndex(documents, bm25, new Set(queryTerms), signal).score(query);
+  // One pass over each text's terms (the scores a one-off LexicalIndex on the query's terms
+  // would give, see bm25.ts); a repeated text (log lines repeat) is tokenized once.
+  const queryIndex = new Map(queryTerms.map((term, position) => [term, position]));
+  const seen = new Map<string, TermStatistics>();
+  const statistics: TermStatistics[] = [];
+  for (let index = 0; index < documents.length; index++) {
+    if (index % 512 === 0) signal?.throwIfAborted();
+    const text = documents[index]!;
+    let found = seen.get(text);
+    if (!found) {
+      found = termStatistics(tokenizeForSearch(text), queryIndex);
+      seen.set(text, found);
+    }
+    statistics.push(found);
+  }
+  return bm25Scores(queryTerms, statistics, bm25);
 }
 
 const DEFAULT_BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+
+/** minisearch's BM25+ defaults, which the lexical scorer uses unless told otherwise. */
+export const DEFAULT_BM25_PARAMETERS: Readonly<Bm25Parameters> = DEFAULT_BM25;
 
 /**
  * A BM25 index over a fixed list of documents, built once and queried many times (a

@@ -19,3 +19,21 @@ export interface RelevanceScorer {
   /** One score in [0, 1] per document, in order. */
   score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<number[]>;
 }
+
+/**
+ * An embedder whose vectors depend on a text's search terms alone (Herald's static model): a
+ * scorer that has tokenized the texts for BM25 hands their terms over instead of the texts,
+ * so each text is tokenized once.
+ */
+export interface TermEmbedder extends Embedder {
+  /**
+   * The unit vector of a text from its search terms (`tokenizeForSearch(text)`): the vector
+   * `embed` gives the text. With `text`, the embedder's cache of repeated texts is used.
+   */
+  embedTerms(terms: readonly string[], text?: string): Float32Array;
+}
+
+/** Whether an embedder takes search terms (see {@link TermEmbedder}). */
+export function embedsTerms(embedder: Embedder): embedder is TermEmbedder {
+  return typeof (embedder as Partial<TermEmbedder>).embedTerms === 'function';
+}

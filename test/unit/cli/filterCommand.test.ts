@@ -38,12 +38,24 @@ const REQUEST = {
 describe('herald filter', () => {
   const thresholds = (): string => path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'herald-filter-')), 'thresholds.json');
 
-  it('prints the kept items and the report as JSON with lexical scoring', async () => {
+  it('prints the kept items and the report as JSON, scored by words and the shipped model', async () => {
     const result = await run(['filter', '--thresholds', thresholds()], JSON.stringify(REQUEST));
     assert.equal(result.code, 0, result.stderr);
-    const output = JSON.parse(result.stdout) as { kept: { id: string }[]; report: { scoring: string } };
+    const output = JSON.parse(result.stdout) as { kept: { id: string }[]; report: { scoring: string; scorer: string }; items: { reason: string }[] };
+    assert.deepEqual(output.kept.map((item) => item.id), ['tests']);
+    assert.equal(output.report.scoring, 'fused');
+    assert.match(output.report.scorer, /model herald-retrieval/);
+    assert.match(output.items[0]!.reason, /meaning similarity \d\.\d\d \(herald-retrieval/);
+    assert.equal(result.stderr, '', 'the shipped model loaded without a warning');
+  });
+
+  it('scores by words only with --lexical', async () => {
+    const result = await run(['filter', '--lexical', '--thresholds', thresholds()], JSON.stringify(REQUEST));
+    assert.equal(result.code, 0, result.stderr);
+    const output = JSON.parse(result.stdout) as { kept: { id: string }[]; report: { scoring: string; scorer: string } };
     assert.deepEqual(output.kept.map((item) => item.id), ['tests']);
     assert.equal(output.report.scoring, 'lexical');
+    assert.doesNotMatch(output.report.scorer, /model/);
   });
 
   it('answers a bad field with a 400-style JSON error naming it and exit 2', async () => {

@@ -90,7 +90,11 @@ export class StaticFeaturizer {
 
   /** A text's distinct terms (the first `maxTerms` read) with the weight each gets: 1 + ln(count). */
   termWeights(text: string): Map<string, number> {
-    const terms = tokenizeForSearch(text);
+    return this.weightsOfTerms(tokenizeForSearch(text));
+  }
+
+  /** The same for a text already tokenized (`terms` = tokenizeForSearch(text)). */
+  weightsOfTerms(terms: readonly string[]): Map<string, number> {
     const counts = new Map<string, number>();
     for (let index = 0; index < terms.length && index < this.layout.maxTerms; index++) counts.set(terms[index]!, (counts.get(terms[index]!) ?? 0) + 1);
     for (const [term, count] of counts) counts.set(term, 1 + Math.log(count));

@@ -17,7 +17,8 @@
  */
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import type { Embedder } from '../types';
+import { tokenizeForSearch } from '../searchTokenizer';
+import type { TermEmbedder } from '../types';
 import { StaticFeaturizer, type StaticFeatureLayout } from './staticFeatures';
 
 export const STATIC_MODEL_MAGIC = 'HRLDSEM1';
@@ -102,38 +103,59 @@ export function layoutOf(header: StaticModelHeader): StaticFeatureLayout {
 /**
  * The vectors of single terms (their rows summed), kept so a term seen before costs one
  * addition of its vector instead of one per row: log lines repeat their words endlessly, and a
- * long identifier has dozens of n-gram rows. Bounded; cleared when full.
+ * long identifier has dozens of n-gram rows. Bounded by two generations: when the newer one
+ * fills, it becomes the older and the oldest is dropped, so a log with more distinct terms
+ * than the bound still finds its frequent words (a term found in the older generation is
+ * moved to the newer).
  */
 export class TermVectors {
-  private readonly vectors = new Map<string, Float32Array>();
-  constructor(private readonly model: StaticModel, readonly featurizer: StaticFeaturizer, private readonly limit = 20_000) {}
+  private newer = new Map<string, Float32Array>();
+  private older = new Map<string, Float32Array>();
+  constructor(private readonly model: StaticModel, readonly featurizer: StaticFeaturizer, private readonly limit = 40_000) {}
 
   of(term: string): Float32Array {
-    let vector = this.vectors.get(term);
-    if (vector) return vector;
+    const recent = this.newer.get(term);
+    if (recent) return recent;
+    const vector = this.older.get(term) ?? this.compute(term);
+    if (this.newer.size >= this.limit / 2) {
+      this.older = this.newer;
+      this.newer = new Map();
+    }
+    this.newer.set(term, vector);
+    return vector;
+  }
+
+  private compute(term: string): Float32Array {
     const { dimension } = this.model.header;
     const table = this.model.weights;
     const scales = this.model.scales;
-    vector = new Float32Array(dimension);
+    const vector = new Float32Array(dimension);
     const rows = this.featurizer.rowsOf(term);
+    const known = this.featurizer.knows(term);
+    const ngrams = rows.length - (known ? 1 : 0);
+    // The shares of StaticFeaturizer.rowShare, worked out once per term rather than per row.
+    const ngramShare = ngrams > 0 ? (known ? 1 : 2) / ngrams : 0;
     for (let index = 0; index < rows.length; index++) {
       const row = rows[index]!;
-      const factor = this.featurizer.rowShare(term, index) * scales[row]!;
+      const factor = (known && index === 0 ? 1 : ngramShare) * scales[row]!;
       if (factor === 0) continue;
       const base = row * dimension;
       for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + factor * table[base + column]!;
     }
-    if (this.vectors.size >= this.limit) this.vectors.clear();
-    this.vectors.set(term, vector);
     return vector;
   }
 }
 
 /** The unit vector of one text: its terms' vectors, each times its weight, summed (no terms: the zero vector). */
 export function embedStatic(model: StaticModel, terms: TermVectors, text: string): Float32Array {
+  return embedStaticTerms(model, terms, tokenizeForSearch(text));
+}
+
+/** The unit vector of a text given its search terms (what {@link embedStatic} computes after tokenizing). */
+export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchTerms: readonly string[]): Float32Array {
   const { dimension } = model.header;
   const vector = new Float32Array(dimension);
-  for (const [term, weight] of terms.featurizer.termWeights(text)) {
+  for (const [term, weight] of terms.featurizer.weightsOfTerms(searchTerms)) {
     const termVector = terms.of(term);
     for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
   }
@@ -144,10 +166,19 @@ export function embedStatic(model: StaticModel, terms: TermVectors, text: string
   return vector;
 }
 
-/** An embedder over a static model; vectors of repeated texts come from a bounded cache. */
-export function createStaticEmbedder(name: string, model: StaticModel, cacheEntries = 10_000): Embedder {
+/**
+ * An embedder over a static model; vectors of repeated texts come from a bounded cache. It
+ * also embeds texts from their search terms (TermEmbedder), for scorers that tokenized them.
+ */
+export function createStaticEmbedder(name: string, model: StaticModel, cacheEntries = 10_000): TermEmbedder {
   const terms = new TermVectors(model, new StaticFeaturizer(layoutOf(model.header)));
   const cache = new Map<string, Float32Array>();
+  const remember = (text: string, vector: Float32Array): void => {
+    // Long texts (whole outputs) are rarely repeated: only lines and passages are cached.
+    if (text.length > 4096) return;
+    if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
+    cache.set(text, vector);
+  };
   return {
     name,
     dimension: model.header.dimension,
@@ -159,13 +190,18 @@ export function createStaticEmbedder(name: string, model: StaticModel, cacheEntr
         let vector = cache.get(text);
         if (!vector) {
           vector = embedStatic(model, terms, text);
-          if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
-          // Long texts (whole outputs) are rarely repeated: only lines and passages are cached.
-          if (text.length <= 4096) cache.set(text, vector);
+          remember(text, vector);
         }
         vectors.push(vector);
       }
       return Promise.resolve(vectors);
+    },
+    embedTerms(searchTerms: readonly string[], text?: string): Float32Array {
+      const known = text === undefined ? undefined : cache.get(text);
+      if (known) return known;
+      const vector = embedStaticTerms(model, terms, searchTerms);
+      if (text !== undefined) remember(text, vector);
+      return vector;
     },
   };
 }

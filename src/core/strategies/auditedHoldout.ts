@@ -5,6 +5,7 @@
  * estimated. Assignment is per session, from a hash of the session's opening, and pinned, so
  * a session is control or treated on every turn; it is deterministic and needs no randomness.
  */
+import type { z } from 'zod';
 import type { ChatRequest } from '../chat/types';
 import { sha256 } from '../pipeline/hash';
 import { sessionIdOf } from '../pipeline/pipeline';
@@ -15,13 +16,8 @@ import { AUDITED_HOLDOUT_OPTIONS } from './options/auditedHoldoutOptions';
 
 export const AUDITED_HOLDOUT_ID = 'audited_holdout';
 
-/** Options of audited_holdout. */
-export type AuditedHoldoutOptions = {
-  /** Share of sessions held out as the control group, 0 to 1. Default 0.05. */
-  readonly share: number;
-  /** Mixed into the hash, so a new experiment draws a different control group. Default "". */
-  readonly salt: string;
-};
+/** Options of audited_holdout, as its schema in `options/` declares them (type, default, bounds, description). */
+export type AuditedHoldoutOptions = Readonly<z.output<typeof AUDITED_HOLDOUT_OPTIONS>>;
 
 export const AUDITED_HOLDOUT_DEFAULTS: AuditedHoldoutOptions = optionDefaults(AUDITED_HOLDOUT_OPTIONS);
 

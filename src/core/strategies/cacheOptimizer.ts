@@ -14,6 +14,7 @@
  *
  * Lossless: it reorders tools and adds cache hints; it never changes content.
  */
+import type { z } from 'zod';
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { booleanOption, numberOption } from './shared/optionReads';
@@ -22,15 +23,8 @@ import { CACHE_OPTIMIZER_OPTIONS } from './options/cacheOptimizerOptions';
 
 export const CACHE_OPTIMIZER_ID = 'cache_optimizer';
 
-/** Options of cache_optimizer. */
-export type CacheOptimizerOptions = {
-  /** Write tools in a stable order (by name). Default true. */
-  readonly sortTools: boolean;
-  /** Add Anthropic `cache_control` breakpoints. Default true. */
-  readonly injectBreakpoints: boolean;
-  /** Requests smaller than this many tokens get no breakpoints (providers cache from about 1,024). Default 1024. */
-  readonly minPrefixTokens: number;
-};
+/** Options of cache_optimizer, as its schema in `options/` declares them (type, default, bounds, description). */
+export type CacheOptimizerOptions = Readonly<z.output<typeof CACHE_OPTIMIZER_OPTIONS>>;
 
 export const CACHE_OPTIMIZER_DEFAULTS: CacheOptimizerOptions = optionDefaults(CACHE_OPTIMIZER_OPTIONS);
 

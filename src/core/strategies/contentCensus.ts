@@ -4,6 +4,7 @@
  * built. It reads only each segment's head and records counts: no content, file names, tool
  * names, arguments, JSON keys or handles. Per-session totals roll up in the session state.
  */
+import type { z } from 'zod';
 import { findToolOutputs, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -15,11 +16,8 @@ import { CONTENT_CENSUS_OPTIONS } from './options/contentCensusOptions';
 
 export const CONTENT_CENSUS_ID = 'content_census';
 
-/** Options of content_census. */
-export type ContentCensusOptions = {
-  /** Characters of each segment's head that are classified. Default 2000. */
-  readonly headChars: number;
-};
+/** Options of content_census, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ContentCensusOptions = Readonly<z.output<typeof CONTENT_CENSUS_OPTIONS>>;
 
 export const CONTENT_CENSUS_DEFAULTS: ContentCensusOptions = optionDefaults(CONTENT_CENSUS_OPTIONS);
 

@@ -4,6 +4,7 @@
  * output over a size limit) or duplicated (the same output seen before). The score and its
  * parts ride in the decision's details; no text.
  */
+import type { z } from 'zod';
 import { findToolOutputs } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -13,15 +14,8 @@ import { CONTEXT_QUALITY_OPTIONS } from './options/contextQualityOptions';
 
 export const CONTEXT_QUALITY_ID = 'context_quality';
 
-/** Options of context_quality. */
-export type ContextQualityOptions = {
-  /** The window assumed when the host does not say (tokens). Default 128000. */
-  readonly defaultWindowTokens: number;
-  /** A tool output above this many tokens counts as bloated. Default 4000. */
-  readonly bloatTokens: number;
-  /** From this many messages on, length starts to cost points. Default 40. */
-  readonly longConversationMessages: number;
-};
+/** Options of context_quality, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ContextQualityOptions = Readonly<z.output<typeof CONTEXT_QUALITY_OPTIONS>>;
 
 export const CONTEXT_QUALITY_DEFAULTS: ContextQualityOptions = optionDefaults(CONTEXT_QUALITY_OPTIONS);
 

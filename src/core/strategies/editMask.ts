@@ -24,6 +24,7 @@
  * way round, this strategy would rewrite the inside of history_trim's replacement, whose site
  * could then not be placed any more.
  */
+import type { z } from 'zod';
 import type { ChatMessage, ChatRequest, Part, TextPart, ToolCallPart } from '../chat/types';
 import { partText } from '../chat/types';
 import { argumentEntries, withArgumentStrings, type JsonStringValue } from '../chat/toolCallArguments';
@@ -39,19 +40,8 @@ import { EDIT_MASK_OPTIONS } from './options/editMaskOptions';
 
 export const EDIT_MASK_ID = 'edit_mask';
 
-/** Options of edit_mask. */
-export type EditMaskOptions = {
-  /** The least a content value must shrink by, in tokens, to be masked. Default 32. */
-  readonly minSavedTokens: number;
-  /**
-   * After the marker, list the names the content mentions (identifiers, dotted and slashed
-   * names, calls, numbers) that no other message shows, as history_trim keeps every name that
-   * is not visible elsewhere: the model still sees what it defined and used. Default true.
-   */
-  readonly keepNames: boolean;
-  /** Also mask here-documents written to files in an assistant's text commands (mini-swe-agent's bash blocks). Default true. */
-  readonly textCommands: boolean;
-};
+/** Options of edit_mask, as its schema in `options/` declares them (type, default, bounds, description). */
+export type EditMaskOptions = Readonly<z.output<typeof EDIT_MASK_OPTIONS>>;
 
 export const EDIT_MASK_DEFAULTS: EditMaskOptions = optionDefaults(EDIT_MASK_OPTIONS);
 

@@ -11,6 +11,7 @@
  * it is decided again by the same rule (a function of the messages up to it), so it keeps the
  * note and the next turn repeats it byte for byte.
  */
+import type { z } from 'zod';
 import { freshStartOf } from '../pipeline/freshInput';
 import type { ChatMessage, ChatRequest, Part } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -25,18 +26,8 @@ export const OUTPUT_SHAPING_ID = 'output_shaping';
 export const OUTPUT_SHAPING_NOTE = '[Herald note: in your reply, reference files by path and show changes as diffs; do not restate earlier context or re-print unchanged content.]';
 const SEPARATOR = '\n\n';
 
-/** Options of output_shaping. */
-export type OutputShapingOptions = {
-  /** Assistant turns needed before a turn counts as routine. Default 2. */
-  readonly minAssistantTurns: number;
-  /**
-   * Keep each note on the message it was added to once that message is history (the provider's
-   * cached copy of it then still matches; about 30 tokens per routine turn, read from cache).
-   * Off: only the current tail carries the note, and each turn's last message is re-billed
-   * without it on the next turn. Default true.
-   */
-  readonly keepNotesInHistory: boolean;
-};
+/** Options of output_shaping, as its schema in `options/` declares them (type, default, bounds, description). */
+export type OutputShapingOptions = Readonly<z.output<typeof OUTPUT_SHAPING_OPTIONS>>;
 
 export const OUTPUT_SHAPING_DEFAULTS: OutputShapingOptions = optionDefaults(OUTPUT_SHAPING_OPTIONS);
 

@@ -2,6 +2,7 @@
  * param_tuning: caps an over-large completion ceiling. A guardrail against runaway answers,
  * not a saving: providers bill the tokens generated, not the ceiling, so it claims none.
  */
+import type { z } from 'zod';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { numberOption } from './shared/optionReads';
@@ -10,11 +11,8 @@ import { PARAM_TUNING_OPTIONS } from './options/paramTuningOptions';
 
 export const PARAM_TUNING_ID = 'param_tuning';
 
-/** Options of param_tuning. */
-export type ParamTuningOptions = {
-  /** Largest completion ceiling let through; larger `max_tokens` / `max_completion_tokens` are lowered to it. Default 65536. */
-  readonly maxTokensCap: number;
-};
+/** Options of param_tuning, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ParamTuningOptions = Readonly<z.output<typeof PARAM_TUNING_OPTIONS>>;
 
 export const PARAM_TUNING_DEFAULTS: ParamTuningOptions = optionDefaults(PARAM_TUNING_OPTIONS);
 

@@ -12,6 +12,7 @@
  * Once it fires in a session it keeps firing, so the request parameters stay the same from
  * turn to turn even if the estimate dips under the trigger.
  */
+import type { z } from 'zod';
 import type { ChatRequest, Extra } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { numberOption } from './shared/optionReads';
@@ -24,15 +25,8 @@ export const CLEAR_TOOL_USES_EDIT = 'clear_tool_uses_20250919';
 /** The beta that enables context management. */
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 
-/** Options of provider_context_trim. */
-export type ProviderContextTrimOptions = {
-  /** Estimated input tokens from which the edit is added; also the edit's own trigger. Default 60000. */
-  readonly triggerTokens: number;
-  /** Most recent tool uses Anthropic keeps when it clears. Default 3. */
-  readonly keepToolUses: number;
-  /** Anthropic clears only when it can clear at least this many tokens (a cache write must pay off). Default 5000. */
-  readonly clearAtLeastTokens: number;
-};
+/** Options of provider_context_trim, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ProviderContextTrimOptions = Readonly<z.output<typeof PROVIDER_CONTEXT_TRIM_OPTIONS>>;
 
 export const PROVIDER_CONTEXT_TRIM_DEFAULTS: ProviderContextTrimOptions = optionDefaults(PROVIDER_CONTEXT_TRIM_OPTIONS);
 

@@ -15,6 +15,7 @@
  * tool result failed keeps the client's own values (when `skipOnErrorTurn`). A model switch
  * drops the pin.
  */
+import type { z } from 'zod';
 import type { ChatRequest, Extra } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { classifyTurn } from './shared/routineTurn';
@@ -28,21 +29,8 @@ const ANTHROPIC_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 const OPENAI_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 const VERBOSITY = ['low', 'medium', 'high'] as const;
 
-/** Options of reasoning_budget. */
-export type ReasoningBudgetOptions = {
-  /** Assistant turns needed before a turn counts as routine. Default 2. */
-  readonly minAssistantTurns: number;
-  /** Keep the client's values on a turn whose fresh tool result failed. Default true. */
-  readonly skipOnErrorTurn: boolean;
-  /** Largest Anthropic thinking budget on routine turns (Anthropic's minimum is 1024). Default 8192. */
-  readonly anthropicBudgetCap: number;
-  /** Highest Anthropic effort on routine turns: low, medium, high, xhigh or max. Default medium. */
-  readonly anthropicEffort: string;
-  /** Highest OpenAI reasoning effort on routine turns: none, minimal, low, medium, high or xhigh. Default low. */
-  readonly openaiEffort: string;
-  /** Highest OpenAI verbosity on routine turns: low, medium or high. Default low. */
-  readonly verbosityLevel: string;
-};
+/** Options of reasoning_budget, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ReasoningBudgetOptions = Readonly<z.output<typeof REASONING_BUDGET_OPTIONS>>;
 
 export const REASONING_BUDGET_DEFAULTS: ReasoningBudgetOptions = optionDefaults(REASONING_BUDGET_OPTIONS);
 

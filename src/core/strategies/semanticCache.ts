@@ -12,6 +12,7 @@
  * (timestamps, UUIDs, request ids, temp paths, retry counters) normalised, and records whether
  * that key would have hit. The shadow lane is measurement only: it never serves anything.
  */
+import type { z } from 'zod';
 import { stripCacheHints } from '../chat/cacheHints';
 import type { ChatMessage, ChatRequest } from '../chat/types';
 import { createHash } from 'node:crypto';
@@ -25,19 +26,8 @@ import { SEMANTIC_CACHE_OPTIONS } from './options/semanticCacheOptions';
 
 export const SEMANTIC_CACHE_ID = 'semantic_cache';
 
-/** Options of semantic_cache. */
-export type SemanticCacheOptions = {
-  /** Partition of the cache (a workspace or user the host names); requests only hit answers of their own scope. Default "". */
-  readonly scope: string;
-  /** Answers older than this (ms) are not served. Default one hour. */
-  readonly ttlMs: number;
-  /** Answers whose JSON is longer than this many characters are not stored. Default 1,000,000. */
-  readonly maxResponseChars: number;
-  /** Measure whether a volatile-normalised key would have hit (never served). Default true. */
-  readonly shadowNormalized: boolean;
-  /** Characters of the canonical request the shadow lane normalises; the rest is hashed as it is. Default 200,000. */
-  readonly shadowMaxScanChars: number;
-};
+/** Options of semantic_cache, as its schema in `options/` declares them (type, default, bounds, description). */
+export type SemanticCacheOptions = Readonly<z.output<typeof SEMANTIC_CACHE_OPTIONS>>;
 
 export const SEMANTIC_CACHE_DEFAULTS: SemanticCacheOptions = optionDefaults(SEMANTIC_CACHE_OPTIONS);
 

@@ -26,6 +26,7 @@
  * Requests Herald's flow does not forward (no target kind: the CLI's `optimize`) never get a
  * catalog, since nobody would answer its tool.
  */
+import type { z } from 'zod';
 import type { ChatRequest, ToolDefinition } from '../chat/types';
 import type { TargetKind, Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { SessionState } from '../pipeline/sessionState';
@@ -40,40 +41,8 @@ import { topicWords, wordsOf, stem } from './toolDescriptions/topicWords';
 
 export const TOOL_CATALOG_ID = 'tool_catalog';
 
-/** Options of tool_catalog. */
-export type ToolCatalogOptions = {
-  /** The least the catalog must save on every request, in tokens; a smaller saving leaves the tools whole. Default 1000. */
-  readonly minSavedTokens: number;
-  /** A tool whose schema saves fewer tokens than this when catalogued keeps it. Default 40. */
-  readonly minToolSavedTokens: number;
-  /**
-   * A word of the conversation ties a tool to it only when at most this many tools' names and
-   * descriptions use it: a word more tools share names a kind of tool, not one. Default 2.
-   */
-  readonly tieWordMaxTools: number;
-  /** Offer the catalog to endpoint and gateway targets (billed by the token). Default true. */
-  readonly endpoints: boolean;
-  /**
-   * For Copilot-hosted targets (billed per request: an extra round is one more premium request,
-   * tokens cost nothing), the least share of the model's input window the full tools block must
-   * fill before the catalog is offered. 0 offers it always, above 1 never. Default 0.25.
-   */
-  readonly copilotHostedWindowShare: number;
-  /**
-   * Keep the client's workspace tools whole: a tool (not an MCP server's) whose name says only
-   * that it reads, writes, edits, lists, searches or runs files and commands (`read_file`,
-   * `list_dir`, `apply_patch`, `run_in_terminal`, `Bash`, `Grep`). A coding agent calls these in
-   * almost every session, and a catalogued tool the model calls changes the tools block, which
-   * the provider then writes to its cache again from the first token. Default true.
-   */
-  readonly keepWorkspaceTools: boolean;
-  /** Tool names that always keep their full schema. Default none. */
-  readonly keepTools: readonly string[];
-  /** Name prefixes whose tools always keep their full schema. Default none. */
-  readonly keepPrefixes: readonly string[];
-  /** Longest catalog line, in characters. Default 120. */
-  readonly maxLineChars: number;
-};
+/** Options of tool_catalog, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ToolCatalogOptions = Readonly<z.output<typeof TOOL_CATALOG_OPTIONS>>;
 
 export const TOOL_CATALOG_DEFAULTS: ToolCatalogOptions = optionDefaults(TOOL_CATALOG_OPTIONS);
 

@@ -4,6 +4,7 @@
  * required fields, names) byte for byte. It depends only on each tool's own bytes, so every
  * turn produces the same tools block: deterministic and cache-safe.
  */
+import type { z } from 'zod';
 import type { ChatRequest, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { compressDescription } from './toolDescriptions/descriptionText';
@@ -13,11 +14,8 @@ import { TOOL_SCHEMA_COMPRESSION_OPTIONS } from './options/toolSchemaCompression
 
 export const TOOL_SCHEMA_COMPRESSION_ID = 'tool_schema_compression';
 
-/** Options of tool_schema_compression. */
-export type ToolSchemaCompressionOptions = {
-  /** Also shorten the `description` of every node inside the input schema. Default true. */
-  readonly parameterDescriptions: boolean;
-};
+/** Options of tool_schema_compression, as its schema in `options/` declares them (type, default, bounds, description). */
+export type ToolSchemaCompressionOptions = Readonly<z.output<typeof TOOL_SCHEMA_COMPRESSION_OPTIONS>>;
 
 export const TOOL_SCHEMA_COMPRESSION_DEFAULTS: ToolSchemaCompressionOptions = optionDefaults(TOOL_SCHEMA_COMPRESSION_OPTIONS);
 

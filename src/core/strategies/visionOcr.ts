@@ -13,6 +13,7 @@
  * it arrives, and reads its text on later turns. The swap is a function of the image's bytes,
  * so the next turn repeats it byte for byte.
  */
+import type { z } from 'zod';
 import type { ChatMessage, ChatRequest, DataPart, Part, ResultContentPart, TextPart } from '../chat/types';
 import { sha256 } from '../pipeline/hash';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -27,21 +28,8 @@ import { VISION_OCR_OPTIONS } from './options/visionOcrOptions';
 
 export const VISION_OCR_ID = 'vision_ocr';
 
-/** Options of vision_ocr. */
-export type VisionOcrOptions = {
-  /** Least mean OCR word confidence (0–100) for a swap. Default 80. */
-  readonly minConfidence: number;
-  /** Fewest words an image must hold to be swapped. Default 3. */
-  readonly minWords: number;
-  /** Least share of the image's marks that must lie inside words read (0–1). Default 0.9. */
-  readonly minInkInsideWords: number;
-  /** Least share of pixels that must be one flat background (0–1). Default 0.5. */
-  readonly minBackgroundShare: number;
-  /** Most images read per request (each takes about a second). Default 4. */
-  readonly maxImages: number;
-  /** Also swap images in the current turn's fresh input. Default false. */
-  readonly includeFresh: boolean;
-};
+/** Options of vision_ocr, as its schema in `options/` declares them (type, default, bounds, description). */
+export type VisionOcrOptions = Readonly<z.output<typeof VISION_OCR_OPTIONS>>;
 
 export const VISION_OCR_DEFAULTS: VisionOcrOptions = optionDefaults(VISION_OCR_OPTIONS);
 

@@ -9,7 +9,7 @@ import type { ChatRequest } from '../../core/chat/types';
 import type { OwnToolRound, ProviderUsage, ResponseChunk } from '../../core/flow/forwardTarget';
 import { DeliveredStreamError } from '../upstream';
 import { dataObject, withData, type SseEvent } from '../sse';
-import { SseOutput, writeJsonAnswer } from './clientOutput';
+import { SseStreamWriter, writeJsonAnswer } from './clientOutput';
 import { argumentsObject, heraldId, numberField, objectField, UsageTotals, type ClientOutput, type ClientWriter, type WireApi, type WireExchange } from './wireApi';
 
 type Json = Record<string, unknown>;
@@ -168,9 +168,7 @@ function totalsAsChatUsage(usage: Json | undefined, totals: UsageTotals): Json {
   return { ...(usage ?? {}), prompt_tokens: prompt, completion_tokens: totals.outputTokens, total_tokens: prompt + totals.outputTokens, ...(details || totals.cacheReadTokens > 0 ? { prompt_tokens_details: { ...(details ?? {}), cached_tokens: totals.cacheReadTokens } } : {}) };
 }
 
-class ChatStreamWriter implements ClientWriter {
-  private readonly sse: SseOutput;
-  private readonly usage = new UsageTotals();
+class ChatStreamWriter extends SseStreamWriter {
   private readonly indexes = new Map<number, number>();
   private nextIndex = 0;
   private callsShown = false;
@@ -179,27 +177,7 @@ class ChatStreamWriter implements ClientWriter {
   private ownOpened = false;
   private done = false;
 
-  constructor(private readonly output: ClientOutput) {
-    this.sse = new SseOutput(output);
-  }
-
-  get started(): boolean {
-    return this.sse.started;
-  }
-
-  write(chunk: ResponseChunk): void {
-    if (chunk.type === 'usage') {
-      this.usage.add(chunk.usage);
-      return;
-    }
-    if (chunk.wire === undefined) {
-      this.writeOwn(chunk);
-      return;
-    }
-    for (const event of chunk.wire as readonly SseEvent[]) this.writeEvent(event);
-  }
-
-  private writeEvent(event: SseEvent): void {
+  protected writeEvent(event: SseEvent): void {
     if (event.data === '[DONE]') this.done = true;
     const data = dataObject(event);
     if (!data) {
@@ -251,7 +229,7 @@ class ChatStreamWriter implements ClientWriter {
   }
 
   /** A chunk without events (a cached answer): written as OpenAI would have streamed it. */
-  private writeOwn(chunk: ResponseChunk): void {
+  protected writeOwn(chunk: ResponseChunk): void {
     if (chunk.type !== 'text' && chunk.type !== 'tool_call') return;
     if (!this.ownOpened) {
       this.ownOpened = true;

@@ -10,7 +10,7 @@ import type { ChatRequest } from '../../core/chat/types';
 import type { OwnToolRound, ResponseChunk } from '../../core/flow/forwardTarget';
 import { DeliveredStreamError } from '../upstream';
 import { dataObject, withData, type SseEvent } from '../sse';
-import { SseOutput, writeJsonAnswer } from './clientOutput';
+import { SseStreamWriter, writeJsonAnswer } from './clientOutput';
 import { argumentsObject, heraldId, numberField, objectField, UsageTotals, type ClientOutput, type ClientWriter, type WireApi, type WireExchange } from './wireApi';
 
 type Json = Record<string, unknown>;
@@ -154,9 +154,7 @@ function visibleStopReason(reason: unknown, toolUseShown: boolean): unknown {
   return reason === 'tool_use' && !toolUseShown ? 'end_turn' : reason;
 }
 
-class MessagesStreamWriter implements ClientWriter {
-  private readonly sse: SseOutput;
-  private readonly usage = new UsageTotals();
+class MessagesStreamWriter extends SseStreamWriter {
   /** Upstream block index → the index the client sees, for the blocks of the round being written. */
   private readonly indexes = new Map<number, number>();
   private nextIndex = 0;
@@ -168,27 +166,7 @@ class MessagesStreamWriter implements ClientWriter {
   /** Herald wrote content itself (a cached answer, or a provider's whole answer to a stream request). */
   private ownWritten = false;
 
-  constructor(private readonly output: ClientOutput) {
-    this.sse = new SseOutput(output);
-  }
-
-  get started(): boolean {
-    return this.sse.started;
-  }
-
-  write(chunk: ResponseChunk): void {
-    if (chunk.type === 'usage') {
-      this.usage.add(chunk.usage);
-      return;
-    }
-    if (chunk.wire === undefined) {
-      this.writeOwn(chunk);
-      return;
-    }
-    for (const event of chunk.wire as readonly SseEvent[]) this.writeEvent(event);
-  }
-
-  private writeEvent(event: SseEvent): void {
+  protected writeEvent(event: SseEvent): void {
     const data = dataObject(event);
     if (!data) {
       this.sse.send(event);
@@ -241,7 +219,7 @@ class MessagesStreamWriter implements ClientWriter {
   }
 
   /** A chunk without events (a cached answer): written as Anthropic would have streamed it. */
-  private writeOwn(chunk: ResponseChunk): void {
+  protected writeOwn(chunk: ResponseChunk): void {
     const block = chunk.type === 'other' && typeof chunk.part === 'object' && chunk.part !== null ? (chunk.part as Json) : undefined;
     if (chunk.type !== 'text' && chunk.type !== 'tool_call' && !block) return;
     this.ownWritten = true;

@@ -13,7 +13,7 @@ import type { ChatRequest } from '../../core/chat/types';
 import type { OwnToolRound, ProviderUsage, ResponseChunk, WireEvent } from '../../core/flow/forwardTarget';
 import { DeliveredStreamError } from '../upstream';
 import { dataObject, withData, type SseEvent } from '../sse';
-import { SseOutput, writeJsonAnswer } from './clientOutput';
+import { SseStreamWriter, writeJsonAnswer } from './clientOutput';
 import { argumentsObject, heraldId, numberField, objectField, UsageTotals, type ClientOutput, type ClientWriter, type WireApi, type WireExchange } from './wireApi';
 
 type Json = Record<string, unknown>;
@@ -131,9 +131,7 @@ class ResponsesExchange implements WireExchange {
   }
 }
 
-class ResponsesStreamWriter implements ClientWriter {
-  private readonly sse: SseOutput;
-  private readonly usage = new UsageTotals();
+class ResponsesStreamWriter extends SseStreamWriter {
   private readonly indexes = new Map<number, number>();
   private nextIndex = 0;
   private sequence = 0;
@@ -144,27 +142,7 @@ class ResponsesStreamWriter implements ClientWriter {
   /** The provider's final event went out. */
   private completed = false;
 
-  constructor(private readonly output: ClientOutput) {
-    this.sse = new SseOutput(output);
-  }
-
-  get started(): boolean {
-    return this.sse.started;
-  }
-
-  write(chunk: ResponseChunk): void {
-    if (chunk.type === 'usage') {
-      this.usage.add(chunk.usage);
-      return;
-    }
-    if (chunk.wire === undefined) {
-      this.writeOwn(chunk);
-      return;
-    }
-    for (const event of chunk.wire as readonly SseEvent[]) this.writeEvent(event);
-  }
-
-  private writeEvent(event: SseEvent): void {
+  protected writeEvent(event: SseEvent): void {
     const data = dataObject(event);
     if (!data) {
       this.sse.send(event);
@@ -208,7 +186,7 @@ class ResponsesStreamWriter implements ClientWriter {
   }
 
   /** A chunk without events (a cached answer): written as the Responses API would have streamed it. */
-  private writeOwn(chunk: ResponseChunk): void {
+  protected writeOwn(chunk: ResponseChunk): void {
     const item = chunk.type === 'other' && typeof chunk.part === 'object' && chunk.part !== null ? (chunk.part as Json) : undefined;
     if (chunk.type !== 'text' && chunk.type !== 'tool_call' && !item) return;
     if (!this.own) {

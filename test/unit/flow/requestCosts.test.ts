@@ -1,8 +1,7 @@
 /** What a turn cost, as the flow records it: rounds, premium requests (Herald's own rounds included), the provider's usage; a failed or cancelled turn saved nothing. */
 import { strict as assert } from 'node:assert';
-import { partText, type ChatRequest } from '../../../src/core/chat/types';
+import type { ChatRequest } from '../../../src/core/chat/types';
 import { Pipeline } from '../../../src/core/pipeline/pipeline';
-import type { Strategy } from '../../../src/core/pipeline/types';
 import { RecordingLogger } from '../../../src/core/ports';
 import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
 import { Stash } from '../../../src/core/stash/stash';
@@ -11,41 +10,12 @@ import type { TargetInformation } from '../../../src/core/flow/forwardTarget';
 import { RETRIEVE_TOOL_NAME, recordOfFailure, runRequestFlow, type RequestFlowInput } from '../../../src/core/flow/requestFlow';
 import { DecisionLog } from '../../../src/vscode/decisions/decisionLog';
 import { FakeTarget, type Script } from './fakeTarget';
-
-const BULK = Array.from({ length: 200 }, (_, index) => `line ${index}: build output`).join('\n');
-
-function conversation(): ChatRequest {
-  return {
-    format: 'vscode',
-    messages: [
-      { role: 'user', parts: [{ type: 'text', text: 'Build it' }], contentShape: 'parts' },
-      { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'run', arguments: { command: 'make' } }], contentShape: 'parts' },
-      { role: 'user', parts: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: BULK }], contentShape: 'parts' }], contentShape: 'parts' },
-      { role: 'assistant', parts: [{ type: 'text', text: 'It built.' }], contentShape: 'parts' },
-      { role: 'user', parts: [{ type: 'text', text: 'Which line mentions 42?' }], contentShape: 'parts' },
-    ],
-    tools: [{ name: 'run', description: 'Runs a command', inputSchema: { type: 'object' } }],
-    options: {},
-  };
-}
-
-const eliding: Strategy = {
-  id: 'test_elide',
-  defaultEnabled: true,
-  apply(request, context) {
-    const messages = request.messages.map((message, index) =>
-      index >= context.freshStart || index < context.frozenCount
-        ? message
-        : { ...message, parts: message.parts.map((part) => (part.type === 'tool_result' ? { ...part, content: [{ type: 'text' as const, text: context.stash.elide({ original: partText(part), summary: '200 lines elided', kind: 'test_elide' }).replacement }] } : part)) },
-    );
-    return { request: { ...request, messages }, action: 'output-elided', reason: 'test', handles: [context.stash.handleFor(BULK)] };
-  },
-};
+import { conversation, elidingStrategy } from './flowFixtures';
 
 function flow(scripts: Script[], information: Partial<TargetInformation>, overrides: Partial<RequestFlowInput> = {}): { input: RequestFlowInput; target: FakeTarget } {
   const stash = new Stash({ store: new MemoryBlobStore() });
   const tokens = new TokenCounter();
-  const pipeline = new Pipeline([eliding], {}, { stash, tokens });
+  const pipeline = new Pipeline([elidingStrategy()], {}, { stash, tokens });
   const target = new FakeTarget(scripts, information);
   return {
     target,

@@ -103,25 +103,26 @@ function collectToolOutputs(request: ChatRequest): ToolOutputSegment[] {
  */
 export function replaceSegments(request: ChatRequest, replacements: ReadonlyMap<string, string>): ChatRequest {
   if (replacements.size === 0) return request;
-  const byPart = new Map<string, { segment: ToolOutputSegment; text: string }[]>();
+  // Edits by message, then by part and content index (in segment order): each message is
+  // visited once, not once per edited part of the whole request.
+  const byMessage = new Map<number, Map<string, { partIndex: number; contentIndex: number; edits: { segment: ToolOutputSegment; text: string }[] }>>();
   for (const segment of findToolOutputs(request)) {
     const text = replacements.get(segment.key);
     if (text === undefined || text === segment.text) continue;
-    const id = `${segment.messageIndex}.${segment.partIndex}.${segment.contentIndex}`;
-    byPart.set(id, [...(byPart.get(id) ?? []), { segment, text }]);
+    let parts = byMessage.get(segment.messageIndex);
+    if (!parts) byMessage.set(segment.messageIndex, (parts = new Map()));
+    const id = `${segment.partIndex}.${segment.contentIndex}`;
+    let entry = parts.get(id);
+    if (!entry) parts.set(id, (entry = { partIndex: segment.partIndex, contentIndex: segment.contentIndex, edits: [] }));
+    entry.edits.push({ segment, text });
   }
-  if (byPart.size === 0) return request;
+  if (byMessage.size === 0) return request;
   const messages = request.messages.map((message, messageIndex) => {
-    let parts: Part[] | undefined;
-    message.parts.forEach((part, partIndex) => {
-      for (const [id, edits] of byPart) {
-        const [m, p, c] = id.split('.').map(Number);
-        if (m !== messageIndex || p !== partIndex) continue;
-        parts ??= [...message.parts];
-        parts[partIndex] = applyEdits(parts[partIndex]!, c!, edits);
-      }
-    });
-    return parts ? { ...message, parts } : message;
+    const edited = byMessage.get(messageIndex);
+    if (!edited) return message;
+    const parts = [...message.parts];
+    for (const { partIndex, contentIndex, edits } of edited.values()) parts[partIndex] = applyEdits(parts[partIndex]!, contentIndex, edits);
+    return { ...message, parts };
   });
   return { ...request, messages };
 }

@@ -8,3 +8,4 @@ export { invalidResult } from './validate';
 export * from './elisionSites';
 export * from './expandRequest';
 export * from './cacheEconomics';
+export * from './deadline';

@@ -18,6 +18,7 @@ import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
 import { checkOptionNames, checkOptions } from './optionSchema';
+import { Deadline, DEFAULT_PIPELINE_DEADLINE_MS, isDeadlineExceeded, withDeadline } from './deadline';
 
 export interface PipelineConfig {
   /** Strategy id → on/off; strategies not named use their `defaultEnabled`. */
@@ -26,6 +27,12 @@ export interface PipelineConfig {
   readonly options?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** Longest a strategy may take, in ms. Default 5000. */
   readonly timeLimitMs?: number;
+  /**
+   * Longest the whole pipeline may take on one request, in ms (see `deadline.ts`). Past it the
+   * strategy running is stopped and the request goes out as it came, with decisions saying so.
+   * Default {@link DEFAULT_PIPELINE_DEADLINE_MS}.
+   */
+  readonly deadlineMs?: number;
   /**
    * Least share (0–1) of a cached history output's tokens a rewrite must remove to pay for the
    * cache write it causes; 0 rewrites whatever saves a token. Default 0.4, the break-even with
@@ -83,7 +90,8 @@ export interface PipelineResult {
   readonly elisions: readonly RequestElisionSite[];
   /**
    * Set when the optimized request was abandoned and the request goes out as it arrived
-   * (an elided original could not be saved): what happened, as `code: explanation`.
+   * (an elided original could not be saved, or the pipeline ran past its deadline): what
+   * happened, as `code: explanation`.
    */
   readonly restored?: string;
 }
@@ -127,6 +135,8 @@ export class Pipeline {
 
   async run(input: ChatRequest, options: RunOptions = {}): Promise<PipelineResult> {
     const started = performance.now();
+    const deadline = new Deadline(this.config.deadlineMs ?? DEFAULT_PIPELINE_DEADLINE_MS, 'pipeline');
+    let overran = false;
     const sessionId = options.sessionId ?? sessionIdOf(input);
     const freshStart = freshStartOf(input.messages);
     // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
@@ -184,8 +194,14 @@ export class Pipeline {
         decisions.push(skipped(strategy.id, 'request-cancelled', 'the caller cancelled the request', this.tokens.countRequest(request)));
         continue;
       }
-      const outcome = await this.runOne(strategy, request, input, frozenCount, freshStart, sessionId, options);
+      if (overran || deadline.expired) {
+        overran = true;
+        decisions.push(skipped(strategy.id, 'pipeline-deadline-exceeded', `the pipeline ran past its ${deadline.limitMs} ms deadline; the request goes out as it came`, tokensBefore));
+        continue;
+      }
+      const outcome = await this.runOne(strategy, request, input, frozenCount, freshStart, sessionId, options, deadline);
       decisions.push(outcome.decision);
+      if (outcome.decision.action === PIPELINE_DEADLINE_ACTION) overran = true;
       const saved = outcome.decision.tokensBefore - outcome.decision.tokensAfter;
       if (saved !== 0) savedByStrategy[strategy.id] = (savedByStrategy[strategy.id] ?? 0) + saved;
       if (outcome.result) {
@@ -205,14 +221,19 @@ export class Pipeline {
     await this.dependencies.stash.flush();
     // Never lose data: a marker whose original could not be saved would point at nothing, so
     // the request goes out as it arrived (fail-open) and nothing of this run is memoized.
-    const restored = this.lostHandles(request);
-    if (restored.length > 0) {
-      this.logger.error('stash-write-failed-request-restored', `Herald: ${restored.length} elided original(s) could not be saved (${restored.slice(0, 3).join(', ')}); the request was sent as it arrived`);
+    const lost = overran ? [] : this.lostHandles(request);
+    if (lost.length > 0) this.logger.error('stash-write-failed-request-restored', `Herald: ${lost.length} elided original(s) could not be saved (${lost.slice(0, 3).join(', ')}); the request was sent as it arrived`);
+    // Past the pipeline's deadline the request goes out as it came: half a run is no decision to keep.
+    if (overran) this.logger.warn('pipeline-deadline-exceeded', `Herald: the pipeline ran past its ${deadline.limitMs} ms deadline; the request was sent as it arrived`);
+    const restoredBecause = overran
+      ? `${PIPELINE_DEADLINE_ACTION}: the pipeline ran past its ${deadline.limitMs} ms deadline`
+      : lost.length > 0 ? `stash-write-failed: ${lost.length} elided original(s) could not be saved` : undefined;
+    if (restoredBecause !== undefined) {
       request = input;
       sites.clear();
     }
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
-    if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
+    if (!holdout && response === undefined && restoredBecause === undefined && !options.signal?.aborted) {
       for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index));
       for (let index = freshStart; index < arrival.request.messages.length; index++) {
         const message = arrival.request.messages[index]!;
@@ -230,8 +251,8 @@ export class Pipeline {
       response,
       holdout,
       elisions: sites.all(),
-      savedByStrategy: restored.length > 0 ? {} : savedByStrategy,
-      ...(restored.length > 0 ? { restored: `stash-write-failed: ${restored.length} elided original(s) could not be saved` } : {}),
+      savedByStrategy: restoredBecause !== undefined ? {} : savedByStrategy,
+      ...(restoredBecause !== undefined ? { restored: restoredBecause } : {}),
     };
   }
 
@@ -285,6 +306,15 @@ export class Pipeline {
     }
   }
 
+  /** The decision of a strategy stopped at its time limit, or at the pipeline's deadline. */
+  private timedOut(id: string, deadline: Deadline, base: { strategy: string; tokensBefore: number; handles: string[] }, durationMs: number): { decision: Decision } {
+    if (deadline.scope === 'pipeline') {
+      return { decision: { ...base, status: 'timeout', action: PIPELINE_DEADLINE_ACTION, reason: `the pipeline ran past its ${deadline.budgetMs} ms deadline while this strategy ran; the request goes out as it came`, tokensAfter: base.tokensBefore, durationMs } };
+    }
+    this.logger.warn('strategy-timed-out', `Herald: ${id} took longer than ${deadline.limitMs} ms and was skipped`);
+    return { decision: { ...base, status: 'timeout', action: 'strategy-timed-out', reason: `took longer than ${deadline.limitMs} ms; request left as it was`, tokensAfter: base.tokensBefore, durationMs } };
+  }
+
   /** Hands the model's answer to the strategies that learn from it (semantic_cache). */
   async afterResponse(request: ChatRequest, response: unknown, sessionId = sessionIdOf(request)): Promise<void> {
     for (const strategy of this.strategies) {
@@ -305,9 +335,15 @@ export class Pipeline {
     freshStart: number,
     sessionId: string,
     options: RunOptions,
+    pipelineDeadline: Deadline,
   ): Promise<{ decision: Decision; result?: StrategyResult }> {
     const before = this.tokens.countRequest(request);
-    const limit = this.config.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+    const strategyLimit = this.config.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
+    // The strategy stops at its own limit or at the pipeline's deadline, whichever comes first.
+    const left = pipelineDeadline.remainingMs;
+    const bindsPipeline = left < strategyLimit;
+    const limit = bindsPipeline ? left : strategyLimit;
+    const deadline = bindsPipeline ? new Deadline(left, 'pipeline', undefined, pipelineDeadline.limitMs) : new Deadline(strategyLimit, 'strategy');
     // The strategy's signal is made when it reads it (most never do; making one for each
     // strategy was a twentieth of a warm turn), aborted then if the caller or the time limit
     // already did.
@@ -345,13 +381,14 @@ export class Pipeline {
         get signal(): AbortSignal {
           return signalOf();
         },
+        deadline,
       };
       // Only a strategy that answers with a promise is raced against the time limit and the
       // caller's cancel: one that answers at once could not be interrupted anyway (its time is
       // checked below), and a timer and two promises per strategy were a tenth of a warm turn.
       let applied: Promise<StrategyResult> | StrategyResult | undefined;
       try {
-        applied = strategy.apply(request, context);
+        applied = withDeadline(deadline, () => strategy.apply(request, context));
       } catch (error) {
         // A strategy that failed after the caller cancelled is reported cancelled, as before.
         if (!aborted) throw error;
@@ -379,11 +416,10 @@ export class Pipeline {
       if (outcome === 'cancelled') {
         return { decision: { ...base, status: 'skipped', action: 'request-cancelled', reason: 'the caller cancelled the request while this strategy ran; request left as it was', tokensAfter: before, durationMs } };
       }
-      // A synchronous strategy cannot be interrupted; one that overran is discarded all the same.
+      // A strategy that overran without checking its deadline is discarded all the same.
       if (outcome === 'timeout' || durationMs > limit) {
         abort();
-        this.logger.warn('strategy-timed-out', `Herald: ${strategy.id} took longer than ${limit} ms and was skipped`);
-        return { decision: { ...base, status: 'timeout', action: 'strategy-timed-out', reason: `took longer than ${limit} ms; request left as it was`, tokensAfter: before, durationMs } };
+        return this.timedOut(strategy.id, deadline, base, durationMs);
       }
       const protectedIndex = (index: number): boolean =>
         (index < frozenCount && !strategy.rewritesFrozen) || (index >= freshStart && !strategy.touchesFresh) || strategy.kind === 'signal';
@@ -411,6 +447,10 @@ export class Pipeline {
       };
     } catch (error) {
       const durationMs = performance.now() - started;
+      if (isDeadlineExceeded(error)) {
+        abort();
+        return this.timedOut(strategy.id, deadline, base, durationMs);
+      }
       this.logger.warn('strategy-failed', `Herald: ${strategy.id} failed and was skipped: ${describeError(error)}`);
       return { decision: { ...base, status: 'failed', action: 'strategy-failed', reason: `${describeError(error)}; request left as it was`, tokensAfter: before, durationMs } };
     } finally {
@@ -419,6 +459,9 @@ export class Pipeline {
     }
   }
 }
+
+/** The decision action of a strategy stopped by the pipeline's deadline (the request then goes out as it came). */
+export const PIPELINE_DEADLINE_ACTION = 'pipeline-deadline-exceeded';
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';

@@ -5,6 +5,7 @@ import type { Stash } from '../stash/stash';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import type { SessionState } from './sessionState';
 import type { OptionSchema } from './optionSchema';
+import type { Deadline } from './deadline';
 
 /**
  * How the target Herald's request flow forwards to bills, when the flow answers Herald's own
@@ -44,6 +45,12 @@ export interface StrategyContext {
   readonly model?: ModelPort;
   /** Aborted when the strategy's time limit passes or the caller cancels. */
   readonly signal: AbortSignal;
+  /**
+   * The strategy's time limit (or what is left of the pipeline's deadline, whichever ends
+   * first), for synchronous work: call `check()` in every loop that can run long (over
+   * messages, lines, terms); it throws once the time is up and the runner skips the strategy.
+   */
+  readonly deadline: Deadline;
 }
 
 export interface StrategyResult {

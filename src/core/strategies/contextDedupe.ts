@@ -14,7 +14,10 @@ import { findToolOutputs, type ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import type { StrategyEnvironment } from './environment';
-import { diffLines } from './shared/lineDiff';
+import { diffLines, type LineDiff } from './shared/lineDiff';
+import { RecentInRange } from './shared/recentInRange';
+import { BoundedMemo } from '../boundedMemo';
+import type { Deadline } from '../pipeline/deadline';
 import { booleanOption, numberOption } from './shared/options';
 import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments, hasMarker, originalSegmentTexts } from './shared/segmentSelection';
@@ -66,23 +69,18 @@ function referenceOf(segment: ToolOutputSegment, lineCache: LineCache): Referenc
 /**
  * The lines of outputs compared on earlier turns: the history is re-sent every turn and a new
  * candidate is compared with the same earlier outputs, so each is split once per session, not
- * once per turn. Bounded (oldest first out).
+ * once per turn. Bounded by what it holds (least recently used out first).
  */
 class LineCache {
-  private readonly lines = new Map<string, readonly string[]>();
-
-  constructor(private readonly maxEntries = 64) {}
+  private readonly lines = new BoundedMemo<readonly string[]>(LINE_CACHE_BYTES, (lines) => lines.length * 40);
 
   linesOf(text: string): readonly string[] {
-    let lines = this.lines.get(text);
-    if (lines === undefined) {
-      lines = text.split('\n');
-      this.lines.set(text, lines);
-      if (this.lines.size > this.maxEntries) this.lines.delete(this.lines.keys().next().value as string);
-    }
-    return lines;
+    return this.lines.getOrCompute(text, (key) => key.split('\n'));
   }
 }
+
+/** What the line cache may hold: the texts (two bytes a character) and a line's bookkeeping. */
+const LINE_CACHE_BYTES = 32 * 1024 * 1024;
 
 function dedupe(request: ChatRequest, context: StrategyContext, options: ContextDedupeOptions, lineCache: LineCache): StrategyResult {
   const editable = new Set(editableSegments(request, context).map((segment) => segment.key));
@@ -92,11 +90,16 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
   const originals = originalSegmentTexts(context);
   const edits = new SegmentEdits('context_dedupe', context);
   const firstCopy = new Map<string, Reference>();
-  const references: Reference[] = [];
+  const segments = findToolOutputs(request);
+  const lineCounts = new Map(segments.map((segment) => [segment, lineCount(segment.text)]));
+  // Earlier verbatim outputs by line count, newest first on asking: a candidate is compared with
+  // the newest few of comparable length without walking back over every other.
+  const references = new RecentInRange<Reference>(lineCounts.values(), options.maxAnchors);
   let exact = 0;
   let near = 0;
 
-  for (const segment of findToolOutputs(request)) {
+  for (const segment of segments) {
+    context.deadline.check();
     const verbatim = originals.get(segment.key) === segment.text && !hasMarker(segment.text, context.stash);
     if (editable.has(segment.key) && !isRecent(segment.messageIndex)) {
       const first = firstCopy.get(segment.text);
@@ -106,7 +109,7 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
           continue;
         }
       } else if (options.nearDupe && segment.text.length >= options.nearMinChars) {
-        if (collapseNear(segment, references, edits, options, lineCache)) {
+        if (collapseNear(segment, references, edits, options, lineCache, context.deadline)) {
           near++;
           continue;
         }
@@ -115,7 +118,7 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
     if (!verbatim) continue;
     const reference = referenceOf(segment, lineCache);
     if (!firstCopy.has(segment.text)) firstCopy.set(segment.text, reference);
-    references.push(reference);
+    references.add(lineCounts.get(segment)!, reference);
   }
   return edits.result(
     request,
@@ -125,30 +128,53 @@ function dedupe(request: ChatRequest, context: StrategyContext, options: Context
   );
 }
 
-function collapseNear(segment: ToolOutputSegment, references: readonly Reference[], edits: SegmentEdits, options: ContextDedupeOptions, lineCache: LineCache): boolean {
+function collapseNear(segment: ToolOutputSegment, references: RecentInRange<Reference>, edits: SegmentEdits, options: ContextDedupeOptions, lineCache: LineCache, deadline: Deadline): boolean {
   const lines = lineCache.linesOf(segment.text);
-  let best: { reference: Reference; hunks: string; changed: number; similarity: number } | undefined;
-  let compared = 0;
-  for (let index = references.length - 1; index >= 0 && compared < options.maxAnchors; index--) {
-    const reference = references[index]!;
-    // Only outputs of comparable length can be near-identical; skip the rest without counting them.
+  let best: { reference: Reference; diff: LineDiff; changed: number; similarity: number } | undefined;
+  // Only outputs of comparable length can be near-identical: the newest `maxAnchors` of those.
+  const { low, high } = comparableLineCounts(lines.length, options.nearSimilarity);
+  for (const reference of references.newestWithin(low, high)) {
+    deadline.check();
     const referenceLines = reference.lines();
-    const shorter = Math.min(referenceLines.length, lines.length);
     const longer = Math.max(referenceLines.length, lines.length);
-    if (shorter < longer * options.nearSimilarity) continue;
-    compared++;
     const diff = diffLines(referenceLines, lines, options.maxDeltaLines);
     if (!diff) continue;
     const similarity = diff.commonLines / longer;
     if (similarity < options.nearSimilarity) continue;
-    if (!best || diff.changedLines < best.changed) best = { reference, hunks: diff.hunks, changed: diff.changedLines, similarity };
+    if (!best || diff.changedLines < best.changed) best = { reference, diff, changed: diff.changedLines, similarity };
   }
   if (!best) return false;
-  const { reference, hunks, changed, similarity } = best;
+  const { reference, changed, similarity } = best;
+  const hunks = best.diff.hunks;
   const percent = Math.floor(similarity * 100);
   const summary =
     changed === 0
       ? `same lines as the output at message ${reference.segment.messageIndex}`
       : `near-duplicate of the output at message ${reference.segment.messageIndex}: ${percent}% identical, ${changed} changed lines below`;
   return edits.elide({ segment, summary, render: (marker) => (changed === 0 ? marker : `${marker}\n${hunks}`) }, options.minSavedTokens);
+}
+
+/** Lines of a text as `split('\n')` counts them, without splitting. */
+function lineCount(text: string): number {
+  let count = 1;
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) count++;
+  return count;
+}
+
+/**
+ * The line counts r comparable with an output of `lines` lines: min(r, lines) ≥ max(r, lines) ×
+ * similarity, worked out with that same floating-point test at both ends so no count near a
+ * bound is classed otherwise than the test would.
+ */
+export function comparableLineCounts(lines: number, similarity: number): { low: number; high: number } {
+  const comparable = (count: number): boolean => !(Math.min(count, lines) < Math.max(count, lines) * similarity);
+  let low = Math.max(0, Math.ceil(lines * similarity));
+  while (low > 0 && comparable(low - 1)) low--;
+  while (low < lines && !comparable(low)) low++;
+  // Past 2^53 the test cannot tell counts apart, and no output has that many lines.
+  if (!(lines / similarity < Number.MAX_SAFE_INTEGER / 2)) return { low, high: Number.MAX_SAFE_INTEGER };
+  let high = Math.max(lines, Math.floor(lines / similarity));
+  while (comparable(high + 1)) high++;
+  while (high > lines && !comparable(high)) high--;
+  return { low, high };
 }

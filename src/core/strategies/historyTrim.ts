@@ -63,11 +63,18 @@ export function createHistoryTrim(): Strategy {
       let trimmedMessages = 0;
       let droppedSentences = 0;
       let candidates = 0;
+      // What the messages before the candidate show, gathered as the walk goes (each message
+      // once, in the form it goes out in), not looked up in every earlier message per name.
+      const shown = new ShownSoFar(seen);
       for (let index = context.frozenCount; index < context.freshStart; index++) {
         const message = messages[index]!;
         if (message.role !== 'assistant') continue;
         candidates++;
-        const trimmed = trimMessage(message, messages.slice(0, index), options, context, seen);
+        while (shown.count < index) {
+          shown.add(messages[shown.count]!);
+          context.deadline.check();
+        }
+        const trimmed = trimMessage(message, shown, options, context);
         if (!trimmed) continue;
         messages[index] = trimmed.message;
         handles.push(...trimmed.handles);
@@ -128,6 +135,29 @@ class SeenIndex {
   }
 }
 
+/** The names and lines of the first `count` messages of a request, added one message at a time. */
+class ShownSoFar {
+  private readonly names = new Set<string>();
+  private readonly lines = new Set<string>();
+  count = 0;
+
+  constructor(private readonly seen: SeenIndex) {}
+
+  add(message: ChatMessage): void {
+    for (const name of this.seen.namesOf(message)) this.names.add(name);
+    for (const line of this.seen.linesOf(message)) this.lines.add(line);
+    this.count++;
+  }
+
+  hasName(name: string): boolean {
+    return this.names.has(name);
+  }
+
+  hasLine(line: string): boolean {
+    return this.lines.has(line);
+  }
+}
+
 /** `  267\t`, `267:`, `267 |` and `path/to/file.py:267:` before a listed line. */
 const LEADING_LINE_NUMBER = /^(?:[^\s:]+:)?\d+(?:\t|:|\s*\|)/;
 
@@ -137,17 +167,11 @@ interface TrimmedMessage {
   readonly droppedSentences: number;
 }
 
-function trimMessage(
-  message: ChatMessage,
-  earlier: readonly ChatMessage[],
-  options: HistoryTrimOptions,
-  context: StrategyContext,
-  seen: SeenIndex,
-): TrimmedMessage | undefined {
+function trimMessage(message: ChatMessage, earlier: ShownSoFar, options: HistoryTrimOptions, context: StrategyContext): TrimmedMessage | undefined {
   // Names the message's own actions show (tool-call arguments) count as visible for its text.
   const ownActionNames = visibleNames(message.parts.filter((part) => part.type === 'tool_call').map(partText).join('\n'));
-  const seenBefore = (name: string): boolean => ownActionNames.has(name) || earlier.some((previous) => seen.namesOf(previous).has(name));
-  const shownBefore = (line: string): boolean => earlier.some((previous) => seen.linesOf(previous).has(line));
+  const seenBefore = (name: string): boolean => ownActionNames.has(name) || earlier.hasName(name);
+  const shownBefore = (line: string): boolean => earlier.hasLine(line);
   let parts: Part[] | undefined;
   const handles: string[] = [];
   let droppedSentences = 0;

@@ -15,9 +15,10 @@
  * Anthropic's own clearing of old tool results (provider_context_trim), this strategy defers.
  */
 import type { z } from 'zod';
-import { findToolOutputs, type ToolOutputSegment } from '../chat/toolOutput';
+import { findToolOutputs } from '../chat/toolOutput';
 import { messageText, type ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import type { Deadline } from '../pipeline/deadline';
 import { countLines } from '../stash/marker';
 import type { StrategyEnvironment } from './environment';
 import { isFailureOutput } from './shared/failure';
@@ -26,7 +27,8 @@ import { SegmentEdits } from './shared/segmentEdits';
 import { editableSegments } from './shared/segmentSelection';
 import { recentTurnGuard } from './shared/turns';
 import { hasProviderClearing } from './shared/providerClearing';
-import { termsIn } from './shared/terms';
+import { termsOfLine } from './shared/terms';
+import { termUsage } from './shared/conversationTerms';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { OBSERVATION_MASK_OPTIONS } from './options/observationMaskOptions';
 
@@ -77,19 +79,22 @@ function mask(request: ChatRequest, context: StrategyContext, options: Observati
   const withOutput = new Set(findToolOutputs(request).map((segment) => segment.messageIndex));
   // What the conversation did next is what the assistant (and the user, in their own words) said, not later tool output.
   const replies = request.messages.map((message, index) => (message.role === 'assistant' || (message.role !== 'tool' && !withOutput.has(index)) ? texts[index]! : ''));
+  // Each message's terms are read once for all candidates (see shared/conversationTerms.ts).
+  const usages = termUsage(texts, replies, candidates, context.deadline);
   const edits = new SegmentEdits('observation_mask', context);
   let masked = 0;
   let trimmed = 0;
   let kept = 0;
   for (const segment of candidates) {
-    const usage = usageOf(segment, texts, replies);
+    context.deadline.check();
+    const usage = usages.get(segment)!;
     if (usage.reused.size <= options.maxReusedShare * usage.introduced) {
       edits.elide({ segment, summary: `observation masked: ${countLines(segment.text)} lines` });
       masked++;
       continue;
     }
     // A digest is masked whole or kept: trimming it would carry pieces of one elision into another.
-    const trim = options.trimInUse && segment.arrived === undefined ? trimToUsed(segment.text, usage.reused, options.contextLines) : undefined;
+    const trim = options.trimInUse && segment.arrived === undefined ? trimToUsed(segment.text, usage.reused, options.contextLines, context.deadline) : undefined;
     const summary = trim ? `observation trimmed to the ${trim.keptLines} of ${trim.totalLines} lines the reply used` : '';
     if (trim && edits.elide({ segment, summary, render: (marker) => `${marker}\n${trim.text}` }, 1, TRIM_MIN_SAVED_RATIO)) {
       trimmed++;
@@ -105,36 +110,17 @@ function mask(request: ChatRequest, context: StrategyContext, options: Observati
   );
 }
 
-interface Usage {
-  /** How many terms the output introduced (not seen in any earlier message). */
-  readonly introduced: number;
-  /** The introduced terms that reappear in the replies after it. */
-  readonly reused: ReadonlySet<string>;
-}
-
-/**
- * What the conversation took up from the output: of its new terms (not seen in any earlier
- * message), those that reappear in the replies that follow it. The conversation moved past
- * the output when at most `maxReusedShare` of them do.
- */
-function usageOf(segment: ToolOutputSegment, texts: readonly string[], replies: readonly string[]): Usage {
-  const before = texts.slice(0, segment.messageIndex).map((text) => termsIn(text));
-  const introduced = [...termsIn(segment.text)].filter((term) => !before.some((terms) => terms.has(term)));
-  const after = replies.slice(segment.messageIndex + 1).map((text) => termsIn(text));
-  const reused = new Set(introduced.filter((term) => after.some((terms) => terms.has(term))));
-  return { introduced: introduced.length, reused };
-}
-
 /**
  * The output cut to the lines carrying a used term, with `contextLines` around each, the
  * gaps shown as `… N lines …`; undefined when that keeps most of it anyway.
  */
-function trimToUsed(text: string, used: ReadonlySet<string>, contextLines: number): { text: string; keptLines: number; totalLines: number } | undefined {
+function trimToUsed(text: string, used: ReadonlySet<string>, contextLines: number, deadline: Deadline): { text: string; keptLines: number; totalLines: number } | undefined {
   const lines = text.split('\n');
   if (lines.length < TRIM_MIN_LINES) return undefined;
   const keep = new Array<boolean>(lines.length).fill(false);
   lines.forEach((line, index) => {
-    if (![...termsIn(line)].some((term) => used.has(term))) return;
+    deadline.check();
+    if (![...termsOfLine(line)].some((term) => used.has(term))) return;
     for (let near = Math.max(0, index - contextLines); near <= Math.min(lines.length - 1, index + contextLines); near++) keep[near] = true;
   });
   const keptLines = keep.filter(Boolean).length;

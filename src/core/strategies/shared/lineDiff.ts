@@ -37,27 +37,50 @@ export function diffLines(before: readonly string[], after: readonly string[], m
   while (head < before.length && head < after.length && before[head] === after[head]) head++;
   let tail = 0;
   while (tail < before.length - head && tail < after.length - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
-  const middle = shortestEdit(before.slice(head, before.length - tail), after.slice(head, after.length - tail), maxEdits);
+  const middle = shortestEdit(before, head, before.length - tail, after, head, after.length - tail, maxEdits);
   if (!middle) return undefined;
-  const edits: LineEdit[] = [
-    ...before.slice(0, head).map((line) => ({ kind: 'equal' as const, line })),
-    ...middle,
-    ...before.slice(before.length - tail).map((line) => ({ kind: 'equal' as const, line })),
-  ];
-  return { ...renderHunks(edits), commonLines: edits.filter((edit) => edit.kind === 'equal').length };
+  // The common head and tail only number the hunks and count as common: never materialized.
+  let commonLines = head + tail;
+  for (const edit of middle) if (edit.kind === 'equal') commonLines++;
+  // Rendered when read: most diffs are only measured (a candidate keeps the closest of several).
+  let hunks: string | undefined;
+  return {
+    changedLines: middle.length - (commonLines - head - tail),
+    commonLines,
+    get hunks(): string {
+      hunks ??= renderHunks(middle, head + 1);
+      return hunks;
+    },
+  };
 }
 
-/** Myers' greedy forward search with a bound on the edit distance; undefined past the bound. */
-function shortestEdit(a: readonly string[], b: readonly string[], maxEdits: number): LineEdit[] | undefined {
-  const n = a.length;
-  const m = b.length;
+/**
+ * The search's working frontier and its snapshots, one row per edit distance, kept for the
+ * backtrack. Reused by every search: a fresh typed array per row was most of a near-duplicate
+ * check's time.
+ */
+let frontier = new Int32Array(0);
+let rows = new Int32Array(0);
+
+/**
+ * Myers' greedy forward search from `a[aStart..aEnd)` to `b[bStart..bEnd)` with a bound on the
+ * edit distance; undefined past the bound.
+ */
+function shortestEdit(a: readonly string[], aStart: number, aEnd: number, b: readonly string[], bStart: number, bEnd: number, maxEdits: number): LineEdit[] | undefined {
+  const n = aEnd - aStart;
+  const m = bEnd - bStart;
   if (n + m === 0) return [];
   const limit = Math.min(n + m, maxEdits);
+  // Every edit script has at least |n - m| steps.
+  if (Math.abs(n - m) > limit) return undefined;
   const offset = limit + 1;
-  const frontier = new Int32Array(2 * limit + 3);
-  const history: Int32Array[] = [];
+  const width = 2 * limit + 3;
+  if (frontier.length < width) frontier = new Int32Array(width);
+  if (rows.length < (limit + 1) * width) rows = new Int32Array((limit + 1) * width);
+  frontier.fill(0, 0, width);
   for (let distance = 0; distance <= limit; distance++) {
-    history.push(frontier.slice());
+    // Row d: the frontier as it stood before distance d was searched.
+    rows.set(frontier.subarray(0, width), distance * width);
     for (let diagonal = -distance; diagonal <= distance; diagonal += 2) {
       let x: number;
       if (diagonal === -distance || (diagonal !== distance && frontier[offset + diagonal - 1]! < frontier[offset + diagonal + 1]!)) {
@@ -66,55 +89,63 @@ function shortestEdit(a: readonly string[], b: readonly string[], maxEdits: numb
         x = frontier[offset + diagonal - 1]! + 1;
       }
       let y = x - diagonal;
-      while (x < n && y < m && a[x] === b[y]) {
+      while (x < n && y < m && a[aStart + x] === b[bStart + y]) {
         x++;
         y++;
       }
       frontier[offset + diagonal] = x;
-      if (x >= n && y >= m) return backtrack(a, b, history, offset, distance, diagonal);
+      if (x >= n && y >= m) return backtrack({ a, aStart, b, bStart }, n, m, width, offset, distance, diagonal);
     }
   }
   return undefined;
 }
 
-function backtrack(a: readonly string[], b: readonly string[], history: Int32Array[], offset: number, finalDistance: number, finalDiagonal: number): LineEdit[] {
+/** The two line ranges a search compared. */
+interface Ranges {
+  readonly a: readonly string[];
+  readonly aStart: number;
+  readonly b: readonly string[];
+  readonly bStart: number;
+}
+
+function backtrack({ a, aStart, b, bStart }: Ranges, n: number, m: number, width: number, offset: number, finalDistance: number, finalDiagonal: number): LineEdit[] {
   const edits: LineEdit[] = [];
-  let x = a.length;
-  let y = b.length;
+  let x = n;
+  let y = m;
   let diagonal = finalDiagonal;
   for (let distance = finalDistance; distance > 0; distance--) {
-    const previous = history[distance]!;
-    const down = diagonal === -distance || (diagonal !== distance && previous[offset + diagonal - 1]! < previous[offset + diagonal + 1]!);
+    const previous = distance * width + offset;
+    const down = diagonal === -distance || (diagonal !== distance && rows[previous + diagonal - 1]! < rows[previous + diagonal + 1]!);
     const previousDiagonal = down ? diagonal + 1 : diagonal - 1;
-    const previousX = previous[offset + previousDiagonal]!;
+    const previousX = rows[previous + previousDiagonal]!;
     const previousY = previousX - previousDiagonal;
     while (x > previousX + (down ? 0 : 1) && y > previousY + (down ? 1 : 0)) {
-      edits.push({ kind: 'equal', line: a[x - 1]! });
+      edits.push({ kind: 'equal', line: a[aStart + x - 1]! });
       x--;
       y--;
     }
     if (down) {
-      edits.push({ kind: 'insert', line: b[y - 1]! });
+      edits.push({ kind: 'insert', line: b[bStart + y - 1]! });
       y--;
     } else {
-      edits.push({ kind: 'delete', line: a[x - 1]! });
+      edits.push({ kind: 'delete', line: a[aStart + x - 1]! });
       x--;
     }
     diagonal = previousDiagonal;
   }
   while (x > 0 && y > 0) {
-    edits.push({ kind: 'equal', line: a[x - 1]! });
+    edits.push({ kind: 'equal', line: a[aStart + x - 1]! });
     x--;
     y--;
   }
   return edits.reverse();
 }
 
-function renderHunks(edits: readonly LineEdit[]): { changedLines: number; hunks: string } {
+/** Hunks of an edit script whose first line is line `firstLine` on both sides. */
+function renderHunks(edits: readonly LineEdit[], firstLine: number): string {
   const out: string[] = [];
-  let oldLine = 1;
-  let newLine = 1;
-  let changedLines = 0;
+  let oldLine = firstLine;
+  let newLine = firstLine;
   let index = 0;
   while (index < edits.length) {
     if (edits[index]!.kind === 'equal') {
@@ -138,11 +169,10 @@ function renderHunks(edits: readonly LineEdit[]): { changedLines: number; hunks:
       }
       index++;
     }
-    changedLines += removed.length + added.length;
     // Unified-diff convention: an empty side names the line before the change.
     out.push(`@@ -${removed.length === 0 ? oldStart - 1 : oldStart},${removed.length} +${added.length === 0 ? newStart - 1 : newStart},${added.length} @@`);
     for (const line of removed) out.push(`-${line}`);
     for (const line of added) out.push(`+${line}`);
   }
-  return { changedLines, hunks: out.join('\n') };
+  return out.join('\n');
 }

@@ -3,6 +3,8 @@
  * to tell whether later messages build on an output (they mention something it introduced).
  */
 
+import { BoundedMemo } from '../../boundedMemo';
+
 /** Identifiers and paths (letters, digits, `_ . / -`, at least one letter), and numbers of three digits or more. */
 const TERM = /[A-Za-z_][\w./-]*[\w]|\d{3,}/g;
 /** Words too common in any output or answer to show that one builds on the other. */
@@ -12,21 +14,27 @@ const COMMON = new Set([
   'error', 'output', 'test', 'tests', 'value', 'values', 'name', 'type', 'data', 'list', 'print', 'function', 'should', 'would', 'which',
 ]);
 
-/** Recently seen texts' terms: every request repeats the whole conversation, so most texts come back. */
-const MEMO = new Map<string, ReadonlySet<string>>();
-const MEMO_ENTRIES = 2_000;
-/** Longer texts are not remembered: a few giant outputs must not pin their bytes in memory. */
-const MEMO_MAX_CHARS = 100_000;
+/**
+ * Recently seen texts' terms: every request repeats the whole conversation, so most texts come
+ * back. Bounded by what it holds (the texts and their terms), not by a text's length: the long
+ * outputs are the ones that cost most to scan again.
+ */
+const MEMO = new BoundedMemo<ReadonlySet<string>>(64 * 1024 * 1024, weighTerms);
 
 /** Every term of a text, lower-cased (memoized; do not mutate the result). */
 export function termsIn(text: string): ReadonlySet<string> {
-  const known = MEMO.get(text);
-  if (known) return known;
-  const terms = collectTerms(text);
-  if (text.length > MEMO_MAX_CHARS) return terms;
-  MEMO.set(text, terms);
-  if (MEMO.size > MEMO_ENTRIES) MEMO.delete(MEMO.keys().next().value as string);
-  return terms;
+  return MEMO.getOrCompute(text, collectTerms);
+}
+
+/** Every term of a text, as {@link termsIn} finds them, without remembering them (a line of an output, looked at once). */
+export function termsOfLine(text: string): ReadonlySet<string> {
+  return MEMO.get(text) ?? collectTerms(text);
+}
+
+function weighTerms(terms: ReadonlySet<string>): number {
+  let weight = 0;
+  for (const term of terms) weight += term.length * 2 + 48;
+  return weight;
 }
 
 function collectTerms(text: string): Set<string> {

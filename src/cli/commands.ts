@@ -17,7 +17,7 @@ export interface CommandEntry {
 export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
   demo: { usage: 'demo [--json] [--print] [--stash DIR]', summary: 'optimize the embedded sample session and show what was saved and why', run: demoCommand },
   optimize: {
-    usage: 'optimize [--format openai|anthropic|responses] [--enable ids] [--disable ids] [--window-tokens N] [--stash DIR] [--decisions FILE] [--embedding-model DIR] [--time-limit MS] [--rewrite-share 0-1]',
+    usage: 'optimize [--format openai|anthropic|responses] [--enable ids] [--disable ids] [--window-tokens N] [--stash DIR] [--decisions FILE] [--embedding-model DIR] [--time-limit MS] [--deadline MS] [--rewrite-share 0-1]',
     summary: 'read a request on stdin, print the optimized request',
     run: optimizeCommand,
   },

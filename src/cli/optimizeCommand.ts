@@ -10,7 +10,7 @@ import { writeFileAtomic } from '../core/files';
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 import { describeError } from '../core/errors';
 
-const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true, 'time-limit': true, 'rewrite-share': true };
+const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true, 'time-limit': true, deadline: true, 'rewrite-share': true };
 
 /** A command-line run is one request: the OCR worker may stop as soon as the last image is read, so the process can exit. */
 const CLI_OCR_IDLE_MS = 250;
@@ -34,6 +34,8 @@ export const optimizeCommand: CliCommand = async (args, io) => {
   const embeddingModel = typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined;
   // Each strategy's time limit (ms): a first run that starts the OCR engine or an embedding model may need more than the default.
   const timeLimitMs = options['time-limit'] === undefined ? undefined : positiveInteger(options['time-limit'], '--time-limit');
+  // The whole pipeline's budget (ms): past it the request is printed as it came, the decisions saying so.
+  const deadlineMs = options.deadline === undefined ? undefined : positiveInteger(options.deadline, '--deadline');
   // The least share of a cached history output a rewrite must remove (see core/pipeline/cacheEconomics.ts).
   const rewriteShare = options['rewrite-share'] === undefined ? undefined : shareOption(options['rewrite-share'], '--rewrite-share');
   const body = await readJsonInput(io);
@@ -50,7 +52,7 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     io.stdout(JSON.stringify(serializeRequest(request)) + '\n');
     return 0;
   }
-  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
+  const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(deadlineMs ? { deadlineMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
   const result = await pipeline.run(request, { windowTokens });
   directory.sites.record(result.request, result.elisions);
   try {

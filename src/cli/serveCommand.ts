@@ -15,11 +15,11 @@ import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches 
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 
 export const SERVE_USAGE =
-  'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR] [--token T] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--rewrite-share 0-1] [--quiet]';
+  'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR] [--token T] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--deadline MS] [--rewrite-share 0-1] [--quiet]';
 
 const SPEC = {
   host: true, port: true, 'openai-base-url': true, 'anthropic-base-url': true, stash: true, token: true, 'max-body-mb': true, decisions: true,
-  'retrieve-rounds': true, enable: true, disable: true, off: false, 'time-limit': true, 'rewrite-share': true, 'embedding-model': true, quiet: false,
+  'retrieve-rounds': true, enable: true, disable: true, off: false, 'time-limit': true, deadline: true, 'rewrite-share': true, 'embedding-model': true, quiet: false,
 };
 
 /** How often the memo and pins are saved while the gateway runs, in ms. */
@@ -42,6 +42,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   const retrieveRounds = options['retrieve-rounds'] === undefined ? 4 : roundsOption(options['retrieve-rounds']);
   const enabled = strategySwitches(options.enable, options.disable);
   const timeLimitMs = options['time-limit'] === undefined ? undefined : positiveInteger(options['time-limit'], '--time-limit');
+  const deadlineMs = options.deadline === undefined ? undefined : positiveInteger(options.deadline, '--deadline');
   const rewriteShare = options['rewrite-share'] === undefined ? undefined : shareOption(options['rewrite-share'], '--rewrite-share');
   const token = typeof options.token === 'string' ? options.token : process.env.HERALD_GATEWAY_TOKEN;
   const quiet = options.quiet === true;
@@ -57,7 +58,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   const tokens = new TokenCounter();
   const optimizer = new TenantOptimizer({
     strategies: createStrategies(cliStrategyEnvironment(typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined)),
-    config: { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) },
+    config: { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(deadlineMs ? { deadlineMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) },
     stash: directory.stash,
     memo: directory.memo,
     state: directory.state,

@@ -5,6 +5,7 @@
  */
 import { splitLines, trailingNewline } from './limits';
 import { cleanResult, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** Context lines kept next to each change. */
 const CONTEXT_KEPT = 3;
@@ -32,6 +33,7 @@ export function cleanDiff(text: string): CleanResult {
     context = [];
   };
   for (const line of lines) {
+    checkDeadline();
     if (line.startsWith('@@')) {
       if (inHunk) flushContext(false);
       inHunk = true;

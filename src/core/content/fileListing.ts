@@ -5,6 +5,7 @@
  */
 import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
 import { cleanResult, unchanged, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** Names listed per folder before the rest is summed up by extension. */
 export const NAMES_PER_FOLDER = 100;
@@ -23,6 +24,7 @@ export function listingPaths(lines: readonly string[]): string[] | undefined {
   const isTree = lines.some((line) => TREE_PREFIX.test(line));
   let treeRoot: string | undefined;
   for (const raw of lines) {
+    checkDeadline();
     const line = raw.trimEnd();
     if (line === '' || line.length > MAX_PATTERN_LINE_CHARS) continue;
     if (/^total \d+/.test(line)) continue;

@@ -7,6 +7,7 @@ import { bookkeepingKey, withCount } from './bookkeeping';
 import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
 import { mentionsAny, questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** Distinct findings shown per file; folding runs first, so the cap counts findings, not repeats. */
 export const MAX_FINDINGS_PER_FILE = 100;
@@ -58,6 +59,7 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
   let headingPath: string | undefined;
   let pendingHeading: string | undefined;
   for (const line of lines) {
+    checkDeadline();
     if (line === '--' || line.trim() === '') {
       if (pendingHeading !== undefined) parsed.push(pendingHeading);
       pendingHeading = undefined;

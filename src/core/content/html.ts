@@ -14,6 +14,7 @@
  */
 import { decodeEntities, tokenizeMarkup, type MarkupToken } from './markup';
 import { cleanResult, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** Elements dropped with everything inside them. */
 const DROPPED_ELEMENTS = new Set([
@@ -219,6 +220,7 @@ function extractText(html: string, policy: DropPolicy): Extraction {
   };
 
   for (const token of tokenizeMarkup(html, { rawText: true })) {
+    checkDeadline();
     if (token.kind === 'text' || token.kind === 'cdata') {
       if (droppedDepth > 0) {
         const top = stack[stack.length - 1]?.name;

@@ -7,6 +7,7 @@
  */
 import { questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** Arrays longer than this are summarised. */
 export const LONG_ARRAY_ITEMS = 20;
@@ -129,6 +130,7 @@ function clean(value: Json, question: Question, summary: Summary, depth: number)
   if (value !== null && typeof value === 'object') {
     const result: { [key: string]: Json } = {};
     for (const [key, field] of Object.entries(value)) {
+      checkDeadline();
       const cleaned = clean(field, question, summary, depth + 1);
       if (cleaned === undefined || isEmpty(cleaned)) {
         summary.droppedEmpty++;
@@ -155,6 +157,7 @@ function keptRows(rows: readonly Json[], question: Question): Set<number> {
     for (const index of bestRows(question.rankRows(texts))) kept.add(index);
   }
   rows.forEach((row, index) => {
+    checkDeadline();
     if (question.rankRows === undefined && question.words.length > 0 && question.words.some((word) => texts[index]!.includes(word))) kept.add(index);
     if (hasFailure(row, 0)) kept.add(index);
   });
@@ -199,6 +202,7 @@ function anomalousObjectRows(rows: readonly { [key: string]: Json }[]): Set<numb
   const found = new Set<number>();
   const columns = new Map<string, (Json | undefined)[]>();
   rows.forEach((row, index) => {
+    checkDeadline();
     for (const [key, field] of Object.entries(row)) {
       let column = columns.get(key);
       if (column === undefined) {

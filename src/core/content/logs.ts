@@ -10,6 +10,7 @@ import { bookkeepingKey, isSevereLine } from './bookkeeping';
 import { lineTemplate, SlotCounts, type LineTemplate } from './logTemplates';
 import { splitLines, stripAnsi, trailingNewline } from './limits';
 import { cleanResult, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 interface LogEntry {
   /** The entry's lines as written: a first line and its continuation lines (indented, stack frames). */
@@ -28,6 +29,7 @@ function isContinuation(line: string): boolean {
 export function logEntries(lines: readonly string[]): LogEntry[] {
   const entries: LogEntry[] = [];
   for (const line of lines) {
+    checkDeadline();
     const last = entries[entries.length - 1];
     if (last !== undefined && line.trim() !== '' && isContinuation(line) && last.lines.length < 200) last.lines.push(line);
     else entries.push({ lines: [line], key: '', severe: false, count: 1 });
@@ -61,6 +63,7 @@ export function cleanLog(text: string): CleanResult {
   let foldedSevere = 0;
   let blankRuns = 0;
   entries.forEach((entry, index) => {
+    checkDeadline();
     if (entry.key === '') {
       // Keep one blank line of a run; blank lines are layout, not events.
       const previous = order[order.length - 1];
@@ -124,6 +127,7 @@ function foldingKeys(entries: readonly LogEntry[]): FoldingKey[] {
   const templates = entries.map((entry) => (entry.key === '' || entry.lines.length > 1 ? undefined : lineTemplate(entry.lines[0]!)));
   const varying = new Map<string, Map<number, Set<string>>>();
   entries.forEach((entry, index) => {
+    checkDeadline();
     const template = templates[index];
     if (!entry.severe || template === undefined) return;
     const slots = varying.get(template.key) ?? new Map<number, Set<string>>();

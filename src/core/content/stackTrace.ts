@@ -6,6 +6,7 @@
  */
 import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
 import { cleanResult, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** A frame line, per runtime. */
 const FRAME_LINE: readonly RegExp[] = [
@@ -52,6 +53,7 @@ function libraryName(line: string): string {
 function frameGroups(lines: readonly string[]): string[][] {
   const groups: string[][] = [];
   for (let index = 0; index < lines.length; index++) {
+    checkDeadline();
     const line = lines[index]!;
     const next = lines[index + 1];
     const pythonFrame = /^\s+File "/.test(line) && next !== undefined && /^\s{4,}\S/.test(next) && !isFrameLine(next);

@@ -11,6 +11,7 @@
  * width (fixed-width records) is left as it is. Only tool output is read this way.
  */
 import { MAX_PATTERN_LINE_CHARS } from './limits';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** Terminals narrower than this are not recognised (too many short lines would look wrapped). */
 const MIN_WIDTH = 40;
@@ -26,6 +27,7 @@ export function wrapWidth(text: string): number | undefined {
   let widest = 0;
   const lines = text.split('\n');
   for (const line of lines) {
+    checkDeadline();
     if (line.length === 0) continue;
     rows++;
     widest = Math.max(widest, line.length);
@@ -37,6 +39,7 @@ export function wrapWidth(text: string): number | undefined {
   let full = 0;
   let alike = 0;
   for (let index = 0; index < lines.length; index++) {
+    checkDeadline();
     const line = lines[index]!;
     // A wrapped row always continues on the next one: a full row before an empty one is no evidence.
     const next = lines[index + 1];
@@ -65,6 +68,7 @@ export function unwrapTerminal(text: string): { text: string; width?: number; jo
   const out: string[] = [];
   let joined = 0;
   for (let index = 0; index < lines.length; index++) {
+    checkDeadline();
     let line = lines[index]!;
     // A row filled to the width continues on the next row, unless that row is empty (the line was
     // exactly as wide). A row one short of it lost the space the wrap fell on (the terminal trims

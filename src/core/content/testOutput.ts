@@ -9,6 +9,7 @@ import { lastCarriageSegment, MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, tra
 import { mentionsAny, questionWords } from './question';
 import { parseTestReport, renderTestReport } from './testReports';
 import { cleanResult, unchanged, type CleanResult } from './types';
+import { checkDeadline } from '../pipeline/deadline';
 
 /** Lines that report one passing (or merely started) test, per runner. */
 const PASSING_LINE: readonly RegExp[] = [
@@ -63,6 +64,7 @@ function dropPytestHeader(lines: readonly string[]): { lines: string[]; dropped:
   let inHeader = false;
   let dropped = 0;
   for (const line of lines) {
+    checkDeadline();
     if (/^=+ test session starts =+$/.test(line.trim())) {
       inHeader = true;
       output.push(line);
@@ -93,6 +95,7 @@ function compactPytestFailures(lines: readonly string[]): { lines: string[]; dro
   let keepNext = 0;
   let capturedKept = 0;
   for (const line of lines) {
+    checkDeadline();
     const trimmed = line.trim();
     if (/^=+ (?:FAILURES|ERRORS) =+$/.test(trimmed)) {
       section = 'failures';
@@ -175,6 +178,7 @@ function startsInsideFailures(lines: readonly string[]): boolean {
   let errorLine = false;
   let location = false;
   for (const line of lines) {
+    checkDeadline();
     if (/^=+ .* =+$/.test(line.trim())) break;
     if (/^E\s/.test(line)) errorLine = true;
     else if (PYTEST_LOCATION.test(line)) location = true;
@@ -194,6 +198,7 @@ function cleanConsoleTestOutput(text: string, words: readonly string[]): CleanRe
   let blank = 0;
   let previousLine = '';
   for (const line of lines) {
+    checkDeadline();
     const before = previousLine;
     previousLine = line;
     // A passing TAP test's YAML block (between "---" and "...") goes with it.

@@ -9,3 +9,4 @@ export * from './elisionSites';
 export * from './expandRequest';
 export * from './cacheEconomics';
 export * from './deadline';
+export { PIPELINE_DEADLINE_ACTION } from './requestAsItCame';

@@ -12,6 +12,7 @@ import { applyCacheHints, bareContentIndex, barePartIndex, hintedContentIndex, h
 import type { ChatMessage } from '../chat/types';
 import type { MessageElisionSite } from './elisionSites';
 import { digestOf, sha256 } from './hash';
+import { checkDeadline } from './deadline';
 
 /** 4: entries hold messages without cache hints, their sites indexed so, and the hints Herald added itself (`ownHints`). */
 export const MEMO_SCHEMA_VERSION = 4;
@@ -146,6 +147,7 @@ export function chainHashes(configHash: string, messages: readonly ChatMessage[]
   const hashes: string[] = [];
   let previous = configHash;
   for (const message of messages) {
+    checkDeadline();
     previous = chainLink(previous, digestOf(message));
     hashes.push(previous);
   }

@@ -19,6 +19,7 @@ import { invalidResult } from './validate';
 import { describeError } from '../errors';
 import { checkOptionNames, checkOptions } from './optionSchema';
 import { Deadline, DEFAULT_PIPELINE_DEADLINE_MS, isDeadlineExceeded, withDeadline } from './deadline';
+import { PIPELINE_DEADLINE_ACTION, requestAsItCame } from './requestAsItCame';
 
 export interface PipelineConfig {
   /** Strategy id → on/off; strategies not named use their `defaultEnabled`. */
@@ -30,7 +31,8 @@ export interface PipelineConfig {
   /**
    * Longest the whole pipeline may take on one request, in ms (see `deadline.ts`). Past it the
    * strategy running is stopped and the request goes out as it came, with decisions saying so.
-   * Default {@link DEFAULT_PIPELINE_DEADLINE_MS}.
+   * Default {@link DEFAULT_PIPELINE_DEADLINE_MS}, or `timeLimitMs` when that is longer (a caller
+   * who lets one strategy take longer, say to start an OCR engine, lets the run take as long).
    */
   readonly deadlineMs?: number;
   /**
@@ -47,6 +49,8 @@ export interface PipelineDependencies {
   readonly memo?: MessageMemo;
   readonly state?: SessionStateStore;
   readonly logger?: Logger;
+  /** The clock deadlines are measured on, in ms (`performance.now` unless a test passes its own). */
+  readonly clock?: () => number;
 }
 
 export interface RunOptions {
@@ -135,13 +139,24 @@ export class Pipeline {
 
   async run(input: ChatRequest, options: RunOptions = {}): Promise<PipelineResult> {
     const started = performance.now();
-    const deadline = new Deadline(this.config.deadlineMs ?? DEFAULT_PIPELINE_DEADLINE_MS, 'pipeline');
+    const deadline = new Deadline(this.config.deadlineMs ?? Math.max(DEFAULT_PIPELINE_DEADLINE_MS, this.config.timeLimitMs ?? 0), 'pipeline', this.dependencies.clock);
+    try {
+      return await this.runWithin(input, options, started, deadline);
+    } catch (error) {
+      // The deadline passed before any strategy ran (hashing or counting a huge request).
+      if (!isDeadlineExceeded(error) || error.scope !== 'pipeline') throw error;
+      this.logger.warn('pipeline-deadline-exceeded', `Herald: the pipeline ran past its ${deadline.limitMs} ms deadline before any strategy ran; the request was sent as it arrived`);
+      return requestAsItCame(input, this.enabledIds(), deadline.limitMs, started, options.sessionId ?? sessionIdOf(input));
+    }
+  }
+
+  private async runWithin(input: ChatRequest, options: RunOptions, started: number, deadline: Deadline): Promise<PipelineResult> {
     let overran = false;
     const sessionId = options.sessionId ?? sessionIdOf(input);
     const freshStart = freshStartOf(input.messages);
     // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
     const stripped = input.messages.map(stripCacheHints);
-    const chain = chainHashes(this.configHash, stripped.map((entry) => entry.bare));
+    const chain = withDeadline(deadline, () => chainHashes(this.configHash, stripped.map((entry) => entry.bare)));
 
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
@@ -175,7 +190,7 @@ export class Pipeline {
     }
     let request: ChatRequest = frozenCount === 0 && undecided.every((message, index) => message === input.messages[index]) ? input : { ...input, messages: [...replayed, ...undecided] };
 
-    const tokensBefore = this.tokens.countRequest(input);
+    const tokensBefore = withDeadline(deadline, () => this.tokens.countRequest(input));
     // The fresh input's arrival form: the request as it stood before any tail annotation.
     let arrival = { request, savings: new Map<number, Record<string, number>>(), sites: new Map<number, MessageElisionSite[]>() };
     let annotated = false;
@@ -196,7 +211,7 @@ export class Pipeline {
       }
       if (overran || deadline.expired) {
         overran = true;
-        decisions.push(skipped(strategy.id, 'pipeline-deadline-exceeded', `the pipeline ran past its ${deadline.limitMs} ms deadline; the request goes out as it came`, tokensBefore));
+        decisions.push(skipped(strategy.id, PIPELINE_DEADLINE_ACTION, `the pipeline ran past its ${deadline.limitMs} ms deadline; the request goes out as it came`, tokensBefore));
         continue;
       }
       const outcome = await this.runOne(strategy, request, input, frozenCount, freshStart, sessionId, options, deadline);
@@ -343,7 +358,8 @@ export class Pipeline {
     const left = pipelineDeadline.remainingMs;
     const bindsPipeline = left < strategyLimit;
     const limit = bindsPipeline ? left : strategyLimit;
-    const deadline = bindsPipeline ? new Deadline(left, 'pipeline', undefined, pipelineDeadline.limitMs) : new Deadline(strategyLimit, 'strategy');
+    const clock = this.dependencies.clock;
+    const deadline = bindsPipeline ? new Deadline(left, 'pipeline', clock, pipelineDeadline.limitMs) : new Deadline(strategyLimit, 'strategy', clock);
     // The strategy's signal is made when it reads it (most never do; making one for each
     // strategy was a twentieth of a warm turn), aborted then if the caller or the time limit
     // already did.
@@ -460,9 +476,6 @@ export class Pipeline {
   }
 }
 
-/** The decision action of a strategy stopped by the pipeline's deadline (the request then goes out as it came). */
-export const PIPELINE_DEADLINE_ACTION = 'pipeline-deadline-exceeded';
-
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -485,6 +498,9 @@ function skipped(strategy: string, action: string, reason: string, tokens: numbe
 }
 
 function validateConfig(strategies: readonly Strategy[], config: PipelineConfig): void {
+  if (config.deadlineMs !== undefined && !(typeof config.deadlineMs === 'number' && config.deadlineMs >= 0)) {
+    throw new Error(`Herald: deadlineMs must be a number of milliseconds, 0 or more, got ${String(config.deadlineMs)}`);
+  }
   const share = config.cachedRewriteMinSavedShare;
   if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) {
     throw new Error(`Herald: cachedRewriteMinSavedShare must be a number from 0 to 1, got ${String(share)}`);

@@ -77,6 +77,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
 
   const candidates: Candidate[] = [];
   for (const segment of findToolOutputs(request)) {
+    context.deadline.check();
     if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the sources were read');
     if (segment.messageIndex < context.frozenCount || segment.messageIndex >= context.freshStart || segment.isError) continue;
     if (lineCount(segment.text) < options.minLines || context.stash.hasIssuedMarker(segment.text)) continue;
@@ -104,6 +105,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   const graphSources: GraphSource[] = [];
   const freshReads: GraphSource[] = [];
   for (const segment of findToolOutputs(context.original)) {
+    context.deadline.check();
     if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the graph was built');
     if (lineCount(segment.text) < 3) continue;
     const analysis = await analyzeWith(analyzer, originalHints, segment, options);
@@ -119,6 +121,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   const replacements = new Map<string, string>();
   const handles: string[] = [];
   for (const { segment, analysis } of parsed) {
+    context.deadline.check();
     if (analysis.status !== 'parsed') continue;
     const entry: GraphSource = { id: segment.key, source: analysis.source, symbols: analysis.symbols };
     // Priced before anything is stashed (the read is in history, so the provider has it cached);
@@ -169,6 +172,7 @@ function latestTurnMentions(context: StrategyContext, freshReads: readonly Graph
   for (let index = context.freshStart; index < messages.length; index++) {
     let text = messageText(messages[index]!);
     for (const segment of fresh) {
+      context.deadline.check();
       if (segment.messageIndex === index && freshReadKeys.has(segment.key)) text = text.replace(segment.text, '');
     }
     all.push(extractMentions(text));

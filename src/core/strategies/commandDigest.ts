@@ -63,6 +63,7 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
   const edits = new SegmentEdits('command_digest', context);
   const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
   for (const segment of editableSegments(request, context, { includeFresh: true })) {
+    context.deadline.check();
     if (segment.text.length < options.minChars) continue;
     const text = readableText(segment);
     const format = routeOf({ text, command: segment.command });

@@ -71,6 +71,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Conte
   const edits = new SegmentEdits('context_compression', context);
   const formats: Record<string, number> = {};
   for (const segment of candidates) {
+    context.deadline.check();
     const asked = questionFor(request, segment, context.freshStart, question);
     // Bulk pasted under a question keeps the rows that answer it best, not every row sharing a word with it.
     const rankRows = asked !== undefined && segment.messageIndex >= context.freshStart ? (rows: readonly string[]) => scoreLexically(asked, rows) : undefined;

@@ -11,6 +11,7 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { numberOption } from './shared/optionReads';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { CONTEXT_QUALITY_OPTIONS } from './options/contextQualityOptions';
+import { checkDeadline } from '../pipeline/deadline';
 
 export const CONTEXT_QUALITY_ID = 'context_quality';
 
@@ -65,6 +66,7 @@ export function measureContext(request: ChatRequest, context: Pick<StrategyConte
   let duplicates = 0;
   const segments = findToolOutputs(request);
   for (const segment of segments) {
+    checkDeadline();
     const tokens = context.tokens.count(segment.text);
     outputTokens += tokens;
     if (tokens > bloatTokens) {

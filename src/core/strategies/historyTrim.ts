@@ -35,6 +35,7 @@ import type { z } from 'zod';
 import type { ChatMessage, ChatRequest, Part, TextPart } from '../chat/types';
 import { partText } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import type { Deadline } from '../pipeline/deadline';
 import { visibleNames } from './history/names';
 import { planTrim, renderTrim } from './history/trimPlan';
 import { optionDefaults } from '../pipeline/optionSchema';
@@ -63,17 +64,14 @@ export function createHistoryTrim(): Strategy {
       let trimmedMessages = 0;
       let droppedSentences = 0;
       let candidates = 0;
-      // What the messages before the candidate show, gathered as the walk goes (each message
-      // once, in the form it goes out in), not looked up in every earlier message per name.
-      const shown = new ShownSoFar(seen);
+      // What the messages before the candidate show, gathered as far as a question needs (each
+      // message once, in the form it goes out in), not looked up in every earlier message per name.
+      const shown = new ShownSoFar(seen, messages, context.deadline);
       for (let index = context.frozenCount; index < context.freshStart; index++) {
         const message = messages[index]!;
         if (message.role !== 'assistant') continue;
         candidates++;
-        while (shown.count < index) {
-          shown.add(messages[shown.count]!);
-          context.deadline.check();
-        }
+        shown.before(index);
         const trimmed = trimMessage(message, shown, options, context);
         if (!trimmed) continue;
         messages[index] = trimmed.message;
@@ -135,26 +133,47 @@ class SeenIndex {
   }
 }
 
-/** The names and lines of the first `count` messages of a request, added one message at a time. */
+/**
+ * Whether a name or a line shows in the messages before the candidate. Each is the union of
+ * what the messages show, extended message by message only until a question is answered, so a
+ * request's messages are read at most once however many questions are asked (scanning every
+ * earlier message per question was quadratic), and no further than a question needs.
+ */
 class ShownSoFar {
   private readonly names = new Set<string>();
   private readonly lines = new Set<string>();
-  count = 0;
+  private namesRead = 0;
+  private linesRead = 0;
+  private limit = 0;
 
-  constructor(private readonly seen: SeenIndex) {}
+  /** @param messages the request's messages, those before the candidate in the form they go out in. */
+  constructor(private readonly seen: SeenIndex, private readonly messages: readonly ChatMessage[], private readonly deadline: Deadline) {}
 
-  add(message: ChatMessage): void {
-    for (const name of this.seen.namesOf(message)) this.names.add(name);
-    for (const line of this.seen.linesOf(message)) this.lines.add(line);
-    this.count++;
+  /** Questions from now on are about the messages before `index`. */
+  before(index: number): void {
+    this.limit = index;
   }
 
   hasName(name: string): boolean {
-    return this.names.has(name);
+    if (this.names.has(name)) return true;
+    while (this.namesRead < this.limit) {
+      const names = this.seen.namesOf(this.messages[this.namesRead++]!);
+      for (const each of names) this.names.add(each);
+      this.deadline.check();
+      if (names.has(name)) return true;
+    }
+    return false;
   }
 
   hasLine(line: string): boolean {
-    return this.lines.has(line);
+    if (this.lines.has(line)) return true;
+    while (this.linesRead < this.limit) {
+      const lines = this.seen.linesOf(this.messages[this.linesRead++]!);
+      for (const each of lines) this.lines.add(each);
+      this.deadline.check();
+      if (lines.has(line)) return true;
+    }
+    return false;
   }
 }
 

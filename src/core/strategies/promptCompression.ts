@@ -64,6 +64,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Promp
   // Spans of pasted tool output, per message and part: never tidied.
   const pasted = new Map<string, { start: number; end: number }[]>();
   for (const segment of findToolOutputs(request)) {
+    context.deadline.check();
     if (segment.source !== 'pasted') continue;
     const key = `${segment.messageIndex}.${segment.partIndex}`;
     pasted.set(key, [...(pasted.get(key) ?? []), { start: segment.start, end: segment.end }]);
@@ -74,6 +75,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Promp
     if (!inScope(message, messageIndex)) return message;
     let parts: Part[] | undefined;
     message.parts.forEach((part, partIndex) => {
+      context.deadline.check();
       if (part.type !== 'text') return;
       const rewritten = rewrite(part.text, pasted.get(`${messageIndex}.${partIndex}`) ?? [], context, options, totals, message.role === 'user' ? options.userMinSavedShare : 0);
       if (rewritten === undefined) return;

@@ -103,6 +103,7 @@ async function fitWindow(request: ChatRequest, context: StrategyContext, options
   let cropped = 0;
   let croppedFrozen = 0;
   for (const candidate of candidates) {
+    context.deadline.check();
     if (total <= target) break;
     const before = context.tokens.count(candidate.text);
     const crop = applyCrop(current, planCrop(current, candidate.unit), context.stash, 'window_budget');
@@ -147,6 +148,7 @@ async function rankCandidates(request: ChatRequest, context: StrategyContext, op
   const failing = new Set(segments.filter((segment) => segment.isError || (segment.exitCode !== undefined && segment.exitCode !== 0)).map((segment) => segment.messageIndex));
   const candidates: Candidate[] = [];
   for (const unit of conversationUnits(request.messages, from, to)) {
+    context.deadline.check();
     let hasFailure = false;
     for (let index = unit.start; index < unit.end; index++) if (failing.has(index)) hasFailure = true;
     if (hasFailure) continue;

@@ -10,6 +10,7 @@
  */
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import { knownDigestOf } from '../pipeline/hash';
+import { checkDeadline } from '../pipeline/deadline';
 import { countO200k } from './o200kCount';
 import { longRuns } from './o200kPieces';
 
@@ -163,7 +164,11 @@ export class TokenCounter {
     const known = this.arrays.get(messages);
     if (known && sameItems(known.items, messages)) return known.tokens;
     let tokens = 0;
-    for (const message of messages) tokens += this.countMessage(message);
+    for (const message of messages) {
+      // A huge request counted inside a strategy or the runner stops at its deadline.
+      checkDeadline();
+      tokens += this.countMessage(message);
+    }
     this.arrays.set(messages, { items: messages.slice(), tokens });
     return tokens;
   }

@@ -6,6 +6,7 @@
  */
 import { GATEWAY_CONFIGURATION } from '../gateway/gatewaySettings';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
+import { DEFAULT_PIPELINE_DEADLINE_MS } from '../../core/pipeline/deadline';
 import { describeOptions, optionDefaults, strategySummary, type OptionDescription } from '../../core/pipeline/optionSchema';
 import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
@@ -131,6 +132,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
     'herald.stash.ttlDays': { type: 'number', default: 7, minimum: 0.01, maximum: 365, order: 7, description: 'Days an unused elided original is kept for retrieval.' },
     'herald.stash.maxMegabytes': { type: 'number', default: 256, minimum: 1, order: 8, description: 'Megabytes of elided originals kept; the least recently used go first.' },
     'herald.strategyTimeLimitMs': { type: 'integer', default: 5000, minimum: 1, maximum: 60000, order: 9, description: 'Longest one strategy may run, in milliseconds; a slower one is skipped and the request goes on without it.' },
+    'herald.pipelineDeadlineMs': { type: 'integer', default: DEFAULT_PIPELINE_DEADLINE_MS, minimum: 1, maximum: 600000, order: 9.2, markdownDescription: 'Longest Herald may spend optimizing one request, in milliseconds, all strategies together. Every strategy checks it as it works; past it the request is sent exactly as it came (nothing half-optimized goes out) and the decisions say so. The default keeps the time Herald adds far below what a model takes to answer; a request it cannot finish in time is one it should not hold back.' },
     'herald.cache.rewriteMinSavedShare': { type: 'number', default: CACHED_REWRITE_MIN_SAVED_SHARE, minimum: 0, maximum: 1, order: 9.5, markdownDescription: 'Least share (0–1) of an old tool output a history rewrite must remove. The provider has already cached the output as it stood, so a rewrite is billed as a cache write on that turn; the default 0.4 pays back within about 17 turns at Anthropic\'s prices (cache reads 0.1×, writes 1.25× the input price). With a provider that bills no cache write (OpenAI) a lower value saves more; 0 rewrites whatever saves a token.' },
     'herald.copilotHostedModels': {
       type: 'string',

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
+import { DEFAULT_PIPELINE_DEADLINE_MS } from '../../core/pipeline/deadline';
 import { mergePriceTable, type PriceTable } from '../../core/costs/prices';
 
 /** One endpoint the user added: a model behind an OpenAI-compatible or Anthropic API. */
@@ -66,6 +67,8 @@ export const settingsSchema = z.object({
   stashMaxMegabytes: z.number().positive().max(100_000).default(256),
   /** Longest a single strategy may run, in milliseconds. */
   strategyTimeLimitMs: z.number().int().positive().max(60_000).default(5000),
+  /** Longest the whole optimizer may spend on one request, in milliseconds; past it the request goes out as it came. */
+  pipelineDeadlineMs: z.number().int().positive().max(600_000).default(DEFAULT_PIPELINE_DEADLINE_MS),
   /** Least share of a cached history output a rewrite must remove to pay for its cache write. */
   cachedRewriteMinSavedShare: z.number().min(0).max(1).default(CACHED_REWRITE_MIN_SAVED_SHARE),
   /** How many times in one turn Herald answers the model's `herald_retrieve` calls itself. */
@@ -93,6 +96,7 @@ export const SETTING_KEYS = {
   stashTtlDays: 'stash.ttlDays',
   stashMaxMegabytes: 'stash.maxMegabytes',
   strategyTimeLimitMs: 'strategyTimeLimitMs',
+  pipelineDeadlineMs: 'pipelineDeadlineMs',
   cachedRewriteMinSavedShare: 'cache.rewriteMinSavedShare',
   retrieveRounds: 'retrieve.maxRounds',
   endpoints: 'endpoints',

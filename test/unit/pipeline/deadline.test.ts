@@ -1,0 +1,140 @@
+import { strict as assert } from 'node:assert';
+import { parseRequest, type ChatRequest } from '../../../src/core/chat';
+import { checkDeadline, Deadline, DeadlineExceededError, PIPELINE_DEADLINE_ACTION, Pipeline, withDeadline, type Strategy } from '../../../src/core/pipeline';
+import { RecordingLogger } from '../../../src/core/ports';
+import { MemoryBlobStore, Stash } from '../../../src/core/stash';
+import { elideLongOutputs, recordingStrategy } from './fakes';
+
+function newStash(): Stash {
+  return new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(9) });
+}
+
+function sampleRequest(): ChatRequest {
+  const log = Array.from({ length: 40 }, (_, index) => `line ${index}: INFO all good`).join('\n');
+  return parseRequest({
+    model: 'gpt-4o',
+    messages: [
+      { role: 'system', content: 'You are an agent.' },
+      { role: 'user', content: 'Look at the log.' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat app.log"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: log },
+      { role: 'assistant', content: 'Read it.', tool_calls: [{ id: 'c2', type: 'function', function: { name: 'bash', arguments: '{"command":"ls"}' } }] },
+      { role: 'tool', tool_call_id: 'c2', content: 'a.txt' },
+    ],
+  });
+}
+
+/** A clock that moves only when told (a strategy's loop advances it), so deadlines pass at a known point. */
+function fakeClock(): { now: number; read: () => number } {
+  const clock = { now: 0, read: () => clock.now };
+  return clock;
+}
+
+/** A strategy that never finishes on its own: it loops until its deadline stops it, counting its checks (and moving a fake clock, when given one). */
+function forever(id: string, calls: { checks: number }, how: 'context' | 'ambient' | 'after-await' = 'context', clock?: { now: number }): Strategy {
+  const loop = (deadline: Deadline): never => {
+    for (;;) {
+      calls.checks++;
+      if (clock) clock.now += 0.01;
+      if (how === 'ambient') checkDeadline();
+      else deadline.check();
+    }
+  };
+  return {
+    id,
+    defaultEnabled: true,
+    apply: how === 'after-await' ? async (_request, context) => { await new Promise((resolve) => setImmediate(resolve)); return loop(context.deadline); } : (_request, context) => loop(context.deadline),
+  };
+}
+
+describe('Deadline', () => {
+  it('throws once its time is up, and not before', () => {
+    let now = 0;
+    const deadline = new Deadline(10, 'strategy', () => now);
+    for (let call = 0; call < 5_000; call++) deadline.check();
+    now = 9.9;
+    deadline.check();
+    now = 10;
+    // The clock is read on a stride: within a stride's worth of calls the check sees the time.
+    assert.throws(() => { for (let call = 0; call < 2_000; call++) deadline.check(); }, (error: unknown) => error instanceof DeadlineExceededError && error.scope === 'strategy' && error.limitMs === 10);
+    assert.equal(deadline.expired, true);
+  });
+
+  it('reads the clock on every call close to the end', () => {
+    let now = 0;
+    const deadline = new Deadline(10, 'pipeline', () => now);
+    now = 8.5;
+    deadline.check();
+    now = 10.1;
+    assert.throws(() => deadline.check(), /ran past its 10 ms deadline/);
+  });
+
+  it('checkDeadline checks the deadline withDeadline set, restores the one outside, and is a no-op outside', () => {
+    checkDeadline();
+    const passed = new Deadline(0);
+    const open = Deadline.none();
+    withDeadline(open, () => {
+      assert.throws(() => withDeadline(passed, () => checkDeadline()), DeadlineExceededError);
+      checkDeadline();
+    });
+    checkDeadline();
+  });
+});
+
+describe('Pipeline deadline', () => {
+  it('stops a strategy that loops forever with checks at its time limit; the others run and the request is as without it', async () => {
+    for (const how of ['context', 'ambient', 'after-await'] as const) {
+      const calls = { checks: 0 };
+      const log: string[] = [];
+      const logger = new RecordingLogger();
+      const stash = newStash();
+      const request = sampleRequest();
+      const alone = await new Pipeline([elideLongOutputs()], {}, { stash: newStash() }).run(request);
+      const result = await new Pipeline([forever('spinner', calls, how), elideLongOutputs(), recordingStrategy('after', log)], { timeLimitMs: 30 }, { stash, logger }).run(request);
+      assert.ok(calls.checks > 0, how);
+      assert.equal(result.decisions[0]!.status, 'timeout', how);
+      assert.equal(result.decisions[0]!.action, 'strategy-timed-out', how);
+      assert.deepEqual(log, ['after'], how);
+      assert.deepEqual(result.request, alone.request, how);
+      assert.equal(result.restored, undefined, how);
+      assert.equal(logger.lines.filter((line) => line.code === 'strategy-timed-out').length, 1, how);
+    }
+  });
+
+  it('past the pipeline deadline sends the request as it came, with decisions saying so, and memoizes nothing', async () => {
+    const calls = { checks: 0 };
+    const logger = new RecordingLogger();
+    const stash = newStash();
+    const request = sampleRequest();
+    const clock = fakeClock();
+    const pipeline = new Pipeline([elideLongOutputs(), forever('spinner', calls, 'context', clock), recordingStrategy('after', [])], { timeLimitMs: 60_000, deadlineMs: 40 }, { stash, logger, clock: clock.read });
+    const result = await pipeline.run(request);
+    assert.equal(result.request, request, 'the original request, not the half-optimized one');
+    assert.deepEqual(result.elisions, []);
+    assert.deepEqual(result.savedByStrategy, {});
+    assert.match(result.restored ?? '', /^pipeline-deadline-exceeded: .*40 ms/);
+    assert.deepEqual(result.decisions.map((decision) => [decision.strategy, decision.status, decision.action]), [
+      ['elide_long_outputs', 'applied', 'tool-output-elided'],
+      ['spinner', 'timeout', PIPELINE_DEADLINE_ACTION],
+      ['after', 'skipped', PIPELINE_DEADLINE_ACTION],
+    ]);
+    assert.ok(logger.lines.some((line) => line.code === 'pipeline-deadline-exceeded'));
+    // Stopped within the budget: about 40 ms of the fake clock, give or take one stride of checks.
+    assert.ok(clock.now >= 40 && clock.now < 41, `stopped at ${clock.now} ms`);
+    // Nothing of the abandoned run was kept: the next turn decides its history afresh.
+    assert.equal(pipeline.memo.size, 0);
+  });
+
+  it('a deadline that passes before any strategy runs gives the request as it came and every strategy skipped', async () => {
+    const log: string[] = [];
+    const request = sampleRequest();
+    const result = await new Pipeline([elideLongOutputs(), recordingStrategy('after', log)], { deadlineMs: 0 }, { stash: newStash() }).run(request);
+    assert.equal(result.request, request);
+    assert.deepEqual(log, []);
+    assert.deepEqual(result.decisions.map((decision) => [decision.strategy, decision.status, decision.action]), [
+      ['elide_long_outputs', 'skipped', PIPELINE_DEADLINE_ACTION],
+      ['after', 'skipped', PIPELINE_DEADLINE_ACTION],
+    ]);
+    assert.match(result.restored ?? '', /before any strategy ran/);
+  });
+});

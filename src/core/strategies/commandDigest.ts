@@ -14,6 +14,7 @@
  */
 import type { z } from 'zod';
 import { cleanContent, detectContentFormat, type ContentFormat } from '../content';
+import { isMixedData } from '../content/dataLines';
 import type { ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
@@ -65,6 +66,8 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
   for (const segment of editableSegments(request, context, { includeFresh: true })) {
     if (segment.text.length < options.minChars) continue;
     const text = readableText(segment);
+    // A paste mixing formats (logs, samples, spans) is no one format's: relevance_filter cuts it unit by unit.
+    if (isUserPaste(request, segment) && isMixedData(text.split('\n'))) continue;
     const format = routeOf({ text, command: segment.command });
     if (format === undefined) continue;
     const cleaned = cleanContent(text, { format, command: segment.command });

@@ -23,6 +23,8 @@ import { GrammarLoader } from '../code/grammarLoader';
 import { SourceAnalyzer } from '../code/sourceAnalyzer';
 import type { ElideInput } from '../stash/stash';
 import { outlinePastedSources } from './shared/pastedSources';
+import { cutPasteByUnit, cutsByUnit } from './shared/pastedUnitFilter';
+import { isUserPaste } from './shared/segmentSelection';
 import { detectContentFormat, type ContentFormat } from '../content';
 import { selectItems } from '../relevance/itemSelection';
 import { droppedRuns, selectLines } from '../relevance/lineSelection';
@@ -42,6 +44,9 @@ export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = optionDefaults(
 
 /** Formats whose lines are ranked one by one: prose, code and other text, and logs (what their digest left). */
 const LINE_RANKED: ReadonlySet<ContentFormat> = new Set(['text', 'log']);
+
+/** Formats whose own cleaner keeps what each part means (each hunk, each row, the page's text): never cut by unit. */
+const UNIT_EXCLUDED: ReadonlySet<ContentFormat> = new Set(['json', 'html', 'diff']);
 
 /** Rough characters per token of log and code text, for the worth-it threshold only. */
 const CHARACTERS_PER_TOKEN = 4;
@@ -120,6 +125,19 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
       itemsKept += filtered.kept;
       continue;
     }
+    if (isUserPaste(request, segment) && segment.messageIndex >= context.freshStart && query.source === 'user') {
+      // Pasted data of any kind, mixed or not, is cut unit by unit: log events, samples, spans, hits.
+      const cut = await cutPasteByUnit(segment.text, query.text, (text, units) => scoreSafely(scorer, text, units, context, () => (fellBack = true)), { keepRatio: options.keepRatio, minKept: options.minKeptLines, relativeScoreFloor: options.relativeScoreFloor }, context.stash, requestCharacters(request) - segment.text.length);
+      if (cut !== undefined) {
+        replacements.set(segment.key, cut.text);
+        sources.add(query.source);
+        handles.push(cut.handle);
+        linesBefore += cut.linesBefore;
+        linesKept += cut.linesKept;
+        continue;
+      }
+      if (!LINE_RANKED.has(detectContentFormat(segment.text)) || lineCount(segment.text) < options.minLines) continue;
+    }
     const failureQuestion = asksAboutFailures(query.text);
     const lines = segment.text.split('\n');
     let scores: number[];
@@ -188,6 +206,8 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
     if (context.stash.hasIssuedMarker(segment.text)) return false;
     if (isRetrieval(segment)) return false;
     if (itemStarts(segment.text) !== undefined) return true;
+    // Data pasted under the question, of any kind and mixed or not, is cut unit by unit.
+    if (fresh.has(segment.key) && cutsByUnit(segment.text) && !UNIT_EXCLUDED.has(detectContentFormat(segment.text))) return true;
     // Structured output has its own cleaner, which keeps what every line of it means (each hunk
     // of a diff, each row of JSON, each failure of a test run): ranking its lines would cut that.
     return lineCount(segment.text) >= options.minLines && LINE_RANKED.has(detectContentFormat(segment.text, { command: segment.command }));
@@ -253,6 +273,26 @@ function freshPastedUnderQuestion(request: ChatRequest, context: StrategyContext
     if (queryForPasted(request, segment, { text: '', source: 'none' }, segments).source === 'user') keys.add(segment.key);
   }
   return keys;
+}
+
+/** Scores by the scorer, falling back to lexical ranking when the embedding model fails at run time. */
+async function scoreSafely(scorer: RelevanceScorer, query: string, texts: readonly string[], context: StrategyContext, onFallback: () => void): Promise<number[]> {
+  try {
+    return await scorer.score(query, texts, context.signal);
+  } catch (error) {
+    if (context.signal.aborted || scorer.mode === 'lexical') throw error;
+    context.logger.warn('embedding-failed', `Herald: relevance_filter fell back to lexical ranking: ${describeError(error)}`);
+    onFallback();
+    return scoreLexically(query, texts);
+  }
+}
+
+/** Characters of every text in the request (messages and tool definitions), to price a cut against. */
+function requestCharacters(request: ChatRequest): number {
+  let total = 0;
+  for (const message of request.messages) for (const part of message.parts) if (part.type === 'text') total += part.text.length;
+  for (const tool of request.tools) total += (tool.description ?? '').length + JSON.stringify(tool.inputSchema ?? {}).length;
+  return total;
 }
 
 /** Output that answers a retrieval is never filtered again: it would loop into its own marker. */

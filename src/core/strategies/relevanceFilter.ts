@@ -247,11 +247,14 @@ async function filterItems(items: readonly string[], query: string, scorer: Rele
     while (end < items.length && !kept[end]) end++;
     const original = items.slice(index, end).join('');
     const layout = /\s*$/.exec(original)?.[0] ?? '';
+    // Each dropped item's header stays (a chunk's id, path and similarity; a file's path): the
+    // structure an answer cites and a retrieve names. The marker holds the items whole.
+    const headers = items.slice(index, end).map(itemHeader).filter((header) => header !== undefined);
     const elision = context.stash.elide({
       original,
       summary: `${end - index} pasted item(s) elided as off-topic for the question (items ${index + 1}–${end} of ${items.length})`,
       kind: 'relevance_filter',
-      render: (marker) => `${marker}${layout}`,
+      render: (marker) => `${headers.map((header) => `${header}\n`).join('')}${marker}${layout}`,
     });
     pieces.push(elision.replacement);
     handles.push(elision.handle);
@@ -273,6 +276,17 @@ function freshPastedUnderQuestion(request: ChatRequest, context: StrategyContext
     if (queryForPasted(request, segment, { text: '', source: 'none' }, segments).source === 'user') keys.add(segment.key);
   }
   return keys;
+}
+
+/** Longest item header kept in place of a dropped item. */
+const MAX_HEADER_CHARS = 200;
+
+/** An item's first line, when the item has more below it and the line is short enough to stand for it. */
+function itemHeader(item: string): string | undefined {
+  const lineEnd = item.indexOf('\n');
+  if (lineEnd === -1 || item.slice(lineEnd).trim() === '') return undefined;
+  const header = item.slice(0, lineEnd).trimEnd();
+  return header.length > 0 && header.length <= MAX_HEADER_CHARS ? header : undefined;
 }
 
 /** Scores by the scorer, falling back to lexical ranking when the embedding model fails at run time. */

@@ -6,6 +6,7 @@
  * others one short line saying how many lines of which kinds it holds. The paste is stashed whole
  * behind one marker, so the cut is one retrieve from the original, byte for byte.
  */
+import { lineTemplate, SlotCounts } from '../../content/logTemplates';
 import { splitPastedUnits, type PastedUnit } from '../../content/pastedUnits';
 import type { Stash } from '../../stash/stash';
 import { pastedCutPays } from './pastePays';
@@ -83,12 +84,39 @@ function fillShortGaps(units: readonly PastedUnit[], kept: boolean[]): boolean[]
   return kept;
 }
 
+/**
+ * What the first kept unit of a repeated event says about its repeats that were not kept: how many
+ * there are in the paste and the values that varied (`[×276 in the paste; from 183.62.140.253 ×139, …]`),
+ * every value for a warning or an error. Keyed by the unit's index.
+ */
+function repeatNotes(units: readonly PastedUnit[], lines: readonly string[], kept: readonly boolean[]): Map<number, string> {
+  const byKey = new Map<string, number[]>();
+  units.forEach((unit, index) => {
+    if (unit.kind === 'metric' || unit.kind === 'span' || unit.kind === 'metric-header' || unit.kind === 'text') return;
+    byKey.set(unit.key, [...(byKey.get(unit.key) ?? []), index]);
+  });
+  const notes = new Map<number, string>();
+  for (const indexes of byKey.values()) {
+    const shown = indexes.filter((index) => kept[index]);
+    if (shown.length === 0 || shown.length === indexes.length) continue;
+    const slots = new SlotCounts(indexes.some((index) => units[index]!.severity >= 1));
+    for (const index of indexes) slots.add(lineTemplate(lines[units[index]!.start]!));
+    const values = slots.describe();
+    notes.set(shown[0]!, ` [×${indexes.length} in the paste${values.length > 0 ? `; ${values.join('; ')}` : ''}]`);
+  }
+  return notes;
+}
+
 /** The kept units in order; each run of the others one line: `[… 37 lines not shown: log ×30, span ×7 …]`. */
 function render(units: readonly PastedUnit[], lines: readonly string[], kept: readonly boolean[]): string {
   const out: string[] = [];
+  const notes = repeatNotes(units, lines, kept);
   for (let index = 0; index < units.length; ) {
     if (kept[index]) {
-      out.push(...lines.slice(units[index]!.start, units[index]!.end));
+      const unitLines = lines.slice(units[index]!.start, units[index]!.end);
+      const note = notes.get(index);
+      if (note !== undefined) unitLines[0] = `${unitLines[0]}${note}`;
+      out.push(...unitLines);
       index++;
       continue;
     }

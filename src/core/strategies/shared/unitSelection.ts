@@ -85,8 +85,7 @@ export function selectUnits(units: readonly PastedUnit[], texts: readonly string
   const prose = units.filter((unit) => unit.kind === 'text').length;
   const headings = prose <= Math.max(2, units.length * HEADING_SHARE);
   units.forEach((unit, index) => {
-    if (unit.severity >= 2) kept[index] = true;
-    else if (unit.kind === 'text' && headings && texts[index]!.length <= 200) kept[index] = true;
+    if (unit.kind === 'text' && headings && texts[index]!.length <= 200) kept[index] = true;
     else if (cues.definitions && unit.kind === 'hit' && definesTerm(texts[index]!, cues.terms)) kept[index] = true;
   });
   const seen = new Map<string, number[]>();
@@ -98,7 +97,7 @@ export function selectUnits(units: readonly PastedUnit[], texts: readonly string
   };
   units.forEach((unit, index) => {
     if (kept[index] || unit.kind === 'metric' || unit.kind === 'span' || unit.kind === 'metric-header') return;
-    if (unit.severity === 1 && (cues.failures || inWindow(unit, cues))) eventOnce(index);
+    if (unit.severity >= 2 || (unit.severity === 1 && (cues.failures || inWindow(unit, cues)))) eventOnce(index);
   });
   // The last repeat of each event folded above, so the span of its repeats shows.
   for (const indexes of seen.values()) if (indexes.length > REPEATS_SHOWN) kept[indexes[indexes.length - 1]!] = true;

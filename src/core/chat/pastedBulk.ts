@@ -70,19 +70,25 @@ function isData(text: string): boolean {
 }
 
 /**
+ * A line the user typed: three words or more ending as a sentence does, and no line of data (a
+ * Herald marker closing a cut paste is the paste's: it is found again the same way).
+ */
+function isSentence(line: string): boolean {
+  const trimmed = line.trim();
+  return /[?.!:]$/.test(trimmed) && /^\S+(?:\s+\S+){2,}/.test(trimmed) && !trimmed.includes('[herald: ') && dataLineKind(line) === undefined;
+}
+
+/**
  * A run of data without the lines of prose at its ends: a question typed on the line right after
  * a paste (or right above it) is the user's, never part of the paste.
  */
 function trimProse(text: string, span: BulkSpan): BulkSpan {
   const body = text.slice(span.start, span.end);
-  if (detectContentFormat(body) !== 'text') return span;
   const lines = body.split('\n');
   let first = 0;
   let last = lines.length - 1;
-  // A Herald marker closing a cut paste stays with it: the paste is found again the same way.
-  const data = (line: string): boolean => dataLineKind(line) !== undefined || line.includes('[herald: ');
-  while (first < last && !data(lines[first]!)) first++;
-  while (last > first && !data(lines[last]!)) last--;
+  while (first < last && isSentence(lines[first]!)) first++;
+  while (last > first && isSentence(lines[last]!)) last--;
   const start = span.start + lines.slice(0, first).reduce((sum, line) => sum + line.length + 1, 0);
   const end = start + lines.slice(first, last + 1).join('\n').length;
   return { start, end };

@@ -16,13 +16,13 @@ const TIMESTAMPED: readonly RegExp[] = [
   /^\[?\d{4}[-/]\d{2}[-/]\d{2}[T ]\d{2}:\d{2}/, // 2015-10-18 18:01:47, 2015-10-18T18:01:47Z
   /^\[?\d{1,2}[-/.]\d{1,2}[ T]\d{2}:\d{2}:\d{2}/, // 03-17 16:13:38, [10.30 16:49:06]
   /^\[?(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\w* +(?:\w+ +)?\d{1,2} \d{2}:\d{2}/, // syslog, Apache error log
-  /^\d{8}-\d{1,2}:\d{2}:\d{2}/, // 20171223-22:15:29
+  /^\d{8}-\d{1,2}:\d{1,2}:\d{1,2}/, // 20171223-22:15:29, 20171223-22:16:0
   /^\[?\d{2}:\d{2}:\d{2}/, // 18:01:47 …
   /^\s*\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|CRITICAL|SEVERE)\]?[\s:[]/, // level first
   /^\d{10}(?:\.\d+)?\s/, // epoch seconds
   /^(?:-|[A-Z][A-Z_]{2,30}) \d{10} \d{4}\.\d{2}\.\d{2} /, // BGL: alert flag or category, epoch, date
   /^\S+ \S+ \S+ \[\d{2}\/\w{3}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "/, // Apache/Nginx access log (common, combined)
-  /^\d{5,}\s.*\b1\d{9}\b/, // HPC: id … epoch
+  /^\d{3,}\s+\S+\s[^\n]{0,300}?\b1\d{9}\b/, // HPC: id, node … epoch
 ];
 
 /** `key=value key="quoted value"` pairs, three or more, one of them a time, level or message. */

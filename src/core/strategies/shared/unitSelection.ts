@@ -40,6 +40,8 @@ export interface QuestionCues {
 
 /** A time named in a question: `10:05`, `at 18:05:30`, `around 9:41 am`. */
 const QUESTION_TIME = /\b(\d{1,2}):(\d{2})(?::(\d{2}))?\s*(am|pm)?\b/gi;
+/** Words of a question that name nothing in code. */
+const QUESTION_WORDS = new Set(['where', 'what', 'which', 'who', 'how', 'why', 'when', 'the', 'and', 'not', 'just', 'used', 'use', 'uses', 'called', 'this', 'that', 'these', 'those', 'does', 'did', 'are', 'was', 'were', 'for', 'from', 'with', 'into', 'only', 'also', 'there', 'here', 'its', 'all', 'any', 'find', 'show', 'code']);
 const DEFINITION_WORDS = /\b(?:defined|defines|define|definition|declared|declares|declaration|implemented|implementation)\b/i;
 
 export function questionCues(question: string): QuestionCues {
@@ -52,7 +54,9 @@ export function questionCues(question: string): QuestionCues {
     const at = hours * 3600 + minutes * 60;
     windows.push([at - 60, at + 180]);
   }
-  return { failures: asksAboutFailures(question), windows, definitions: DEFINITION_WORDS.test(question), terms: tokenizeForSearch(question) };
+  // Names are matched by the words as written (`retry` in `retryRequest`) and by their stems.
+  const words = (question.toLowerCase().match(/[a-z_$][\w$]{2,}/g) ?? []).filter((word) => !QUESTION_WORDS.has(word) && !DEFINITION_WORDS.test(word));
+  return { failures: asksAboutFailures(question), windows, definitions: DEFINITION_WORDS.test(question), terms: [...new Set([...words, ...tokenizeForSearch(question)])] };
 }
 
 function inWindow(unit: PastedUnit, cues: QuestionCues): boolean {
@@ -73,6 +77,10 @@ const HEADING_SHARE = 0.05;
 
 /** A line that defines a name holding one of the question's terms, in the common languages' syntax. */
 function definesTerm(text: string, terms: readonly string[]): boolean {
+  return text.split('\n').some((line) => lineDefinesTerm(line, terms));
+}
+
+function lineDefinesTerm(text: string, terms: readonly string[]): boolean {
   const match = /\b(?:def|class|function|func|fn|interface|type|struct|enum|trait|module)\s+\*?\s*([A-Za-z_$][\w$]*)|\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|\([^)]{0,200}\)\s*=>|[\w$]+\s*=>)|^[^:]*[:-]\d+[:-]\s*(?:static\s+|async\s+|public\s+|private\s+|protected\s+)*\*?#?([A-Za-z_$][\w$]*)\s*\([^)]{0,300}\)\s*\{\s*$|([A-Za-z_$][\w$]*)\s*=\s*function\b/.exec(text);
   const name = match?.[1] ?? match?.[2] ?? match?.[3] ?? match?.[4];
   if (name === undefined) return false;
@@ -95,17 +103,25 @@ export function selectUnits(units: readonly PastedUnit[], texts: readonly string
     seen.set(key, [...shown, index]);
     if (shown.length < REPEATS_SHOWN) kept[index] = true;
   };
+  // Warnings of the time the question names first, so their repeats there are the ones shown.
   units.forEach((unit, index) => {
-    if (kept[index] || unit.kind === 'metric' || unit.kind === 'span' || unit.kind === 'metric-header') return;
-    if (unit.severity >= 2 || (unit.severity === 1 && (cues.failures || inWindow(unit, cues)))) eventOnce(index);
+    if (!kept[index] && isEvent(unit) && unit.severity >= 1 && inWindow(unit, cues)) eventOnce(index);
+  });
+  units.forEach((unit, index) => {
+    if (!kept[index] && isEvent(unit) && (unit.severity >= 2 || (unit.severity === 1 && cues.failures)) && !inWindow(unit, cues)) eventOnce(index);
   });
   // The last repeat of each event folded above, so the span of its repeats shows.
-  for (const indexes of seen.values()) if (indexes.length > REPEATS_SHOWN) kept[indexes[indexes.length - 1]!] = true;
+  for (const indexes of seen.values()) if (indexes.length > REPEATS_SHOWN) kept[Math.max(...indexes)] = true;
   keepSeries(units, cues, kept);
   // What was logged in the time the question names ranks above the rest.
   keepByScore(units, cues.windows.length === 0 ? scores : scores.map((score, index) => (inWindow(units[index]!, cues) ? score * WINDOW_BOOST : score)), options, kept);
   keepFamilyHeaders(units, kept);
   return kept;
+}
+
+/** A unit that reports an event (not a reading of a series, not a header). */
+function isEvent(unit: PastedUnit): boolean {
+  return unit.kind !== 'metric' && unit.kind !== 'span' && unit.kind !== 'metric-header';
 }
 
 /** Each series' extremes, last reading, spikes and readings in the named time; the slowest spans. */

@@ -20,6 +20,13 @@ export interface BulkSpan {
  */
 const MIN_LINES = 8;
 const MIN_CHARS = 400;
+/**
+ * A run read as data by the content detector alone (a diff, a listing, a page), not line by line,
+ * is taken from the sizes that held before pastes were split by unit: such runs are mostly what a
+ * task quotes, and their cleaners keep each part whole.
+ */
+const MIN_FORMAT_LINES = 20;
+const MIN_FORMAT_CHARS = 1_500;
 /** A list of pasted items is looked for from this size (its items are ranked whole). */
 const MIN_LIST_CHARS = 1_500;
 /** A block whose lines are this share data of any kind (log lines, samples, spans, hits…) is data, mixed or not. */
@@ -104,7 +111,7 @@ function lineCount(text: string): number {
  * Runs of pasted bulk in a text, outside the spans already taken (fenced blocks, tagged output):
  * consecutive paragraphs that each read as data (by the content detector, or line by line: a paste
  * may mix logs, samples and spans), from 8 lines and 400 characters, less the lines of prose at
- * its ends.
+ * its ends (a run the detector alone reads as data, from 20 lines and 1,500 characters).
  */
 export function pastedBulkSpans(text: string, taken: readonly BulkSpan[] = []): BulkSpan[] {
   if (text.length < MIN_CHARS) return [];
@@ -132,7 +139,9 @@ function dataRuns(text: string, region: BulkSpan): BulkSpan[] {
     if (run !== undefined) {
       const trimmed = trimProse(text, run);
       const body = text.slice(trimmed.start, trimmed.end);
-      if (body.length >= MIN_CHARS && lineCount(body) >= MIN_LINES && isData(body)) spans.push(trimmed);
+      const lines = lineCount(body);
+      const byLines = body.length >= MIN_CHARS && lines >= MIN_LINES && dataLineShare(body.split('\n')) >= DATA_LINE_SHARE;
+      if (byLines || (body.length >= MIN_FORMAT_CHARS && lines >= MIN_FORMAT_LINES && isData(body))) spans.push(trimmed);
     }
     run = undefined;
   };

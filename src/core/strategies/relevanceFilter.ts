@@ -19,6 +19,7 @@ import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
 import { itemStarts } from '../chat/pastedBulk';
+import { jsonItemHeader, jsonItemList } from '../content/jsonItems';
 import { GrammarLoader } from '../code/grammarLoader';
 import { SourceAnalyzer } from '../code/sourceAnalyzer';
 import type { ElideInput } from '../stash/stash';
@@ -113,6 +114,20 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
     // Pasted bulk is ranked against the words it was pasted under, when there are some.
     const query = queryForPasted(request, segment, turnQuery, segments);
     if (query.source === 'none') continue;
+    const jsonList = isUserPaste(request, segment) && segment.messageIndex >= context.freshStart ? jsonItemList(segment.text) : undefined;
+    if (jsonList !== undefined) {
+      // A retriever's JSON answer: its elements ranked and cut as items, the bytes around them kept.
+      const { starts: elementStarts, end } = jsonList;
+      const items = elementStarts.map((start, index) => segment.text.slice(start, elementStarts[index + 1] ?? end));
+      const filtered = await filterItems(items, query.text, scorer, options, context, analyzer, jsonItemHeader);
+      if (filtered === undefined) continue;
+      replacements.set(segment.key, `${segment.text.slice(0, elementStarts[0])}${filtered.text}${segment.text.slice(end)}`);
+      sources.add(query.source);
+      handles.push(...filtered.handles);
+      itemsBefore += items.length;
+      itemsKept += filtered.kept;
+      continue;
+    }
     const starts = itemStarts(segment.text);
     if (starts !== undefined) {
       const items = starts.map((start, index) => segment.text.slice(start, starts[index + 1] ?? segment.text.length));
@@ -206,6 +221,7 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
     if (context.stash.hasIssuedMarker(segment.text)) return false;
     if (isRetrieval(segment)) return false;
     if (itemStarts(segment.text) !== undefined) return true;
+    if (fresh.has(segment.key) && jsonItemList(segment.text) !== undefined) return true;
     // Data pasted under the question, of any kind and mixed or not, is cut unit by unit.
     if (fresh.has(segment.key) && cutsByUnit(segment.text) && !UNIT_EXCLUDED.has(detectContentFormat(segment.text))) return true;
     // Structured output has its own cleaner, which keeps what every line of it means (each hunk
@@ -218,7 +234,7 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
  * A pasted list cut to the items that answer the question: each run of dropped items becomes one
  * marker (the blank lines after it kept), undefined when too little would go.
  */
-async function filterItems(items: readonly string[], query: string, scorer: RelevanceScorer, options: RelevanceFilterOptions, context: StrategyContext, analyzer: () => SourceAnalyzer): Promise<{ text: string; handles: string[]; kept: number } | undefined> {
+async function filterItems(items: readonly string[], query: string, scorer: RelevanceScorer, options: RelevanceFilterOptions, context: StrategyContext, analyzer: () => SourceAnalyzer, header: (item: string) => string | undefined = itemHeader): Promise<{ text: string; handles: string[]; kept: number } | undefined> {
   let scores: number[];
   try {
     scores = await scorer.score(query, items, context.signal);
@@ -249,12 +265,12 @@ async function filterItems(items: readonly string[], query: string, scorer: Rele
     const layout = /\s*$/.exec(original)?.[0] ?? '';
     // Each dropped item's header stays (a chunk's id, path and similarity; a file's path): the
     // structure an answer cites and a retrieve names. The marker holds the items whole.
-    const headers = items.slice(index, end).map(itemHeader).filter((header) => header !== undefined);
+    const headers = items.slice(index, end).map(header).filter((line) => line !== undefined);
     const elision = context.stash.elide({
       original,
       summary: `${end - index} pasted item(s) elided as off-topic for the question (items ${index + 1}–${end} of ${items.length})`,
       kind: 'relevance_filter',
-      render: (marker) => `${headers.map((header) => `${header}\n`).join('')}${marker}${layout}`,
+      render: (marker) => `${headers.map((line) => `${line}\n`).join('')}${marker}${layout}`,
     });
     pieces.push(elision.replacement);
     handles.push(elision.handle);

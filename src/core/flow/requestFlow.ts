@@ -204,6 +204,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const context = (current: ChatRequest): OwnToolContext => ({
     original: input.request,
     request: current,
+    optimized: result !== undefined,
     target: input.target.information,
     sessionId: result?.sessionId,
     retrieve: input.retrieve,

@@ -14,6 +14,7 @@ import type { ForwardTarget, OwnToolRound, ProviderUsage, ResponseChunk, ToolCal
 import type { OwnTool, OwnToolAnswer, OwnToolContext } from './ownTool';
 import { OWN_TOOLS } from './ownTools';
 import { RETRIEVE_TOOL_NAME } from './retrieveTool';
+import { requestWithoutRetrievePromise } from './markerPromise';
 import { describeError } from '../errors';
 import type { BillingKind } from '../costs/billing';
 
@@ -215,6 +216,8 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const offered = offerOwnTools(input, request, context);
   request = offered.request;
   const own = offered.active;
+  // No retrieve tool for the model: no marker may promise one.
+  if (result && !own.has(RETRIEVE_TOOL_NAME) && !input.request.tools.some((tool) => tool.name === RETRIEVE_TOOL_NAME)) request = requestWithoutRetrievePromise(request);
 
   // What the caller saw, kept for semantic_cache; an answer with parts Herald cannot store is not kept.
   const seen: CachedAnswer['chunks'][number][] = [];

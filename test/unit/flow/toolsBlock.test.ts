@@ -51,6 +51,17 @@ describe('one tools block per session', () => {
     await send(firstRequest());
     await send(conversation());
     assert.deepEqual(target.received.map((request) => request.tools.map((tool) => tool.name)), [['run'], ['run']]);
+    const sent = JSON.stringify(target.received[1]!.messages);
+    assert.match(sent, /\[herald: 200 lines elided · hr_[a-z2-7]{16}\]/, 'the marker still names its handle');
+    assert.ok(!sent.includes('retrieve hr_'), 'and promises no retrieve the model cannot make');
+  });
+
+  it('keeps the retrieve promise when the caller brings its own herald_retrieve', async () => {
+    const { target, send } = session({ retrieveRounds: 0 });
+    const own = { name: RETRIEVE_TOOL_NAME, description: 'the caller\'s' };
+    await send({ ...firstRequest(), tools: [...firstRequest().tools, own] });
+    await send({ ...conversation(), tools: [...conversation().tools, own] });
+    assert.ok(JSON.stringify(target.received[1]!.messages).includes('· retrieve hr_'));
   });
 
   it('leaves a request without tools (a plain chat) without a tool until it carries a marker', async () => {

@@ -15,6 +15,7 @@ import type { OwnTool, OwnToolAnswer, OwnToolContext } from './ownTool';
 import { OWN_TOOLS } from './ownTools';
 import { RETRIEVE_TOOL_NAME } from './retrieveTool';
 import { requestWithoutRetrievePromise } from './markerPromise';
+import { answerClientPointers } from './clientPointers';
 import { describeError } from '../errors';
 import type { BillingKind } from '../costs/billing';
 
@@ -223,6 +224,14 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     ...(input.optimize && result ? { currentTools: () => toolsNow(input) } : {}),
     signal: input.signal,
   });
+  // A client's pointer back to a result Herald elided gets that result's text.
+  if (result) {
+    try {
+      request = await answerClientPointers(request, input.retrieve);
+    } catch (failure) {
+      input.logger.warn('client-pointers-failed', `Herald: a pointer to an elided result could not be answered: ${describeError(failure)}`);
+    }
+  }
   const offered = offerOwnTools(input, request, context);
   request = offered.request;
   const own = offered.active;

@@ -12,7 +12,7 @@ import { CACHED_REWRITE_MIN_SAVED_SHARE } from './cacheEconomics';
 import { ElisionTracker, type MessageElisionSite, type RequestElisionSite } from './elisionSites';
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
-import { chainHashes, MessageMemo } from './messageMemo';
+import { chainHashes, MessageMemo, ownKeyOf } from './messageMemo';
 import { SessionStateStore } from './sessionState';
 import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
@@ -152,9 +152,17 @@ export class Pipeline {
     const messageSavings = new Map<number, Record<string, number>>();
     // Last turn's fresh input, now history: it starts from the form it arrived in, which is what
     // the provider cached (decided once, on arrival); a later rewrite pays its cache write.
+    // A message an earlier turn decided under another chain (the client rebuilt an earlier message,
+    // as on a resume) starts from that decision, found by its own bytes: decided stays decided.
     const undecided = input.messages.slice(frozenCount);
+    const ownKeys = new Map<number, string>();
+    const ownKey = (index: number): string => {
+      let key = ownKeys.get(index);
+      if (key === undefined) ownKeys.set(index, (key = ownKeyOf(this.configHash, stripped[index]!.bare)));
+      return key;
+    };
     for (let index = frozenCount; index < freshStart; index++) {
-      const arrived = this.memo.arrival(chain[index]!, stripped[index]!.hints);
+      const arrived = this.memo.decidedOwn(ownKey(index), stripped[index]!.hints) ?? this.memo.arrival(chain[index]!, stripped[index]!.hints, ownKey(index));
       if (!arrived) continue;
       undecided[index - frozenCount] = arrived.message;
       sites.seed(index, arrived.sites);
@@ -213,10 +221,10 @@ export class Pipeline {
     }
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
     if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
-      for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index));
+      for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index), ownKey(index));
       for (let index = freshStart; index < arrival.request.messages.length; index++) {
         const message = arrival.request.messages[index]!;
-        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index));
+        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index), ownKey(index));
       }
     }
     return {

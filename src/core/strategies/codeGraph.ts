@@ -130,7 +130,9 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
     const outline = outlineSource(analysis.source, analysis.symbols, (unit) => workingSet.keys.has(graph.keyOf(entry, unit)), { elide: preview }, { minBodyLines: options.minBodyLines, kind: CODE_GRAPH_ID });
     counts.keptInFull += outline.keptUnits;
     if (outline.elided.length === 0) continue;
-    if (!paysForCacheWrite(context.tokens.count(segment.text), context.tokens.count(outline.text), context.cachedRewriteMinSavedShare)) {
+    const before = context.tokens.count(segment.text);
+    const after = context.tokens.count(outline.text);
+    if (!(context.rewrites ? context.rewrites.pays(segment.messageIndex, before, after) : paysForCacheWrite(before, after, context.cachedRewriteMinSavedShare))) {
       counts.keptForCache++;
       continue;
     }

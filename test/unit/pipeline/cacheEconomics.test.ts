@@ -16,14 +16,6 @@ const call = (id: string): ChatMessage => ({ role: 'assistant', parts: [{ type: 
 const result = (id: string, value: string): ChatMessage => ({ role: 'user', parts: [{ type: 'tool_result', callId: id, content: [{ type: 'text', text: value }], contentShape: 'parts' }], contentShape: 'parts' });
 const LISTING = Array.from({ length: 120 }, (_, index) => `./packages/module_${index}/src/component_${index}.py`).join('\n');
 
-/** A session of `steps` small tool calls, then a large listing the next reply does not take up, then that reply. */
-function session(steps: number): ChatMessage[] {
-  const messages: ChatMessage[] = [text('user', 'Tidy the repository.')];
-  for (let step = 0; step < steps; step++) messages.push(call(`s${step}`), result(`s${step}`, `ok ${step}`));
-  messages.push(call('big'), result('big', LISTING), text('assistant', 'Now the README.'), text('user', 'go on'));
-  return messages;
-}
-
 const request = (messages: ChatMessage[], format: ChatRequest['format'] = 'anthropic'): ChatRequest => ({ format, messages, tools: [], options: {} });
 
 describe('a rewrite of cached history pays for itself', () => {

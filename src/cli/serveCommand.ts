@@ -12,6 +12,7 @@ import { describeError } from '../core/errors';
 import { FileBlobStore } from '../core/stash';
 import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, DEFAULT_UPSTREAM_TIMEOUTS, TenantOptimizer, UserDirectory, type FetchLike, type Gateway, type GatewayOptimizer, type UpstreamTimeouts } from '../gateway';
 import { redactSecrets } from '../gateway/redact';
+import { timedFetch } from '../gateway/timedFetch';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
 import { tidyStashFolder } from './stashHygiene';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
@@ -104,6 +105,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
       logger.warn('stash-memo-not-saved', `Herald: the memo in ${directoryName} could not be saved (${describeError(error)}); the next start decides afresh`);
     }
   };
+  const timed = overrides.fetch ? undefined : timedFetch(upstreamTimeouts);
   let gateway: Gateway;
   try {
     gateway = createGateway({
@@ -115,7 +117,6 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
       ...(users ? { users } : {}),
       ...(allowedHosts ? { allowedHosts } : {}),
       ...(allowedOrigins ? { allowedOrigins } : {}),
-      upstreamTimeouts,
       maxBodyBytes,
       retrieveRounds,
       optimizer: options.off === true ? optimizerOff(optimizer) : optimizer,
@@ -125,15 +126,17 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
         dirty = true;
         decisions?.append(record);
       },
-      ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+      fetch: overrides.fetch ?? timed!.fetch,
     });
   } catch (error) {
+    void timed?.close();
     throw new CliError(describeError(error).replace(/^Herald:/, 'herald serve:'));
   }
   let listening: number;
   try {
     listening = await gateway.listen();
   } catch (error) {
+    void timed?.close();
     throw new CliError(`herald serve: cannot listen on ${typeof options.host === 'string' ? options.host : '127.0.0.1'}:${port} (${describeError(error)}); pick another --port`);
   }
   const timer = setInterval(save, SAVE_INTERVAL_MS);
@@ -148,6 +151,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
     async stop(graceMs = 0) {
       clearInterval(timer);
       await gateway.close(graceMs);
+      await timed?.close();
       await decisions?.flush();
       dirty = true;
       save();
@@ -160,8 +164,15 @@ export const serveCommand: CliCommand = async (args, io) => {
   // SIGTERM (a supervisor, a rolling restart) drains: no new requests, the ones in flight finish
   // for up to --drain-seconds. Ctrl-C stops at once; a second signal of either kind ends the process.
   const graceMs = await new Promise<number>((resolve) => {
-    process.once('SIGINT', () => resolve(0));
-    process.once('SIGTERM', () => resolve(running.drainMs));
+    const interrupted = (): void => stopOn(0);
+    const terminated = (): void => stopOn(running.drainMs);
+    const stopOn = (ms: number): void => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', terminated);
+      resolve(ms);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', terminated);
   });
   if (graceMs > 0) io.stderr(`herald: stopping; requests in flight have up to ${Math.round(graceMs / 1000)} s to finish\n`);
   await running.stop(graceMs);

@@ -25,7 +25,7 @@ import { GatewayTarget } from './gatewayTarget';
 import { redactingLogger, redactRecord } from './redact';
 import { isJsonContentType, isLoopback, RequestGuard, routeOf, type Route } from './requestGuard';
 import { tenantOfRequest, tenantOfUser, type Tenant } from './tenants';
-import { DEFAULT_UPSTREAM_TIMEOUTS, DeliveredStreamError, forwardedHeaders, relayedHeaders, timedFetch, timeoutPhaseOf, UpstreamError, UpstreamTimeout, UpstreamUnreachable, type FetchLike, type UpstreamTimeouts } from './upstream';
+import { DeliveredStreamError, forwardedHeaders, relayedHeaders, timeoutPhaseOf, UpstreamError, UpstreamTimeout, UpstreamUnreachable, type FetchLike } from './upstream';
 import type { User, UserDirectory } from './users';
 
 export { isLoopback } from './requestGuard';
@@ -59,8 +59,6 @@ export interface GatewayOptions {
   readonly allowedHosts?: readonly string[];
   /** Web origins a browser may call the gateway from; a request from any other origin is refused. */
   readonly allowedOrigins?: readonly string[];
-  /** How long the provider may take to connect, to start its answer and between two pieces of it. */
-  readonly upstreamTimeouts?: UpstreamTimeouts;
   /** Largest request body in bytes; larger ones get a 413. Default 32 MiB. */
   readonly maxBodyBytes?: number;
   /** Most rounds of Herald's own tool answers in one turn; 0 offers none. Default 4. */
@@ -71,7 +69,7 @@ export interface GatewayOptions {
   readonly logger: Logger;
   /** Each finished request's record (metadata only), for a decisions file or the Decisions view. */
   readonly onRecord?: (record: GatewayRecord) => void;
-  /** The upstream `fetch`, for tests. Default the global fetch. */
+  /** The upstream `fetch` (`herald serve` gives one with its timeouts, tests a fake). Default the global fetch. */
   readonly fetch?: FetchLike;
 }
 
@@ -107,8 +105,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     throw new Error(`Herald: listening on ${host} makes the gateway reachable from other machines; give it a token (--token or HERALD_GATEWAY_TOKEN) that their clients send as x-herald-token, or a team of users (--users FILE)`);
   }
   if (options.token !== undefined && options.users) throw new Error('Herald: give the gateway either one token (--token) or a team of users (--users), not both');
-  const timed = options.fetch ? undefined : timedFetch(options.upstreamTimeouts ?? DEFAULT_UPSTREAM_TIMEOUTS);
-  const fetchLike: FetchLike = options.fetch ?? timed!.fetch;
+  const fetchLike: FetchLike = options.fetch ?? ((url, init) => fetch(url, init as RequestInit));
   const guard = new RequestGuard({ bind: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}), ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), ...(options.token !== undefined ? { token: options.token } : {}), ...(options.users ? { users: options.users } : {}) });
   // Every log line and record is redacted: the token, keys in URLs, bearer values.
   const secrets: readonly string[] = options.token ? [options.token] : [];
@@ -373,7 +370,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (graceMs > 0) await inFlight.idle(graceMs);
       server.closeAllConnections();
       await closed;
-      await timed?.close();
     },
     recent: () => recent,
     url: () => `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -4,7 +4,6 @@
  * Headers live only in the call; nothing here logs, stores or describes them.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { Agent, fetch as undiciFetch } from 'undici';
 import { redactSecrets } from './redact';
 
 /** Request headers that belong to one connection, not to the request (RFC 9110 §7.6.1), and ones Herald sets itself. */
@@ -76,20 +75,12 @@ export interface UpstreamTimeouts {
 }
 
 /**
- * 10 s to connect (as undici's own default); 300 s for the first byte and between two pieces
- * (a non-streamed answer of a reasoning model may take minutes to start, a stream may pause
- * while the model thinks; the providers' own SDKs wait 600 s in all).
+ * 10 s to connect; 300 s for the first byte and between two pieces (a non-streamed answer of a
+ * reasoning model may take minutes to start, a stream may pause while the model thinks; the
+ * providers' own SDKs wait 600 s in all). These are also the global fetch's own defaults, which
+ * a gateway started without {@link timedFetch} (the extension's) keeps.
  */
 export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, firstByteMs: 300_000, idleMs: 300_000 };
-
-/** The upstream fetch with the timeouts enforced (undici's agent: connect, headers, body timeouts). */
-export function timedFetch(timeouts: UpstreamTimeouts): { readonly fetch: FetchLike; close(): Promise<void> } {
-  const agent = new Agent({ connect: { timeout: timeouts.connectMs }, headersTimeout: timeouts.firstByteMs, bodyTimeout: timeouts.idleMs });
-  return {
-    fetch: (url, init) => undiciFetch(url, { ...init, dispatcher: agent }) as unknown as Promise<Response>,
-    close: () => agent.close(),
-  };
-}
 
 /** The timeout phase an error of the upstream call stands for, if it is one. */
 export function timeoutPhaseOf(error: unknown): TimeoutPhase | undefined {

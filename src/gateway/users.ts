@@ -96,7 +96,9 @@ export class UserDirectory {
   private stamp = '';
   private checked = Number.NEGATIVE_INFINITY;
 
+  /** Reads the file; throws when it is missing or not valid (a gateway must not start with no way in). */
   constructor(readonly file: string, private readonly onProblem: (message: string) => void = () => undefined, private readonly now: () => number = Date.now) {
+    if (!fs.existsSync(file)) throw new Error(`Herald: there is no users file ${file}`);
     this.load(true);
   }
 

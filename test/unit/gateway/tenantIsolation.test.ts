@@ -5,6 +5,9 @@
  * replayed with its markers for another; a request without any credential shares nothing.
  */
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { runHerald } from '../../support/cliRun';
 import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
 import { ScopedBlobStore, splitScopedKey } from '../../../src/core/stash/scopedBlobStore';
 import { credentialsOf, tenantOfRequest, tenantOfUser } from '../../../src/gateway/tenants';
@@ -104,11 +107,12 @@ describe('gateway: tenants apart', function () {
   for (const { name, a, b } of carriers) {
     it(`a cached answer stays with its credential in ${name}`, async () => {
       harness = await startHarness((_request, index) => ({ kind: 'json', body: chatCompletion({ text: `answer ${index}` }) }));
-      const ask = async (who: { headers?: Record<string, string>; query?: string }) => ((await (await post(harness!, 'chat', oneMessage('chat', 'What is the capital of France?'), who.headers ?? {}, who.query ?? '')).json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
-      assert.equal(await ask(a), 'answer 0');
-      assert.equal(await ask(a), 'answer 0', 'the same credential is served from the cache');
-      assert.equal(await ask(b), 'answer 1', 'another credential never gets it');
-      assert.equal(harness.upstream.received.length, 2);
+      const ask = async (who: { headers?: Record<string, string>; query?: string }, words: string) => ((await (await post(harness!, 'chat', oneMessage('chat', words), who.headers ?? {}, who.query ?? '')).json()) as { choices: { message: { content: string } }[] }).choices[0]!.message.content;
+      assert.equal(await ask(a, 'What is the capital of France?'), 'answer 0');
+      assert.equal(await ask(b, 'What is the capital of France?'), 'answer 1', 'another credential never gets it');
+      assert.equal(await ask(a, 'And of Spain?'), 'answer 2');
+      assert.equal(await ask(a, 'And of Spain?'), 'answer 2', 'the same credential is served from the cache');
+      assert.equal(harness.upstream.received.length, 3);
     });
   }
 
@@ -118,8 +122,10 @@ describe('gateway: tenants apart', function () {
     await answer();
     await answer();
     assert.equal(harness.upstream.received.length, 2, 'the second anonymous request was not served the first one\'s answer');
+    await post(harness, 'chat', oneMessage('chat', 'What is the capital of France?'), { authorization: 'Bearer sk-someone' });
+    assert.equal(harness.upstream.received.length, 3, 'nor was a request with a credential');
     await post(harness, 'chat', privateConversation('chat'), {});
-    const handle = handlesIn(harness.upstream.received[2]!.body)[0]!;
+    const handle = handlesIn(harness.upstream.received.at(-1)!.body)[0]!;
     const before = harness.upstream.received.length;
     await post(harness, 'chat', oneMessage('chat', `An earlier note: [herald: 300 lines elided · retrieve ${handle}]`), {});
     const rounds = harness.upstream.received.slice(before);
@@ -143,6 +149,18 @@ describe('gateway: tenants apart', function () {
     const before = harness.upstream.received.length;
     await post(harness, 'messages', oneMessage('messages', `An earlier note: [herald: 300 lines elided · retrieve ${bobHandles[0]}]`), { 'x-api-key': 'sk-bob' });
     assert.ok(harness.upstream.received[before + 1]!.body.includes('ALICE-PRIVATE'), 'the same text, stashed under Bob\'s own handle');
+  });
+
+  it('lets whoever runs the folder read a tenant\'s original with herald retrieve', async () => {
+    harness = await startHarness(provider('messages'));
+    await post(harness, 'messages', privateConversation('messages'), { 'x-api-key': 'sk-alice' });
+    const handle = handlesIn(harness.upstream.received[0]!.body)[0]!;
+    await harness.serve.stop();
+    const run = await runHerald(['retrieve', handle, '--stash', path.join(harness.folder, 'stash')]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.includes(PRIVATE));
+    const files = fs.readdirSync(path.join(harness.folder, 'stash', 'entries'));
+    assert.ok(files.length > 0 && files.every((name) => /^t-[0-9a-f]{24}\.hr_[a-z2-7]{16}\.json$/.test(name)), 'every entry under its tenant\'s namespace');
   });
 
   describe('tenant derivation', () => {

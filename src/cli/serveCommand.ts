@@ -12,7 +12,6 @@ import { describeError } from '../core/errors';
 import { FileBlobStore } from '../core/stash';
 import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, DEFAULT_UPSTREAM_TIMEOUTS, TenantOptimizer, UserDirectory, type FetchLike, type Gateway, type GatewayOptimizer, type UpstreamTimeouts } from '../gateway';
 import { redactSecrets } from '../gateway/redact';
-import { timedFetch } from '../gateway/timedFetch';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
 import { tidyStashFolder } from './stashHygiene';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
@@ -105,7 +104,8 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
       logger.warn('stash-memo-not-saved', `Herald: the memo in ${directoryName} could not be saved (${describeError(error)}); the next start decides afresh`);
     }
   };
-  const timed = overrides.fetch ? undefined : timedFetch(upstreamTimeouts);
+  // Loaded here, not with the CLI: only serve needs the HTTP client (and its start-up cost).
+  const timed = overrides.fetch ? undefined : (await import('../gateway/timedFetch')).timedFetch(upstreamTimeouts);
   let gateway: Gateway;
   try {
     gateway = createGateway({

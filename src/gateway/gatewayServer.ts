@@ -288,7 +288,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         response.destroy();
         return;
       }
-      if (target.rounds === 0) {
+      if (target.rounds === 0 && !writer.started) {
         // Herald's own failure before the provider was called: the original request goes out as it came, once.
         logger.error('gateway-flow-failed', `Herald: the ${api.id} request failed inside Herald (${describeError(error)}); the original request was forwarded`);
         const status = await passthrough(request, response, url, bytes, api, abort.signal);

@@ -9,6 +9,8 @@ import * as fs from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { REDACTED, redactRecord, redactSecrets } from '../../../src/gateway/redact';
 import { allFileText, anthropicConversation, decisionsFileLines, records, startHarness, type Harness } from './harness';
 import { anthropicEvents } from './providerAnswers';
@@ -98,10 +100,19 @@ describe('gateway: no secret in any log or record', function () {
     });
   });
 
-  it('writes the decisions file readable by its owner only', async () => {
-    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'fine' }] }) });
-    await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body: JSON.stringify({ ...anthropicConversation(), stream: true }) });
-    await harness.serve.stop();
-    assert.equal(fs.statSync(harness.decisionsFile).mode & 0o077, 0);
+  it('keeps the decisions file readable by its owner only, an existing one included', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-decisions-'));
+    const file = path.join(folder, 'decisions.jsonl');
+    fs.writeFileSync(file, '', { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    try {
+      harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'fine' }] }) }, ['--decisions', file]);
+      await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'k' }, body: JSON.stringify({ ...anthropicConversation(), stream: true }) });
+      await harness.serve.stop();
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+      assert.ok(fs.readFileSync(file, 'utf8').length > 0, 'the record was written');
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

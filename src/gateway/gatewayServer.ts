@@ -20,7 +20,7 @@ import { messagesApi } from './apis/messagesApi';
 import { responsesApi } from './apis/responsesApi';
 import type { ApiId, ClientOutput, ClientWriter, WireApi } from './apis/wireApi';
 import { InFlight } from './drain';
-import type { GatewayOptimizer } from './gatewayOptimizer';
+import type { GatewayOptimizer, TenantScope } from './gatewayOptimizer';
 import { GatewayTarget } from './gatewayTarget';
 import { redactingLogger, redactRecord } from './redact';
 import { isJsonContentType, isLoopback, RequestGuard, routeOf, type Route } from './requestGuard';
@@ -173,7 +173,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const tenant = user ? tenantOfUser(user.name, options.tenantKey) : tenantOfRequest(request.headers, route.searchParams, options.tenantKey);
     const path = route.path;
     if (api) {
-      if (!isJsonContentType(request.headers['content-type'])) return refuse(415, `Herald: the gateway takes JSON bodies only (content-type: application/json), not ${request.headers['content-type'] ?? 'a body without a content type'}`);
+      if (!isJsonContentType(request.headers['content-type'])) return refuse(415, notJson(request));
       return handleApi(api, request, response, route, tenant, user);
     }
     // Claude Code probes its base URL at start-up; the provider answers it with an empty 200.
@@ -185,7 +185,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (request.method === 'GET' && path === '/herald/health') return sendJson(response, 200, { ok: true, port });
     if (request.method === 'GET' && path === '/herald/decisions') return sendJson(response, 200, { requests: visibleTo(user) });
     if (request.method === 'POST' && path === '/v1/messages/count_tokens') {
-      if (!isJsonContentType(request.headers['content-type'])) return refuse(415, `Herald: the gateway takes JSON bodies only (content-type: application/json), not ${request.headers['content-type'] ?? 'a body without a content type'}`);
+      if (!isJsonContentType(request.headers['content-type'])) return refuse(415, notJson(request));
       await passthrough(request, response, `${anthropicBase}${path}${route.search}`, undefined, messagesApi);
       return;
     }
@@ -236,22 +236,22 @@ export function createGateway(options: GatewayOptions): Gateway {
     response.on('close', () => {
       if (!response.writableFinished) abort.abort();
     });
-    const scope = options.optimizer.forTenant(tenant);
-    let prepared: { parsed: ChatRequest; target: GatewayTarget; writer: ClientWriter; answersItself: boolean };
+    let prepared: { parsed: ChatRequest; target: GatewayTarget; writer: ClientWriter; answersItself: boolean; scope: TenantScope };
     try {
+      const scope = options.optimizer.forTenant(tenant);
       const parsed = parseRequest(body, api.format);
       const exchange = api.exchange();
       const model = typeof fields.model === 'string' ? fields.model : undefined;
       const target = new GatewayTarget({ api, exchange, url, headers: forwardedHeaders(request.headers), stream, fetch: fetchLike, tokens: options.optimizer.tokens, original: { request: parsed, json: jsonOrUndefined(body), bytes }, model });
       const output: ClientOutput = { response, head: () => target.head, rounds: () => target.rounds, model };
-      prepared = { parsed, target, writer: exchange.writer(output, stream), answersItself: api.answersItself(fields) };
+      prepared = { parsed, target, writer: exchange.writer(output, stream), answersItself: api.answersItself(fields), scope };
     } catch (error) {
       // Fail-open: a request Herald cannot read (or nests too deep to write) goes to the provider as it came; the provider decides.
       logger.warn('gateway-request-unreadable', `Herald: a ${api.id} request could not be read (${describeError(error)}); it was forwarded untouched`);
       await passthrough(request, response, url, bytes, api, abort.signal);
       return;
     }
-    const { parsed, target, writer, answersItself } = prepared;
+    const { parsed, target, writer, answersItself, scope } = prepared;
     const optimize = scope.optimize;
     const id = `g${started.toString(36)}-${(++counter).toString(36)}`;
     const finished = (flowRecord: RequestRecord | undefined, httpStatus: number): void => {
@@ -410,6 +410,10 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
   const text = JSON.stringify(body);
   response.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
   response.end(text);
+}
+
+function notJson(request: http.IncomingMessage): string {
+  return `Herald: the gateway takes JSON bodies only (content-type: application/json), not ${request.headers['content-type'] ?? 'a body without a content type'}`;
 }
 
 /** The body as JSON text, or undefined when it cannot be written again (nested deeper than the stack allows). */

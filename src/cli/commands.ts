@@ -7,6 +7,7 @@ import type { CliCommand } from './io';
 import { optimizeCommand } from './optimizeCommand';
 import { retrieveCommand } from './retrieveCommand';
 import { SERVE_USAGE, serveCommand } from './serveCommand';
+import { USERS_USAGE, usersCommand } from './usersCommand';
 
 export interface CommandEntry {
   readonly usage: string;
@@ -29,5 +30,6 @@ export const COMMANDS: Readonly<Record<string, CommandEntry>> = {
     run: filterCommand,
   },
   serve: { usage: SERVE_USAGE, summary: 'run the local gateway: OpenAI Chat Completions, Responses and Anthropic Messages, every request optimized on its way to the provider', run: serveCommand },
+  users: { usage: USERS_USAGE, summary: 'add, remove or list the users of a shared gateway (herald serve --users FILE); add prints the new token once', run: usersCommand },
   expand: { usage: 'expand [--stash DIR] [--format openai|anthropic|responses]', summary: 'read an optimized request, print it with every marker expanded', run: expandCommand },
 };

@@ -33,6 +33,12 @@ export interface PipelineConfig {
    * length instead (see `cacheEconomics.ts`).
    */
   readonly cachedRewriteMinSavedShare?: number;
+  /**
+   * Whose decided history this pipeline reads and writes (a gateway's tenant): the memo keys of
+   * two scopes never meet, so a message decided for one is never replayed, markers and all, for
+   * another. Unset: one scope, the keys as they always were.
+   */
+  readonly scope?: string;
 }
 
 export interface PipelineDependencies {
@@ -118,6 +124,7 @@ export class Pipeline {
       enabled: this.enabledIds(),
       options: config.options ?? {},
       cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
+      ...(config.scope !== undefined ? { scope: config.scope } : {}),
     }));
   }
 

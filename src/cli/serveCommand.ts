@@ -11,16 +11,30 @@ import { TokenCounter } from '../core/tokens/tokenCounter';
 import { describeError } from '../core/errors';
 import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, TenantOptimizer, type FetchLike, type Gateway } from '../gateway';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
+import type { OptionSpec } from './optionSpec';
+import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 
-export const SERVE_USAGE =
-  'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR] [--token T] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--rewrite-share 0-1] [--quiet]';
-
-const SPEC = {
-  host: true, port: true, 'openai-base-url': true, 'anthropic-base-url': true, stash: true, token: true, 'max-body-mb': true, decisions: true,
-  'retrieve-rounds': true, enable: true, disable: true, off: false, 'time-limit': true, 'rewrite-share': true, 'embedding-model': true, quiet: false,
-};
+/** `herald serve`'s options, one line each: the parser and `herald serve --help` read them. */
+export const SERVE_OPTIONS = {
+  host: { value: 'ADDRESS', help: 'the address to listen on (default 127.0.0.1; beyond loopback only with --token)' },
+  port: { value: 'N', help: 'the port (default 8787; 0 picks a free one)' },
+  'openai-base-url': { value: 'URL', help: 'where OpenAI requests go (default https://api.openai.com/v1)' },
+  'anthropic-base-url': { value: 'URL', help: 'where Anthropic requests go (default https://api.anthropic.com)' },
+  stash: STASH_OPTION,
+  token: { value: 'T', help: 'clients beyond loopback must send x-herald-token: T (or $HERALD_GATEWAY_TOKEN)' },
+  'max-body-mb': { value: 'N', help: 'larger request bodies get a 413 (default 32)' },
+  decisions: { value: 'FILE', help: "append each request's record to FILE as one JSON line" },
+  'retrieve-rounds': { value: 'N', help: 'most in-turn herald_retrieve rounds per request, 0 to 10 (default 4)' },
+  enable: ENABLE_OPTION,
+  disable: DISABLE_OPTION,
+  off: { help: 'forward every request untouched (retrieval still answers)' },
+  'time-limit': TIME_LIMIT_OPTION,
+  'rewrite-share': REWRITE_SHARE_OPTION,
+  'embedding-model': EMBEDDING_MODEL_OPTION,
+  quiet: { help: 'print warnings and errors only' },
+} satisfies OptionSpec;
 
 /** How often the memo and pins are saved while the gateway runs, in ms. */
 const SAVE_INTERVAL_MS = 30_000;
@@ -35,7 +49,7 @@ export interface RunningServe {
 
 /** Starts the gateway the arguments describe (the command waits for a signal; tests call this directly). */
 export async function startServe(args: readonly string[], io: CliIo, overrides: { fetch?: FetchLike } = {}): Promise<RunningServe> {
-  const { options, positional } = parseOptions(args, SPEC);
+  const { options, positional } = parseOptions(args, SERVE_OPTIONS);
   if (positional.length > 0) throw new CliError(`herald serve: unexpected argument "${positional[0]}"`);
   const port = options.port === undefined ? DEFAULT_GATEWAY_PORT : portOption(options.port);
   const maxBodyBytes = options['max-body-mb'] === undefined ? DEFAULT_MAX_BODY_BYTES : positiveInteger(options['max-body-mb'], '--max-body-mb') * 1024 * 1024;

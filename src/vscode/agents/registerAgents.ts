@@ -40,12 +40,42 @@ function continueFolder(): string {
   return process.env.CONTINUE_GLOBAL_DIR || path.join(os.homedir(), '.continue');
 }
 
+/** The read-only document that shows a plan before anything is written (no save prompt when closed). */
+const PLAN_SCHEME = 'herald-agents';
+
 export function registerAgents(host: HeraldHost): vscode.Disposable[] {
   void finishRooImport(host);
-  return [vscode.commands.registerCommand(CONNECT_AGENTS_COMMAND, () => connectAgents(host))];
+  const plans = new PlanDocuments();
+  return [
+    vscode.workspace.registerTextDocumentContentProvider(PLAN_SCHEME, plans),
+    plans,
+    vscode.commands.registerCommand(CONNECT_AGENTS_COMMAND, () => connectAgents(host, plans)),
+  ];
 }
 
-async function connectAgents(host: HeraldHost): Promise<void> {
+/** The plan's text by document, for the read-only preview. */
+class PlanDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly texts = new Map<string, string>();
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.changed.event;
+
+  show(text: string): vscode.Uri {
+    const uri = vscode.Uri.from({ scheme: PLAN_SCHEME, path: '/Connect Agent Extensions.md' });
+    this.texts.set(uri.toString(), text);
+    this.changed.fire(uri);
+    return uri;
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.toString()) ?? '';
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+async function connectAgents(host: HeraldHost, plans: PlanDocuments): Promise<void> {
   const agents = installedAgents();
   if (agents.length === 0) {
     await vscode.window.showInformationMessage('Herald: no agent extension is installed (Continue, Cline or Roo Code). Install one and run this command again; without one, @herald in the chat answers with your endpoint.');
@@ -70,8 +100,9 @@ async function connectAgents(host: HeraldHost): Promise<void> {
     void vscode.window.showErrorMessage(describeError(error));
     return;
   }
-  // What will be written, read before anything is: an untitled Markdown document beside the dialog.
-  const preview = await vscode.workspace.openTextDocument({ language: 'markdown', content: renderPlan(plan) });
+  // What will be written, read before anything is: a read-only Markdown document beside the dialog.
+  const preview = await vscode.workspace.openTextDocument(plans.show(renderPlan(plan)));
+  await vscode.languages.setTextDocumentLanguage(preview, 'markdown');
   await vscode.window.showTextDocument(preview, { preview: true, viewColumn: vscode.ViewColumn.Active });
   const writes = plan.steps.filter((step) => step.kind !== 'manual').length;
   const choice = await vscode.window.showInformationMessage(

@@ -43,9 +43,10 @@ export function registerWelcome(host: HeraldHost): vscode.Disposable[] {
 
 /**
  * How many chat models this VS Code has (Herald's own included: endpoints and the models it
- * wraps). Listed a moment after start-up, since VS Code answers "Canceled" during activation.
+ * wraps), or undefined when VS Code would not say. Listed a moment after start-up, since VS Code
+ * answers "Canceled" during activation.
  */
-async function chatModelCount(): Promise<number> {
+async function chatModelCount(): Promise<number | undefined> {
   for (let attempt = 0; attempt < 6; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     try {
@@ -54,7 +55,8 @@ async function chatModelCount(): Promise<number> {
       // Not ready yet: ask again.
     }
   }
-  return 0;
+  // Unknown: the usual notice, which leads to Manage Models and the endpoints either way.
+  return undefined;
 }
 
 /** Opens VS Code's Manage Models (the Language Models editor), where the Herald entries are enabled. */

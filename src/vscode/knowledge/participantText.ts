@@ -56,7 +56,7 @@ export function contextReply(result: ContextSummary): string {
   if (result.nothingFound) {
     const nearest = result.nearest.length > 0 ? ` The nearest pages: ${result.nearest.map((page) => `**${page.title}**`).join(', ')}.` : '';
     if (result.pages.length === 0) return `Nothing in the library matches this task, and it has no rules that apply to every task.${nearest}`;
-    return `No reference page matches this task.${nearest} The bundle holds only the ${rules.length === 1 ? 'rule' : `${rules.length} rules`} that apply to every task (${result.pages.length} ${result.pages.length === 1 ? 'page' : 'pages'}, ${result.tokens} of ${result.maxTokens} tokens):\n\n${result.markdown}`;
+    return `No reference page matches this task.${nearest} The bundle holds only ${rules.length === 1 ? 'the rule that applies' : `the ${rules.length} rules that apply`} to every task (${result.pages.length} ${result.pages.length === 1 ? 'page' : 'pages'}, ${result.tokens} of ${result.maxTokens} tokens):\n\n${result.markdown}`;
   }
   return `**${result.pages.length} ${result.pages.length === 1 ? 'page' : 'pages'}, ${result.tokens} of ${result.maxTokens} tokens**\n\n${result.markdown}`;
 }

@@ -22,7 +22,7 @@ export const PARTICIPANT_ID = 'herald.participant';
 async function attachedReferences(host: HeraldHost, request: vscode.ChatRequest, question: string): Promise<PreparedAttachments | undefined> {
   const references: AttachedReference[] = [];
   for (const reference of request.references) {
-    const read = await readReference(reference.value).catch((error: unknown) => {
+    const read = await readReference(reference.value, reference.modelDescription ?? reference.id).catch((error: unknown) => {
       host.logger.warn('attachment-unreadable', `Herald: an attachment could not be read (${error instanceof Error ? error.message : String(error)}); it was not sent`);
       return undefined;
     });
@@ -36,7 +36,7 @@ async function attachedReferences(host: HeraldHost, request: vscode.ChatRequest,
 }
 
 /** A file (whole) or a selection (its lines) as labelled text; other values are not attachments Herald can read. */
-async function readReference(value: unknown): Promise<AttachedReference | undefined> {
+async function readReference(value: unknown, name: string): Promise<AttachedReference | undefined> {
   if (value instanceof vscode.Uri) {
     const document = await vscode.workspace.openTextDocument(value);
     return { label: vscode.workspace.asRelativePath(value), content: document.getText() };
@@ -45,7 +45,7 @@ async function readReference(value: unknown): Promise<AttachedReference | undefi
     const document = await vscode.workspace.openTextDocument(value.uri);
     return { label: `${vscode.workspace.asRelativePath(value.uri)}:${value.range.start.line + 1}-${value.range.end.line + 1}`, content: document.getText(value.range) };
   }
-  if (typeof value === 'string' && value.length > 0) return { label: 'attached text', content: value };
+  if (typeof value === 'string' && value.length > 0) return { label: name, content: value };
   return undefined;
 }
 
@@ -66,6 +66,7 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
       stream.markdown('Tell me what you are about to do, e.g. `@herald /context add a refund endpoint`.');
       return {};
     }
+    const startedAt = Date.now();
     const library = host.library.current();
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
@@ -93,12 +94,19 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
       stream.markdown(result ? contextReply(result) : `No knowledge library to show. ${noLibraryHint(host.library.view().message).replace(/^_Answered without a knowledge library\. |_$/g, '')}`);
       return { metadata: { command: 'context' } };
     }
+    const libraryMs = Date.now() - startedAt;
     const attachments = await attachedReferences(host, request, task);
+    const preparedAt = Date.now();
     if (attachments?.note) stream.markdown(`${attachments.note}\n\n`);
     const parts = [result ? libraryMessage(result) : undefined, attachmentsMessage(attachments?.sent ?? []), task].filter((part): part is string => part !== undefined);
     const response = await request.model.sendRequest(parts.map((part) => vscode.LanguageModelChatMessage.User(part)), {}, token);
-    for await (const piece of response.text) stream.markdown(piece);
+    let firstPieceAt: number | undefined;
+    for await (const piece of response.text) {
+      firstPieceAt ??= Date.now();
+      stream.markdown(piece);
+    }
     stream.markdown(`\n\n${result ? libraryFootnote(result) : noLibraryHint(host.library.view().message)}`);
+    host.logger.info('participant-answered', `Herald: @herald answered with ${request.model.name}: library ${libraryMs} ms, attachments ${preparedAt - startedAt - libraryMs} ms, first words after ${firstPieceAt === undefined ? '—' : firstPieceAt - preparedAt} ms, done after ${Date.now() - startedAt} ms`);
     return { metadata: { command: 'answer' } };
   });
   participant.iconPath = vscode.Uri.joinPath(host.context.extensionUri, 'media', 'herald.svg');

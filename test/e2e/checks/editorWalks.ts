@@ -39,6 +39,8 @@ def refund(order, amount):
     order.refunded += amount
     return order
 `;
+/** The last line @herald writes after an answer (or a /context reply): the response is complete once it shows. */
+const FOOTNOTE = /Answered without a knowledge library|From the library|Nothing in the library|No reference page matches|no rules that apply/;
 /** A minute: the issue's bound from a fresh install to a first answer. */
 const FIRST_ANSWER_MS = 60_000;
 
@@ -94,13 +96,19 @@ async function walkWithoutCopilot(context: WalkContext, fake: FakeServer): Promi
     // The chat now has a model: Herald's endpoint, made the default.
     await runCommand(page, 'Chat: Open Chat');
     const picker = await waitForPickerLabel(page, /Herald · fake/, 30_000);
+    const pickerAt = Date.now();
     await session.screenshot('02-chat-model');
     context.check('without Copilot, the chat\'s model picker shows "Herald · fake" (Herald made it the default)', /Herald · fake/.test(picker), `picker: "${picker}"`);
 
     // 27.1: @herald answers without a library; 28.4: one endpoint request for one question.
     const requestsBefore = fake.requests.length;
-    const answer = await chat(page, '@herald What does a refund need to check?');
-    const answeredAt = Date.now();
+    const askedAt = Date.now();
+    const arrival = requestArrival(fake, requestsBefore + 1, 150_000);
+    const reply = await chat(page, '@herald What does a refund need to check?', 150_000, FOOTNOTE, /E2E answer|stand-in answer/);
+    const answer = reply.text;
+    const answeredAt = reply.seenAt ?? reply.doneAt;
+    const reachedAt = await arrival;
+    context.log(`without Copilot: ready → picker ${((pickerAt - session.readyAt) / 1000).toFixed(1)} s; question sent → endpoint request ${reachedAt ? ((reachedAt - askedAt) / 1000).toFixed(1) : '?'} s → answer shown ${reply.seenAt ? ((reply.seenAt - askedAt) / 1000).toFixed(1) : '?'} s → complete ${((reply.doneAt - askedAt) / 1000).toFixed(1)} s`);
     await session.screenshot('03-first-answer');
     context.check('@herald answers through the endpoint with no library, the library\'s absence a hint after the answer', /E2E answer/.test(answer) && /Answered without a knowledge library/.test(answer) && !/No knowledge library is available/.test(answer), answer.replace(/\s+/g, ' ').slice(0, 240));
     await page.waitForTimeout(3_000);
@@ -135,8 +143,11 @@ async function walkWithDefaultModel(context: WalkContext, fake: FakeServer): Pro
     await runCommand(page, 'Chat: Open Chat');
     const picker = await waitForPickerLabel(page, /Copilot Stand-in|Herald/, 30_000);
     context.check('with a default chat model, Herald leaves it the default (the picker shows the stand-in)', /Copilot Stand-in/.test(picker) && !/Herald/.test(picker), `picker: "${picker}"`);
-    const answer = await chat(page, '@herald What does a refund need to check?');
-    const answeredAt = Date.now();
+    const askedAt = Date.now();
+    const reply = await chat(page, '@herald What does a refund need to check?', 150_000, FOOTNOTE, /E2E answer|stand-in answer/);
+    const answer = reply.text;
+    const answeredAt = reply.seenAt ?? reply.doneAt;
+    context.log(`with a default model: question sent → answer shown ${reply.seenAt ? ((reply.seenAt - askedAt) / 1000).toFixed(1) : '?'} s → complete ${((reply.doneAt - askedAt) / 1000).toFixed(1)} s`);
     await session.screenshot('01-first-answer');
     context.check('with a default chat model, @herald answers through it', /stand-in answer/.test(answer), answer.replace(/\s+/g, ' ').slice(0, 200));
     const timing = { fromStartMs: answeredAt - session.startedAt, fromReadyMs: answeredAt - session.readyAt };
@@ -183,6 +194,16 @@ async function addEndpoint(page: Page, url: string, session: Session): Promise<b
   return (settings['herald.endpoints'] ?? []).some((endpoint) => endpoint.name === 'fake' && endpoint.url === url);
 }
 
+/** When the fake endpoint's request count reaches `count` (ms since the epoch), or undefined after the time. */
+async function requestArrival(fake: FakeServer, count: number, timeoutMs: number): Promise<number | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fake.requests.length >= count) return Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
 /** The chat's model picker label, once it matches (the last label read otherwise). */
 async function waitForPickerLabel(page: Page, pattern: RegExp, timeoutMs: number): Promise<string> {
   const deadline = Date.now() + timeoutMs;
@@ -214,9 +235,9 @@ async function checkContextReply(context: WalkContext, session: Session): Promis
   fs.cpSync(path.join(FIXTURES, 'sample-library'), path.join(session.workspace, '.herald'), { recursive: true });
   await runCommand(session.page, 'Herald: Reindex Library');
   await session.page.locator('.notification-toast', { hasText: 'library reindexed' }).first().waitFor({ timeout: 20_000 }).catch(() => undefined);
-  const reply = await chat(session.page, '@herald /context kubernetes cluster autoscaling');
+  const reply = await chat(session.page, '@herald /context kubernetes cluster autoscaling', 150_000, /check with the user|no rules that apply/);
   await session.screenshot('05-context');
-  const text = reply.replace(/\s+/g, ' ');
+  const text = reply.text.replace(/\s+/g, ' ');
   const used = /Used (\d+) references?/.exec(text)?.[1];
   context.check(
     '/context never says "Nothing in the library matches" above the references it used: with only the rules, it says so',
@@ -237,10 +258,11 @@ async function checkConnectAgents(context: WalkContext, session: Session, fake: 
   if (!asked) return;
   await dialog.locator('.monaco-button', { hasText: 'Write' }).first().click();
   const configFile = path.join(continueFolder, 'config.yaml');
-  const deadline = Date.now() + 15_000;
-  while (!fs.existsSync(configFile) && Date.now() < deadline) await page.waitForTimeout(300);
-  const config = fs.existsSync(configFile) ? fs.readFileSync(configFile, 'utf8') : '';
   const settings = (): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(session.userData, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
+  // The last entry written is Roo Code's setting.
+  const deadline = Date.now() + 20_000;
+  while ((!fs.existsSync(configFile) || settings()['roo-cline.autoImportSettingsPath'] === undefined) && Date.now() < deadline) await page.waitForTimeout(300);
+  const config = fs.existsSync(configFile) ? fs.readFileSync(configFile, 'utf8') : '';
   const written = settings();
   context.check(
     "after Write: Continue's config.yaml has a model at the gateway, the gateway is on and sends to the endpoint, Roo Code has its import setting",

@@ -88,6 +88,8 @@ export async function startSession(context: WalkContext, options: SessionOptions
   const close = async (): Promise<void> => {
     await browser?.close().catch(() => undefined);
     await stopServer(server);
+    // The extension host's log and Herald's own, for whoever reads a failure.
+    for (const file of logFiles(path.join(userData, 'logs'))) fs.copyFileSync(file, path.join(context.artifacts, `${options.name}-${path.basename(path.dirname(file))}-${path.basename(file)}`));
     if (process.env.HERALD_E2E_KEEP !== '1') fs.rmSync(temporary, { recursive: true, force: true });
     else context.log(`kept ${temporary}`);
   };
@@ -115,24 +117,24 @@ export async function startSession(context: WalkContext, options: SessionOptions
   }
 }
 
-/** Runs a command from the Command Palette, as a user does. */
+/** Runs a command from the Command Palette, as a user does (three tries: a loaded machine may be slow to list it). */
 export async function runCommand(page: Page, title: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   for (const open of [() => page.keyboard.press('F1'), () => page.keyboard.press('Control+Shift+P'), () => page.keyboard.press('F1')]) {
     await page.keyboard.press('Escape');
     await open().catch(() => undefined);
     const filled = await input
-      .waitFor({ state: 'visible', timeout: 4_000 })
+      .waitFor({ state: 'visible', timeout: 5_000 })
       .then(() => input.fill(`>${title}`, { timeout: 5_000 }))
       .then(() => true, () => false);
-    if (filled) {
-      await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15_000 });
+    const listed = filled && (await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 20_000 }).then(() => true, () => false));
+    if (listed) {
       await page.keyboard.press('Enter');
       return;
     }
     await page.locator('.part.editor').first().click({ position: { x: 5, y: 5 } }).catch(() => undefined);
   }
-  throw new Error(`Herald e2e: the command palette did not stay open to run "${title}"`);
+  throw new Error(`Herald e2e: the command palette did not list "${title}"`);
 }
 
 /** Waits until a driver command's output file exists and returns it parsed. */
@@ -157,11 +159,22 @@ export async function findFrame(page: Page, selector: string, timeoutMs: number)
   throw new Error(`no webview shows ${selector} after ${timeoutMs} ms`);
 }
 
+/** A chat answer as the user saw it arrive. */
+export interface ChatAnswer {
+  readonly text: string;
+  /** When the response first showed what `seen` matches (ms since the epoch). */
+  readonly seenAt: number | undefined;
+  /** When it was complete: `until` matched, or the text stopped changing. */
+  readonly doneAt: number;
+}
+
 /**
- * Types a message into the chat view and sends it, as a user does; returns the text of the
- * response it produced once that stops changing (or the time runs out).
+ * Types a message into the chat view and sends it, as a user does; returns the response once
+ * `until` matches its text (the last thing the participant writes), or, without `until`, once the
+ * text stops changing; whatever was there when the time runs out otherwise. `seen` marks when the
+ * answer itself first showed (the response's header shows at once).
  */
-export async function chat(page: Page, message: string, timeoutMs = 60_000): Promise<string> {
+export async function chat(page: Page, message: string, timeoutMs = 60_000, until?: RegExp, seen?: RegExp): Promise<ChatAnswer> {
   const responses = page.locator('.interactive-item-container.interactive-response');
   const before = await responses.count();
   const input = page.locator('.interactive-input-editor .native-edit-context, .interactive-input-editor textarea:not([readonly])').first();
@@ -178,20 +191,36 @@ export async function chat(page: Page, message: string, timeoutMs = 60_000): Pro
   await page.keyboard.press('Enter');
   const deadline = Date.now() + timeoutMs;
   let last = '';
+  let seenAt: number | undefined;
   let stableSince = Date.now();
   while (Date.now() < deadline) {
-    await page.waitForTimeout(400);
+    await page.waitForTimeout(200);
     if ((await responses.count()) <= before) continue;
     const text = ((await responses.last().innerText().catch(() => '')) ?? '').trim();
-    const busy = (await page.locator('.interactive-item-container.interactive-response .chat-animated-ellipsis, .interactive-item-container.interactive-response .codicon-loading').count().catch(() => 0)) > 0;
+    if (seen?.test(text) && seenAt === undefined) seenAt = Date.now();
+    if (until?.test(text)) return { text, seenAt, doneAt: Date.now() };
     if (text !== last) {
       last = text;
       stableSince = Date.now();
-    } else if (text.length > 0 && !busy && Date.now() - stableSince > 1_500) {
-      return text;
+    } else if (!until && text.length > 0 && Date.now() - stableSince > 2_000) {
+      return { text, seenAt, doneAt: stableSince };
     }
   }
-  return last;
+  return { text: last, seenAt, doneAt: Date.now() };
+}
+
+/** The extension host's logs and Herald's output channel under a user-data logs folder. */
+function logFiles(folder: string): string[] {
+  const found: string[] = [];
+  const walk = (current: string): void => {
+    for (const entry of fs.existsSync(current) ? fs.readdirSync(current, { withFileTypes: true }) : []) {
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (/^(exthost|remoteexthost)\.log$|Herald\.log$/i.test(entry.name)) found.push(full);
+    }
+  };
+  walk(folder);
+  return found;
 }
 
 export function freePort(): Promise<number> {

@@ -140,13 +140,20 @@ export async function runCommand(page: Page, title: string): Promise<void> {
 /** Waits until a driver command's output file exists and returns it parsed. */
 export async function waitForFile<T>(page: Page, file: string, timeoutMs: number): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;
-  while (!fs.existsSync(file) && Date.now() < deadline) {
+  while (Date.now() < deadline) {
     // A consent dialog for language-model access, if this VS Code asks: allow it.
     const allow = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Allow/ });
     if (await allow.count().catch(() => 0)) await allow.first().click().catch(() => undefined);
+    if (fs.existsSync(file)) {
+      try {
+        return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+      } catch {
+        // Caught half-written: read it again.
+      }
+    }
     await page.waitForTimeout(300);
   }
-  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as T) : undefined;
+  return undefined;
 }
 
 /** The webview frame that shows `selector`. */
@@ -176,7 +183,9 @@ export interface ChatAnswer {
  */
 export async function chat(page: Page, message: string, timeoutMs = 60_000, until?: RegExp, seen?: RegExp): Promise<ChatAnswer> {
   const responses = page.locator('.interactive-item-container.interactive-response');
+  // The chat's list is virtual (items scrolled away leave the page): a new response is one more, or a last one that changed.
   const before = await responses.count();
+  const lastBefore = before > 0 ? ((await responses.last().innerText().catch(() => '')) ?? '').trim() : '';
   const input = page.locator('.interactive-input-editor .native-edit-context, .interactive-input-editor textarea:not([readonly])').first();
   await input.waitFor({ state: 'visible', timeout: 20_000 });
   await input.focus();
@@ -195,8 +204,8 @@ export async function chat(page: Page, message: string, timeoutMs = 60_000, unti
   let stableSince = Date.now();
   while (Date.now() < deadline) {
     await page.waitForTimeout(200);
-    if ((await responses.count()) <= before) continue;
     const text = ((await responses.last().innerText().catch(() => '')) ?? '').trim();
+    if ((await responses.count()) <= before && text === lastBefore) continue;
     if (seen?.test(text) && seenAt === undefined) seenAt = Date.now();
     if (until?.test(text)) return { text, seenAt, doneAt: Date.now() };
     if (text !== last) {

@@ -264,8 +264,8 @@ async function checkConnectAgents(context: WalkContext, session: Session, fake: 
   await dialog.locator('.monaco-button', { hasText: 'Write' }).first().click();
   const configFile = path.join(continueFolder, 'config.yaml');
   const settings = (): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(session.userData, 'User', 'settings.json'), 'utf8')) as Record<string, unknown>;
-  // The last entry written is Roo Code's setting.
-  const deadline = Date.now() + 20_000;
+  // The last entry written is Roo Code's setting (each setting is a write of settings.json: slow on a loaded machine).
+  const deadline = Date.now() + 60_000;
   while ((!fs.existsSync(configFile) || settings()['roo-cline.autoImportSettingsPath'] === undefined) && Date.now() < deadline) await page.waitForTimeout(300);
   const config = fs.existsSync(configFile) ? fs.readFileSync(configFile, 'utf8') : '';
   const written = settings();

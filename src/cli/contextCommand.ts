@@ -8,17 +8,31 @@ import { getContext, loadLibrary, type GetContextInput } from '../core/knowledge
 import { createHttpModel } from '../core/models/httpModel';
 import type { ModelPort } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
+import { JUDGE_KIND_OPTION, JUDGE_MODEL_OPTION, JUDGE_URL_OPTION, LEXICAL_OPTION } from './commonOptions';
 import { describeError } from '../core/errors';
 import { shippedEmbedder } from './shippedModel';
 
-const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true, lexical: false };
-
-/** Usage line, for the command table. */
-export const CONTEXT_USAGE = 'context --library DIR --task "…" [--max-tokens N] [--pack P] [--tags a,b] [--folder F] [--json] [--index FILE] [--lexical] [--judge-url URL --judge-model M [--judge-kind openai|anthropic] [--judge-mode off|shadow|gate]]';
+/** `herald context`'s options: the parser and `herald context --help` read them. */
+export const CONTEXT_OPTIONS = {
+  library: { value: 'DIR', help: 'the library folder (default .herald)' },
+  task: { value: '"…"', help: 'what you are about to do (required)' },
+  'max-tokens': { value: 'N', help: "the bundle's token budget, 1000 to 30000" },
+  pack: { value: 'P', help: 'start from this pack' },
+  tags: { value: 'a,b', help: 'only pages with these tags' },
+  folder: { value: 'F', help: 'only pages in this folder' },
+  json: { help: 'print the whole result as JSON instead of the Markdown bundle' },
+  index: { value: 'FILE', help: "where the library's search index is kept" },
+  lexical: LEXICAL_OPTION,
+  'judge-url': JUDGE_URL_OPTION,
+  'judge-model': JUDGE_MODEL_OPTION,
+  'judge-kind': JUDGE_KIND_OPTION,
+  'judge-mode': { value: 'off|shadow|gate', help: "whether the judge's verdicts are only recorded (shadow) or decide (gate)" },
+} satisfies OptionSpec;
 
 export const contextCommand: CliCommand = async (args, io) => {
   try {
-    const { options, positional } = parseOptions(args, SPEC);
+    const { options, positional } = parseOptions(args, CONTEXT_OPTIONS);
     if (positional.length > 0) throw new CliError(`herald context: unexpected argument "${positional[0]}" (put the task in --task "…")`);
     const library = stringOption(options, 'library') ?? '.herald';
     const task = stringOption(options, 'task');

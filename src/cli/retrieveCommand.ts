@@ -3,10 +3,15 @@ import * as path from 'node:path';
 import { FileBlobStore, isHandle, ScopedBlobStore, splitScopedKey, Stash } from '../core/stash';
 import { RecordingLogger } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
+import { STASH_OPTION } from './commonOptions';
+
+/** `herald retrieve`'s options: the parser and `herald retrieve --help` read them. */
+export const RETRIEVE_OPTIONS = { stash: STASH_OPTION } satisfies OptionSpec;
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 
 export const retrieveCommand: CliCommand = async (args, io) => {
-  const { options, positional } = parseOptions(args, { stash: true });
+  const { options, positional } = parseOptions(args, RETRIEVE_OPTIONS);
   const handle = positional[0];
   if (!handle || positional.length > 1) throw new CliError('herald retrieve: give exactly one handle, e.g. herald retrieve hr_abcdefghijklmnop');
   if (!isHandle(handle)) throw new CliError(`herald: "${handle}" is not a Herald handle (hr_ and 16 letters or digits 2-7)`);

@@ -13,18 +13,36 @@ import { FileBlobStore } from '../core/stash';
 import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, DEFAULT_UPSTREAM_TIMEOUTS, TenantOptimizer, UserDirectory, type FetchLike, type Gateway, type GatewayOptimizer, type UpstreamTimeouts } from '../gateway';
 import { redactSecrets } from '../gateway/redact';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
+import type { OptionSpec } from './optionSpec';
+import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
 import { tidyStashFolder } from './stashHygiene';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 
-export const SERVE_USAGE =
-  'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR] [--token T | --users FILE] [--allowed-host NAMES] [--allowed-origin ORIGINS] [--upstream-timeout S[,S,S]] [--drain-seconds N] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--rewrite-share 0-1] [--quiet]';
-
-const SPEC = {
-  host: true, port: true, 'openai-base-url': true, 'anthropic-base-url': true, stash: true, token: true, 'max-body-mb': true, decisions: true,
-  'retrieve-rounds': true, enable: true, disable: true, off: false, 'time-limit': true, 'rewrite-share': true, 'embedding-model': true, quiet: false,
-  users: true, 'allowed-host': true, 'allowed-origin': true, 'upstream-timeout': true, 'drain-seconds': true,
-};
+/** `herald serve`'s options, one line each: the parser and `herald serve --help` read them. */
+export const SERVE_OPTIONS = {
+  host: { value: 'ADDRESS', help: 'the address to listen on (default 127.0.0.1; beyond loopback only with --token)' },
+  port: { value: 'N', help: 'the port (default 8787; 0 picks a free one)' },
+  'openai-base-url': { value: 'URL', help: 'where OpenAI requests go (default https://api.openai.com/v1)' },
+  'anthropic-base-url': { value: 'URL', help: 'where Anthropic requests go (default https://api.anthropic.com)' },
+  stash: STASH_OPTION,
+  token: { value: 'T', help: 'every client must send x-herald-token: T or a base URL ending /herald/T (or $HERALD_GATEWAY_TOKEN); required beyond loopback' },
+  users: { value: 'FILE', help: 'a team file of users and hashed tokens (herald users add); each user sees only their own requests, an admin sees all' },
+  'allowed-host': { value: 'NAMES', help: 'Host header names accepted besides loopback, comma-separated (the name a proxy or the clients use)' },
+  'allowed-origin': { value: 'ORIGINS', help: 'browser Origins accepted, comma-separated (none by default: a web page cannot call the gateway)' },
+  'upstream-timeout': { value: 'S[,S,S]', help: 'seconds to connect, to the first byte and between bytes of the provider (default 30,600,300)' },
+  'drain-seconds': { value: 'N', help: 'on SIGTERM, how long requests in flight may finish (default 30)' },
+  'max-body-mb': { value: 'N', help: 'larger request bodies get a 413 (default 32)' },
+  decisions: { value: 'FILE', help: "append each request's record to FILE as one JSON line" },
+  'retrieve-rounds': { value: 'N', help: 'most in-turn herald_retrieve rounds per request, 0 to 10 (default 4)' },
+  enable: ENABLE_OPTION,
+  disable: DISABLE_OPTION,
+  off: { help: 'forward every request untouched (retrieval still answers)' },
+  'time-limit': TIME_LIMIT_OPTION,
+  'rewrite-share': REWRITE_SHARE_OPTION,
+  'embedding-model': EMBEDDING_MODEL_OPTION,
+  quiet: { help: 'print warnings and errors only' },
+} satisfies OptionSpec;
 
 /** How long a stopping gateway lets the requests in flight finish (SIGTERM), by default. */
 const DEFAULT_DRAIN_SECONDS = 30;
@@ -44,7 +62,7 @@ export interface RunningServe {
 
 /** Starts the gateway the arguments describe (the command waits for a signal; tests call this directly). */
 export async function startServe(args: readonly string[], io: CliIo, overrides: { fetch?: FetchLike } = {}): Promise<RunningServe> {
-  const { options, positional } = parseOptions(args, SPEC);
+  const { options, positional } = parseOptions(args, SERVE_OPTIONS);
   if (positional.length > 0) throw new CliError(`herald serve: unexpected argument "${positional[0]}"`);
   const port = options.port === undefined ? DEFAULT_GATEWAY_PORT : portOption(options.port);
   const maxBodyBytes = options['max-body-mb'] === undefined ? DEFAULT_MAX_BODY_BYTES : positiveInteger(options['max-body-mb'], '--max-body-mb') * 1024 * 1024;

@@ -6,11 +6,18 @@
 import { describeError } from '../core/errors';
 import { addUser, readTeamFile, removeUser } from '../gateway/users';
 import { CliError, parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
 
 export const USERS_USAGE = 'users add NAME [--admin] | remove NAME | list  --users FILE';
 
+/** `herald users`' options, one line each: the parser and `herald users --help` read them. */
+export const USERS_OPTIONS = {
+  users: { value: 'FILE', help: 'the team file (the one herald serve --users reads); created by the first add' },
+  admin: { help: 'with add: the user sees every user\'s requests' },
+} satisfies OptionSpec;
+
 export const usersCommand: CliCommand = async (args, io) => {
-  const { options, positional } = parseOptions(args, { users: true, admin: false });
+  const { options, positional } = parseOptions(args, USERS_OPTIONS);
   const [action, name, ...rest] = positional;
   if (typeof options.users !== 'string') throw new CliError('herald users: give the team file with --users FILE (the file herald serve --users reads)');
   const file = options.users;

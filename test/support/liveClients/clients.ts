@@ -167,25 +167,12 @@ export const QWEN_CODE: LiveClient = {
   api: 'chat',
   model: 'qwen3-coder-plus',
   async run(setup) {
-    const args = ['--auth-type', 'openai', '--openai-api-key', 'sk-live-bench', '--openai-base-url', `${setup.baseUrl}/v1`, '-m', this.model, '--yolo', '-o', 'json', setup.prompt];
+    // Text output: only the model's own words. (Its JSON output lists every tool result and, a few hundred
+    // kilobytes long, comes out cut short when the process exits before the pipe is drained.)
+    const args = ['--auth-type', 'openai', '--openai-api-key', 'sk-live-bench', '--openai-base-url', `${setup.baseUrl}/v1`, '-m', this.model, '--yolo', '-o', 'text', setup.prompt];
     const run = await runProcess(setup.binary, args, baseEnv(setup.home), setup.workspace, setup.timeoutMs);
-    return { ...run, finalText: qwenResult(run.stdout) };
+    return { ...run, finalText: run.stdout.trim() };
   },
 };
-
-/** The final answer in Qwen Code's JSON output (an array of events, or one result object). */
-function qwenResult(stdout: string): string {
-  try {
-    const parsed: unknown = JSON.parse(stdout.trim());
-    const events = Array.isArray(parsed) ? parsed : [parsed];
-    for (const event of events.reverse()) {
-      if (typeof event === 'object' && event !== null && typeof (event as { result?: unknown }).result === 'string') return (event as { result: string }).result;
-      if (typeof event === 'object' && event !== null && typeof (event as { response?: unknown }).response === 'string') return (event as { response: string }).response;
-    }
-  } catch {
-    // Not JSON: the text itself.
-  }
-  return stdout.trim();
-}
 
 export const LIVE_CLIENTS: readonly LiveClient[] = [CLAUDE_CODE, CODEX, QWEN_CODE];

@@ -102,13 +102,25 @@ export async function bench(): Promise<BenchReport> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-live-'));
   const count = (text: string): number => defaultTokenCounter.count(text);
   const results: TaskFigures[] = [];
+  const failures: { client: string; task: string; error: string }[] = [];
   const lines: string[] = [`Herald tree ${tree} at ${commitOf(tree)}${heraldArgs ? `, serve ${heraldArgs.join(' ')}` : ''}; clients ${clients.map((client) => `${client.packageName}@${client.version}`).join(', ')}`];
   try {
     for (const client of clients) {
       for (const task of tasks) {
         const common = { client, binary: binaries.get(client.id)!, task, tasks: allTasks, scratch, tree, timeoutMs: TIMEOUT_MS[task.length], ...(heraldArgs ? { heraldArgs } : {}) };
-        const direct = await runTask({ ...common, way: 'direct' });
-        const herald = await runTask({ ...common, way: 'herald' });
+        let direct;
+        let herald;
+        try {
+          direct = await runTask({ ...common, way: 'direct' });
+          herald = await runTask({ ...common, way: 'herald' });
+        } catch (error) {
+          // One run that cannot happen (herald serve not starting, say) is reported; the others still run.
+          const message = error instanceof Error ? error.message : String(error);
+          failures.push({ client: client.id, task: task.id, error: message });
+          lines.push(`${client.id} ${task.id}: FAILED: ${message.split('\n')[0]}`);
+          if (process.env.HERALD_LIVE_PROGRESS !== '0') console.error(`${client.id} ${task.id}: FAILED: ${message}`);
+          continue;
+        }
         const figures = taskFigures(client, task, direct, herald, count);
         results.push(figures);
         const taskLines = lineOf(figures);
@@ -121,6 +133,10 @@ export async function bench(): Promise<BenchReport> {
     else fs.rmSync(scratch, { recursive: true, force: true });
   }
   lines.push('', ...summaryLines(results));
+  if (failures.length > 0) {
+    lines.push(`${failures.length} task(s) could not be run both ways (see the FAILED lines); the bench exits non-zero`);
+    process.exitCode = 1;
+  }
   return {
     title: 'Live clients through herald serve, priced as the provider bills',
     lines,
@@ -129,6 +145,7 @@ export async function bench(): Promise<BenchReport> {
       commit: commitOf(tree),
       clients: Object.fromEntries(clients.map((client) => [client.id, `${client.packageName}@${client.version}`])),
       tasks: results,
+      failures,
     },
   };
 }

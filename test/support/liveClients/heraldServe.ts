@@ -6,6 +6,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
+const STARTUP_MS = 180_000;
+
 export interface RunningHerald {
   /** The gateway's base URL (`http://127.0.0.1:<port>`). */
   readonly url: string;
@@ -32,7 +34,8 @@ export async function startHerald(setup: HeraldSetup): Promise<RunningHerald> {
   let output = '';
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`Herald live bench: herald serve did not start within 30 s:\n${output}`)), 30_000);
+    // Generous: on a loaded machine loading the grammars and the shipped model takes a while.
+    const timer = setTimeout(() => reject(new Error(`Herald live bench: herald serve did not start within ${STARTUP_MS / 1000} s:\n${output}`)), STARTUP_MS);
     const onData = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
       const match = /Herald gateway on (http:\/\/[^\s]+)/.exec(output);

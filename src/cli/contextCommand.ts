@@ -1,7 +1,9 @@
 /**
  * `herald context --library DIR --task "…"`: the get_context bundle for a task, as Markdown
- * (or the whole result as JSON with --json). Pages are ranked by words and the shipped retrieval
- * model (`--lexical`: words only). A judge endpoint, when named, also makes the plan.
+ * (or the whole result as JSON with --json). Pages are ranked by words: on the library the shipped
+ * retrieval model never beat words alone on held-out tasks, so it ranks only with `--model`
+ * (`--lexical`, words only, is the default and still accepted). A judge endpoint, when named,
+ * also makes the plan.
  */
 import * as fs from 'node:fs';
 import { getContext, loadLibrary, type GetContextInput } from '../core/knowledge';
@@ -11,10 +13,10 @@ import { CliError, parseOptions, type CliCommand } from './io';
 import { describeError } from '../core/errors';
 import { shippedEmbedder } from './shippedModel';
 
-const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true, lexical: false };
+const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true, lexical: false, model: false };
 
 /** Usage line, for the command table. */
-export const CONTEXT_USAGE = 'context --library DIR --task "…" [--max-tokens N] [--pack P] [--tags a,b] [--folder F] [--json] [--index FILE] [--lexical] [--judge-url URL --judge-model M [--judge-kind openai|anthropic] [--judge-mode off|shadow|gate]]';
+export const CONTEXT_USAGE = 'context --library DIR --task "…" [--max-tokens N] [--pack P] [--tags a,b] [--folder F] [--json] [--index FILE] [--lexical | --model] [--judge-url URL --judge-model M [--judge-kind openai|anthropic] [--judge-mode off|shadow|gate]]';
 
 export const contextCommand: CliCommand = async (args, io) => {
   try {
@@ -37,6 +39,7 @@ export const contextCommand: CliCommand = async (args, io) => {
       input.tags = tags.split(',').map((tag) => tag.trim()).filter((tag) => tag.length > 0);
       if (input.tags.length === 0) throw new CliError('herald context: --tags needs at least one tag, e.g. --tags pricing,email');
     }
+    if (options.model === true && options.lexical === true) throw new CliError('herald context: --model and --lexical contradict each other (words only is the default; --model adds the shipped model)');
     const judgeMode = stringOption(options, 'judge-mode');
     if (judgeMode !== undefined && judgeMode !== 'off' && judgeMode !== 'shadow' && judgeMode !== 'gate') throw new CliError(`herald context: unknown --judge-mode "${judgeMode}" (use off, shadow or gate)`);
     const model = modelFromOptions(options);
@@ -45,8 +48,9 @@ export const contextCommand: CliCommand = async (args, io) => {
     let result;
     try {
       const loaded = loadLibrary(library, { logger, indexFile: stringOption(options, 'index') });
-      const embedder = await shippedEmbedder('context', options.lexical === true, (line) => warnings.push(line));
-      result = await getContext(loaded, input, { model, judgeMode, logger, ...(embedder ? { embedder } : {}) });
+      // Words only unless --model asks for the shipped model's meaning ranking too.
+      const embedder = await shippedEmbedder('context', options.model !== true, (line) => warnings.push(line));
+      result = await getContext(loaded, input, { model, judgeMode, logger, ...(embedder ? { embedder, options: { shippedModelMeaning: true } } : {}) });
     } catch (error) {
       throw new CliError(`herald context: ${describeError(error).replace(/^Herald: /, '')}`);
     }

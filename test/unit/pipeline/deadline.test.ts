@@ -3,6 +3,8 @@ import { parseRequest, type ChatRequest } from '../../../src/core/chat';
 import { checkDeadline, Deadline, DeadlineExceededError, PIPELINE_DEADLINE_ACTION, Pipeline, withDeadline, type Strategy } from '../../../src/core/pipeline';
 import { RecordingLogger } from '../../../src/core/ports';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
+import { createStrategies } from '../../../src/core/strategies';
+import { stressConversation } from '../../support/stressConversation';
 import { elideLongOutputs, recordingStrategy } from './fakes';
 
 function newStash(): Stash {
@@ -136,5 +138,51 @@ describe('Pipeline deadline', () => {
       ['after', 'skipped', PIPELINE_DEADLINE_ACTION],
     ]);
     assert.match(result.restored ?? '', /before any strategy ran/);
+  });
+
+  it('a real strategy whose loops run past the budget is stopped inside them: the request goes out as it came, its decision says so', async () => {
+    // observation_mask (the issue's quadratic one) on a conversation of tool outputs; the clock
+    // moves only while it runs, 10 ms a read, so the budget can run out nowhere but in its loops.
+    const request = parseRequest(stressConversation({ messages: 40, outputScale: 0.05, seed: 3 }));
+    const clock = { now: 0, running: false, reads: 0 };
+    const read = (): number => {
+      if (clock.running) {
+        clock.reads++;
+        clock.now += 10;
+      }
+      return clock.now;
+    };
+    const strategies = createStrategies().map((strategy): Strategy => {
+      if (strategy.id !== 'observation_mask') return strategy;
+      const apply: Strategy['apply'] = (input, context) => {
+        clock.running = true;
+        try {
+          return strategy.apply(input, context);
+        } finally {
+          clock.running = false;
+        }
+      };
+      return Object.create(strategy, { apply: { value: apply } }) as Strategy;
+    });
+    const config = { timeLimitMs: 60_000, deadlineMs: 1_000 };
+    // With time to spare the same run changes the request: going out as it came is the deadline's doing.
+    const unhurried = await new Pipeline(strategies, { ...config, deadlineMs: 60_000 }, { stash: newStash(), clock: read }).run(request);
+    assert.ok(unhurried.tokensAfter < unhurried.tokensBefore);
+    assert.ok(unhurried.decisions.some((decision) => decision.strategy === 'observation_mask' && decision.status === 'applied'));
+    assert.ok(clock.reads > 0 && clock.now < 60_000);
+    clock.now = 0;
+    clock.reads = 0;
+    const pipeline = new Pipeline(strategies, config, { stash: newStash(), clock: read });
+    const result = await pipeline.run(request);
+    assert.equal(result.request, request, 'the request as it came');
+    assert.deepEqual(result.elisions, []);
+    assert.match(result.restored ?? '', /^pipeline-deadline-exceeded: .*1000 ms/);
+    const at = result.decisions.findIndex((decision) => decision.strategy === 'observation_mask');
+    assert.deepEqual([result.decisions[at]!.status, result.decisions[at]!.action], ['timeout', PIPELINE_DEADLINE_ACTION]);
+    assert.ok(result.decisions.slice(at + 1).every((decision) => decision.status === 'skipped' && decision.action === PIPELINE_DEADLINE_ACTION));
+    assert.ok(result.decisions.slice(0, at).every((decision) => decision.action !== PIPELINE_DEADLINE_ACTION));
+    // Stopped at the budget, read by read: at most one read past it.
+    assert.ok(clock.now >= 1_000 && clock.now <= 1_010, `stopped at ${clock.now} ms`);
+    assert.equal(pipeline.memo.size, 0);
   });
 });

@@ -50,9 +50,22 @@ export interface ReplayedMessage {
   readonly savings?: MessageSavings;
 }
 
+/**
+ * The memo's default bounds. Bytes bound it (about what its entries take as JSON, the memo
+ * file's size): a 10M-token conversation's history is decided under two keys a message, about
+ * 80 MB, and still fits; the entry count only caps the map itself. (A bound of 20,000 entries
+ * alone dropped the oldest messages of a 10,000-message conversation, so its next turn decided
+ * the whole history again: 10 ms per 10k tokens instead of 2.)
+ */
+export const DEFAULT_MEMO_MAX_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MEMO_MAX_ENTRIES = 200_000;
+
 export class MessageMemo {
   private readonly entries = new Map<string, MemoEntry>();
-  constructor(private readonly maxEntries = 20_000) {}
+  /** Each entry's approximate size in bytes ({@link approximateBytes}), and their sum. */
+  private readonly sizes = new Map<string, number>();
+  private totalBytes = 0;
+  constructor(private readonly maxEntries = DEFAULT_MEMO_MAX_ENTRIES, private readonly maxBytes = DEFAULT_MEMO_MAX_BYTES) {}
 
   get(key: string): ChatMessage | undefined {
     const value = this.entries.get(key);
@@ -106,14 +119,36 @@ export class MessageMemo {
       const partIndex = barePartIndex(hints, site.partIndex);
       return partIndex < 0 ? [] : [{ ...site, partIndex, contentIndex: bareContentIndex(hints, partIndex, site.contentIndex) }];
     });
-    this.set(key, bare, savings, bareSites);
-    if (!inputHints && hints) this.entries.set(key, { ...this.entries.get(key)!, ownHints: hints });
+    this.put(key, { message: bare, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(bareSites.length > 0 ? { sites: bareSites } : {}), ...(!inputHints && hints ? { ownHints: hints } : {}) });
   }
 
   set(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
-    this.entries.delete(key);
-    this.entries.set(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.put(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
+  }
+
+  /** The memo's approximate size in bytes (what bounds it). */
+  get bytes(): number {
+    return this.totalBytes;
+  }
+
+  private put(key: string, entry: MemoEntry): void {
+    this.remove(key);
+    this.add(key, entry);
+    // The oldest go first; the entry just written stays, however large.
+    while (this.entries.size > 1 && (this.entries.size > this.maxEntries || this.totalBytes > this.maxBytes)) this.remove(this.entries.keys().next().value as string);
+  }
+
+  private add(key: string, entry: MemoEntry): void {
+    const size = key.length + approximateBytes(entry);
+    this.entries.set(key, entry);
+    this.sizes.set(key, size);
+    this.totalBytes += size;
+  }
+
+  private remove(key: string): void {
+    if (!this.entries.delete(key)) return;
+    this.totalBytes -= this.sizes.get(key) ?? 0;
+    this.sizes.delete(key);
   }
 
   /**
@@ -158,9 +193,22 @@ export class MessageMemo {
       throw new Error(`Herald: message memo has schema ${String(saved?.schema)}, expected ${MEMO_SCHEMA_VERSION}`);
     }
     const memo = new MessageMemo();
-    for (const entry of saved.entries) if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'object' && entry[1] !== null) memo.entries.set(entry[0], entry[1] as MemoEntry);
+    for (const entry of saved.entries) if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'object' && entry[1] !== null) memo.put(entry[0], entry[1] as MemoEntry);
     return memo;
   }
+}
+
+/** About what a value takes as JSON, in bytes (a character a byte): linear in its size. */
+function approximateBytes(value: unknown): number {
+  if (typeof value === 'string') return value.length + 2;
+  if (typeof value !== 'object' || value === null) return 8;
+  let total = 2;
+  if (Array.isArray(value)) {
+    for (const item of value) total += approximateBytes(item) + 1;
+    return total;
+  }
+  for (const [key, item] of Object.entries(value)) total += key.length + 4 + approximateBytes(item);
+  return total;
 }
 
 /** A message's own key: the configuration and the message's bytes (without cache hints), nothing before it. */

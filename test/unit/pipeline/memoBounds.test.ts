@@ -1,0 +1,43 @@
+import { strict as assert } from 'node:assert';
+import type { ChatMessage } from '../../../src/core/chat';
+import { MessageMemo } from '../../../src/core/pipeline';
+
+function message(text: string): ChatMessage {
+  return { role: 'tool', parts: [{ type: 'text', text }], contentShape: 'string' };
+}
+
+describe('MessageMemo bounds', () => {
+  it('holds a 10,500-message history decided under two keys a message (the entry count alone once dropped the oldest)', () => {
+    const memo = new MessageMemo();
+    for (let index = 0; index < 10_500; index++) memo.decide(`chain-${index}`, message(`output ${index}`), undefined, undefined, [], `own-${index}`);
+    assert.equal(memo.size, 21_000);
+    assert.ok(memo.has('chain-0') && memo.has('chain-10499'));
+  });
+
+  it('is bounded by bytes: the oldest go first, the newest stays however large, and replacing an entry counts it once', () => {
+    const memo = new MessageMemo(1_000, 10_000);
+    for (let index = 0; index < 10; index++) memo.set(`k${index}`, message('x'.repeat(1_500)));
+    assert.ok(memo.bytes <= 10_000, `${memo.bytes} bytes`);
+    assert.ok(!memo.has('k0') && memo.has('k9'));
+    const kept = memo.size;
+    assert.ok(kept >= 5 && kept < 10, `${kept} kept`);
+    const before = memo.bytes;
+    memo.set('k9', message('x'.repeat(1_500)));
+    assert.equal(memo.bytes, before);
+    memo.set('huge', message('y'.repeat(50_000)));
+    assert.equal(memo.size, 1);
+    assert.ok(memo.has('huge'));
+    memo.set('small', message('z'));
+    assert.deepEqual([memo.has('huge'), memo.has('small')], [false, true]);
+  });
+
+  it('keeps its bound and every entry, hints included, through JSON', () => {
+    const memo = new MessageMemo();
+    const hinted: ChatMessage = { role: 'user', parts: [{ type: 'text', text: 'hello', extra: { cache_control: { type: 'ephemeral' } } }], contentShape: 'parts' };
+    memo.decide('a', hinted, undefined);
+    memo.set('b', message('world'));
+    const restored = MessageMemo.fromJSON(JSON.parse(JSON.stringify(memo)));
+    assert.deepEqual(restored.toJSON(), memo.toJSON());
+    assert.equal(restored.bytes, memo.bytes);
+  });
+});

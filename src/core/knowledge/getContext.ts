@@ -16,7 +16,7 @@ import { SHIPPED_MODEL_NAME } from '../relevance/embedding/bundledModel';
 import { phraseCoverage, phraseMeanings } from './phrases';
 import { Assembly } from './assembly';
 import { makePlan, type Plan } from './plan';
-import { renderHeader, renderNothingFound } from './render';
+import { renderHeader, renderNothingFound, renderRulesCover } from './render';
 import type { ContextResult, InclusionReason } from './result';
 import { byFused, findTaskTags, matchFolders, searchSections, type Candidate } from './search';
 import { searchTermSet } from './searchTokens';
@@ -239,11 +239,15 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     else assembly.addExcerpt(page, entry.candidate, entry.reason, verdicts.get(entry.candidate.unit.id));
   }
 
-  // Rules and pinned pages come whatever the task; only what the task itself matched counts as found.
-  const nothingFound = kept.length === 0 && usePages.length === 0 && appliedPacks.length === 0;
+  // Rules and pinned pages come whatever the task; only what the task itself matched counts as
+  // found. A rule the task matches is found too: it is in the bundle already, so the reference
+  // part says the rules cover the task rather than that nothing matches.
+  const matchedRules = rulesTheTaskMatches(rules, taskTerms);
+  const nothingFound = kept.length === 0 && usePages.length === 0 && appliedPacks.length === 0 && matchedRules.length === 0;
   const nearest = nothingFound ? nearestPages(library, candidates, visible) : [];
   if (nothingFound) logger.info('nothing-found', `Herald: nothing found for a get_context request; nearest pages: ${nearest.map((page) => page.id).join(', ') || 'none'}`);
-  const markdown = assembly.render(nothingFound ? renderNothingFound(nearest) : undefined);
+  const onlyRules = !nothingFound && kept.length === 0 && usePages.length === 0 && appliedPacks.length === 0 && assembly.pages().every((page) => page.reason === 'rule' || page.reason === 'pinned');
+  const markdown = assembly.render(nothingFound ? renderNothingFound(nearest) : onlyRules ? renderRulesCover(matchedRules) : undefined);
   return {
     markdown,
     tokens: countTokens(markdown),
@@ -333,3 +337,15 @@ function nearestPages(library: Library, candidates: ReadonlyMap<string, Candidat
 }
 
 export type { ContextPage, ContextResult, ContextSection, InclusionReason } from './result';
+
+/**
+ * The rules the task itself matches: those whose topic the task names, a word of the rule's title
+ * that its text uses too (a title's "policy" or "checklist" alone is not a topic). Rules stay out
+ * of the section search, since they come whole anyway.
+ */
+function rulesTheTaskMatches(rules: readonly Page[], taskTerms: ReadonlySet<string>): Page[] {
+  return rules.filter((rule) => {
+    const bodyTerms = searchTermSet(rule.body.split('\n').filter((line) => !/^\s{0,3}#/.test(line)).join('\n'));
+    return [...searchTermSet(rule.meta.title)].some((term) => taskTerms.has(term) && bodyTerms.has(term));
+  });
+}

@@ -111,3 +111,9 @@ export function renderNothingFound(nearest: readonly Page[]): string {
   }
   return lines.join('\n');
 }
+
+/** The reference part when the task matched only rules: they are above, and nothing else matches. */
+export function renderRulesCover(rules: readonly Page[]): string {
+  const names = rules.map((page) => `${page.meta.title} (page_id: ${page.id})`).join(', ');
+  return `The rules above cover this task (${names}); nothing else in the library adds to them.`;
+}

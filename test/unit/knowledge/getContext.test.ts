@@ -173,6 +173,23 @@ describe('knowledge: get_context steps and the result', () => {
     assert.equal(found.nothingFound, false);
   });
 
+  it('a task about what a rule covers is found: the rule is in the bundle, and the reference part says the rules cover it', async () => {
+    const directory = writeLibrary({
+      'billing/refunds.md': '---\ntitle: Refund policy\ntype: rule\n---\n# Refund policy\n\nRefunds are allowed within 30 days of purchase. Never refund to a different card.\n',
+      'engineering/review.md': '---\ntitle: Code review checklist\n---\n## Tests\nEvery change comes with a test.\n',
+    });
+    const library = loadLibrary(directory);
+    const covered = await getContext(library, { task: 'refund larger than the remaining balance' }, { now });
+    assert.equal(covered.nothingFound, false);
+    assert.ok(covered.pages.some((page) => page.page_id === 'billing/refunds' && page.reason === 'rule'));
+    assert.doesNotMatch(covered.markdown, /Nothing in the library comes close enough/);
+    assert.match(covered.markdown, /The rules above cover this task \(Refund policy \(page_id: billing\/refunds\)\)/);
+    // A word of the title the rule's text never uses ("policy") is not its topic.
+    const other = await getContext(library, { task: 'what is our privacy policy' }, { now });
+    assert.equal(other.nothingFound, true);
+    assert.match(other.markdown, /Nothing in the library comes close enough/);
+  });
+
   it('names the nearest pages with ids when nothing is close enough', async () => {
     const result = await run('how do we handle office plants and the coffee machine data');
     assert.equal(result.nothingFound, true);

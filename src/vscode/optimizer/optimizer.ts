@@ -14,6 +14,7 @@ import type { Stash } from '../../core/stash/stash';
 import { TokenCounter } from '../../core/tokens/tokenCounter';
 import type { HeraldSettings } from '../settings/settingsSchema';
 import { migrateRetiredStrategies } from '../settings/retiredStrategies';
+import { EDITOR_STRATEGY_DEFAULTS } from '../settings/editorDefaults';
 
 export interface PipelineConfigResult {
   readonly config: PipelineConfig;
@@ -45,6 +46,8 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
     }
     if (Object.keys(accepted).length > 0) options[id] = accepted;
   }
+  // The editor's own defaults (semantic_cache off: Retry must reach the model), where the user has not set the switch.
+  for (const [id, editorDefault] of Object.entries(EDITOR_STRATEGY_DEFAULTS)) if (known.has(id) && enabled[id] === undefined) enabled[id] = editorDefault.enabled;
   return { config: { enabled, options, timeLimitMs: settings.strategyTimeLimitMs, cachedRewriteMinSavedShare: settings.cachedRewriteMinSavedShare }, problems };
 }
 

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { parseRequest } from '../core/chat';
 import type { ChatRequest } from '../core/chat/types';
 import { recordOfFailure, runRequestFlow, type RequestRecord } from '../core/flow/requestFlow';
+import { describeTurnTokens } from '../core/flow/turnFigures';
 import type { Logger } from '../core/ports';
 import { describeError } from '../core/errors';
 import { chatApi } from './apis/chatApi';
@@ -108,7 +109,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     } catch (error) {
       options.logger.warn('gateway-record-failed', `Herald: a request's record could not be kept: ${describeError(error)}`);
     }
-    options.logger.info('gateway-request', `Herald: ${entry.api} ${entry.httpStatus} ${entry.status}: ${entry.tokensBefore} → ${entry.tokensAfter} tokens, ${entry.retrievals} retrievals, ${Math.round(entry.totalMs)} ms`);
+    options.logger.info('gateway-request', `Herald: ${entry.api} ${entry.httpStatus} ${entry.status}: ${describeTurnTokens(entry)}, ${entry.retrievals} retrievals, ${Math.round(entry.totalMs)} ms`);
   };
 
   const server = http.createServer((request, response) => {

@@ -14,6 +14,7 @@ import type { ForwardTarget, OwnToolRound, ProviderUsage, ResponseChunk, ToolCal
 import type { OwnTool, OwnToolAnswer, OwnToolContext } from './ownTool';
 import { OWN_TOOLS } from './ownTools';
 import { RETRIEVE_TOOL_NAME } from './retrieveTool';
+import { requestWithoutRetrievePromise } from './markerPromise';
 import { describeError } from '../errors';
 import type { BillingKind } from '../costs/billing';
 
@@ -30,8 +31,16 @@ export interface RequestRecord {
   readonly family?: string;
   /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, `failed` (the target failed) or `cancelled` (the caller stopped it). A failed or cancelled request saves nothing. */
   readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed' | 'cancelled';
+  /** Tokens of the request as the caller sent it: what going direct would have sent, in one round. */
   readonly tokensBefore: number;
+  /**
+   * Tokens Herald sent the target for this turn, every round counted (the first request and each
+   * round of Herald's own tool answers, which re-sends the whole request): see `roundTokens`.
+   * When the target reports usage, `usage` holds the provider's own figures for the same rounds.
+   */
   readonly tokensAfter: number;
+  /** Tokens of each request sent to the target this turn, in order (absent when none was sent). */
+  readonly roundTokens?: readonly number[];
   /** Time the pipeline took, in ms. */
   readonly optimizeMs: number;
   /** Time until the answer was complete, in ms. */
@@ -156,7 +165,8 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     }
   }
   const tokensBefore = result?.tokensBefore ?? input.countTokens(input.request);
-  const tokensAfter = result?.tokensAfter ?? tokensBefore;
+  // What each round sent, counted as it goes out (own tools and the rounds' answers included).
+  const roundTokens: number[] = [];
   const ownToolCalls: Record<string, number> = {};
   let usage: ProviderUsage | undefined;
   let callerRetrievals = 0;
@@ -169,7 +179,8 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     family: input.target.information.family,
     status,
     tokensBefore,
-    tokensAfter,
+    tokensAfter: roundTokens.length > 0 ? roundTokens.reduce((sum, tokens) => sum + tokens, 0) : status === 'served-from-cache' ? 0 : result?.tokensAfter ?? tokensBefore,
+    ...(roundTokens.length > 0 ? { roundTokens: [...roundTokens] } : {}),
     optimizeMs: result?.durationMs ?? 0,
     totalMs: now() - startedAt,
     decisions: result?.decisions ?? [],
@@ -204,6 +215,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const context = (current: ChatRequest): OwnToolContext => ({
     original: input.request,
     request: current,
+    optimized: result !== undefined,
     target: input.target.information,
     sessionId: result?.sessionId,
     retrieve: input.retrieve,
@@ -214,6 +226,8 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const offered = offerOwnTools(input, request, context);
   request = offered.request;
   const own = offered.active;
+  // No retrieve tool for the model: no marker may promise one.
+  if (result && !own.has(RETRIEVE_TOOL_NAME) && !input.request.tools.some((tool) => tool.name === RETRIEVE_TOOL_NAME)) request = requestWithoutRetrievePromise(request);
 
   // What the caller saw, kept for semantic_cache; an answer with parts Herald cannot store is not kept.
   const seen: CachedAnswer['chunks'][number][] = [];
@@ -230,6 +244,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       // The answer's closing events wait for the end of the round: a further round continues the same answer.
       const closing: ResponseChunk[] = [];
       rounds++;
+      roundTokens.push(input.countTokens(request));
       for await (const chunk of input.target.send(request, input.signal)) {
         if (chunk.type === 'wire') {
           if (chunk.call && own.has(chunk.call.name)) continue;

@@ -44,8 +44,8 @@ describe('decision log', () => {
   it('exports CSV with quoting and JSON with a schema version', () => {
     const records = [record('a', 1000, 600, [decision('observation_mask', ['hr_aaaaaaaaaaaaaaaa'], 1000, 600)], { error: 'a, "b"' })];
     const csv = savingsReportCsv(records).split('\r\n');
-    assert.equal(csv[0], 'id,started,model,origin,status,tokens_before,tokens_after,saved_tokens,saved_percent,optimize_ms,total_ms,rounds,billing,premium_requests,billed_input_tokens,billed_cached_tokens,billed_cache_write_tokens,billed_output_tokens,billed_usd,unoptimized_usd,price_key,retrievals,strategies_applied,handles,error');
-    assert.equal(csv[1], 'a,2026-01-01T00:00:00.000Z,Fake,caller,optimized,1000,600,400,40,3,40,,unknown,0,,,,,,,,1,observation_mask,hr_aaaaaaaaaaaaaaaa,"a, ""b"""');
+    assert.equal(csv[0], 'id,started,model,origin,status,tokens_before,tokens_after,saved_tokens,saved_percent,optimize_ms,total_ms,rounds,round_tokens,billing,premium_requests,billed_input_tokens,billed_cached_tokens,billed_cache_write_tokens,billed_output_tokens,billed_usd,without_herald_usd,price_key,retrievals,strategies_applied,handles,error');
+    assert.equal(csv[1], 'a,2026-01-01T00:00:00.000Z,Fake,caller,optimized,1000,600,400,40,3,40,,,unknown,0,,,,,,,,1,observation_mask,hr_aaaaaaaaaaaaaaaa,"a, ""b"""');
     const json = JSON.parse(savingsReportJson(records, new DecisionLog().sessionTotals())) as { schema: number; requests: unknown[] };
     assert.equal(json.schema, SAVINGS_REPORT_SCHEMA_VERSION);
     assert.equal(json.requests.length, 1);

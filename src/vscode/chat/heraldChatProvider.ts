@@ -7,7 +7,8 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { DecisionLog } from '../decisions/decisionLog';
 import type { ForwardTarget, ProviderUsage } from '../../core/flow/forwardTarget';
-import { LanguageModelTarget } from './languageModelTarget';
+import { LanguageModelTarget, RememberedLanguageModelTarget } from './languageModelTarget';
+import { rememberedModels, rememberModels } from './rememberedModels';
 import { fromVscode, type PartKit, type VscodeMessageLike } from './messageConversion';
 import { recordOfFailure, runRequestFlow } from '../../core/flow/requestFlow';
 import type { Optimizer } from '../optimizer/optimizer';
@@ -53,19 +54,24 @@ export interface ProviderServices {
   endpointTargets(): readonly ForwardTarget[];
   /** Whether "Herald · …" entries for Copilot-hosted models are listed (the user has seen what they cost). */
   copilotHostedListed(): boolean;
+  /** Where the entries for other providers' models are remembered between windows (the extension's global state). */
+  readonly memory?: { get(): unknown; set(value: unknown): void };
 }
 
 export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  private languageModelTargets: ForwardTarget[] = [];
+  /** Other providers' models: remembered from the last window until `vscode.lm` first answers, then as it lists them. */
+  private languageModelTargets: ForwardTarget[];
   private signature = '';
   private requestCounter = 0;
   private refreshing: Promise<void> | undefined;
   /** What each target's provider would have billed for the originals without Herald (its cache, request by request). */
   private originalBills: OriginalBills | undefined;
 
-  constructor(private readonly services: ProviderServices) {}
+  constructor(private readonly services: ProviderServices) {
+    this.languageModelTargets = rememberedModels(services.memory?.get()).map((information) => new RememberedLanguageModelTarget(information, services.kit));
+  }
 
   /** Re-reads the models VS Code offers; tells VS Code only when Herald's list really changed (no event loop). */
   refresh(): Promise<void> {
@@ -73,6 +79,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
       try {
         const models = await vscode.lm.selectChatModels();
         this.languageModelTargets = models.filter((model) => model.vendor !== HERALD_VENDOR).map((model) => new LanguageModelTarget(model, this.services.kit));
+        this.services.memory?.set(rememberModels(this.languageModelTargets.map((target) => target.information)));
       } catch (error) {
         // Right after start-up VS Code answers "Canceled"; the next models-changed event brings them.
         this.services.logger.info('models-not-ready', `Herald: could not list language models yet: ${describeError(error)}`);

@@ -3,13 +3,18 @@
  * timeout): every message here is one a person saw wrong in a real VS Code.
  */
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
 import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createStrategies } from '../../../src/core/strategies/index';
 import type { TargetInformation } from '../../../src/core/flow/forwardTarget';
 import { billingNote } from '../../../src/core/costs/billing';
 import { DEFAULT_PRICES, mergePriceTable } from '../../../src/core/costs/prices';
 import { providerInformation } from '../../../src/vscode/chat/modelInformation';
+import { modelSelectorOf, rememberedModels, rememberedModelsFile, rememberModels } from '../../../src/vscode/chat/rememberedModels';
+import { RecordingLogger } from '../../../src/core/ports';
 import { EndpointTimeout, httpError, networkError, sentence } from '../../../src/vscode/endpoints/endpointErrors';
 import { keyChangeText } from '../../../src/vscode/endpoints/keyChange';
 import { EndpointTarget, type FetchFunction } from '../../../src/vscode/endpoints/endpointTarget';
@@ -152,5 +157,26 @@ describe('settings say what they do', () => {
     assert.equal(pipelineConfigOf(readSettings(() => undefined).settings, strategies).config.enabled?.semantic_cache, false);
     const optedIn = readSettings((key) => (key === 'strategy' ? { semantic_cache: { enabled: true, options: {} } } : undefined)).settings;
     assert.equal(pipelineConfigOf(optedIn, strategies).config.enabled?.semantic_cache, true);
+  });
+});
+
+describe('the chosen Herald model after a reload', () => {
+  const copilot: TargetInformation = { id: 'lm:copilot/gpt-4.1', name: 'GPT-4.1', family: 'gpt-4.1', version: '2025-04-14', detail: 'through copilot', maxInputTokens: 111_000, maxOutputTokens: 4096, toolCalling: true, imageInput: true, billing: 'premium-requests' };
+
+  it("remembers other providers' entries in a file and lists them again before VS Code answers", () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-models-'));
+    const file = path.join(folder, 'language-models.json');
+    const memory = rememberedModelsFile(file, new RecordingLogger());
+    assert.deepEqual(rememberedModels(memory.get()), [], 'nothing before the first listing');
+    memory.set(rememberModels([copilot]));
+    const written = fs.statSync(file).mtimeMs;
+    memory.set(rememberModels([copilot]));
+    assert.equal(fs.statSync(file).mtimeMs, written, 'an unchanged list is not written again');
+    const nextWindow = rememberedModelsFile(file, new RecordingLogger());
+    assert.deepEqual(rememberedModels(nextWindow.get()), [copilot]);
+    assert.deepEqual(modelSelectorOf(copilot.id), { vendor: 'copilot', id: 'gpt-4.1' });
+    fs.writeFileSync(file, '{"version":1,"models":[{"id":"endpoint:x"}]}');
+    assert.deepEqual(rememberedModels(rememberedModelsFile(file, new RecordingLogger()).get()), [], 'a damaged or foreign list is none');
+    fs.rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -13,7 +13,7 @@ export function explainRecord(record: RequestRecord | undefined): string {
   if (record.status === 'forwarded-original') lines.push(`\nThe optimizer failed (${record.error ?? 'unknown error'}), so the original request was sent.`);
   if (record.status === 'optimizer-off') lines.push('\nThe optimizer is off (Herald: Toggle Optimizer), so the request was sent as it was.');
   if (record.status === 'failed') lines.push(`\nThe model failed: ${sentence(record.error ?? 'unknown error')}`);
-  if (record.status === 'served-from-cache') lines.push('\nsemantic_cache answered this exact repeat from memory and the model was not called. Send it again to reach the model, or turn `herald.strategy.semantic_cache` off.');
+  if (record.status === 'served-from-cache') lines.push('\nsemantic_cache answered this exact repeat from memory and the model was not called. Send it again to reach the model, or turn `herald.strategy.semanticCache.enabled` off.');
   if (record.billing === 'premium-requests') lines.push(`\nIt cost **${record.premiumRequests ?? 0} premium request${record.premiumRequests === 1 ? '' : 's'}** × the model's multiplier (${rounds} request${rounds === 1 ? '' : 's'} to a Copilot-hosted model; [multipliers](${PREMIUM_MULTIPLIER_URL})).`);
   if (record.usage) {
     const billed = `The provider billed ${usagePhrase(fullUsage(record.usage))}${rounds > 1 ? ` over the ${rounds} requests` : ''}`;

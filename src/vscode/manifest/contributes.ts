@@ -12,6 +12,8 @@ import { STRATEGY_ORDER } from '../../core/strategies/index';
 import { AGGRESSIVENESS, COPILOT_HOSTED_MODES, JUDGE_MODES } from '../settings/settingsSchema';
 import { retiredSettingProperties } from '../settings/retiredStrategies';
 import { EDITOR_STRATEGY_DEFAULTS, editorDefaultEnabled } from '../settings/editorDefaults';
+import { legacyStrategySettingKey, strategySettingKey } from '../settings/strategySettingNames';
+import { RETIRED_STRATEGIES } from '../settings/retiredStrategies';
 import { DEFAULT_PRICES, PRICES_CHECKED } from '../../core/costs/prices';
 import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 
@@ -172,14 +174,15 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
   for (const strategy of strategies) {
     // Ordered by the registry, so a strategy landing later does not renumber the others.
     const index = Math.max(0, (STRATEGY_ORDER as readonly string[]).indexOf(strategy.id));
-    properties[`herald.strategy.${strategy.id}.enabled`] = {
+    properties[`herald.${strategySettingKey(strategy.id, 'enabled')}`] = {
       type: 'boolean',
       default: editorDefaultEnabled(strategy),
       order: 100 + index * 2,
       markdownDescription: enabledDescription(strategy),
     };
     const options = strategyOptionProperty(strategy, 101 + index * 2);
-    if (options !== undefined) properties[`herald.strategy.${strategy.id}.options`] = options;
+    if (options !== undefined) properties[`herald.${strategySettingKey(strategy.id, 'options')}`] = options;
+    Object.assign(properties, renamedSettingProperties(strategy.id, options !== undefined));
   }
   Object.assign(properties, retiredSettingProperties());
   return properties;
@@ -232,6 +235,23 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
       languageModelTools: TOOLS,
     },
   };
+}
+
+/**
+ * The keys a strategy's settings had before they took its id in camel case: still read when the
+ * new key is unset, hidden in the Settings editor unless set, and pointing at the new key.
+ */
+function renamedSettingProperties(id: string, hasOptions: boolean): Json {
+  const properties: Json = {};
+  if (id in RETIRED_STRATEGIES) return properties;
+  for (const field of hasOptions ? (['enabled', 'options'] as const) : (['enabled'] as const)) {
+    const legacy = `herald.${legacyStrategySettingKey(id, field)}`;
+    const current = `herald.${strategySettingKey(id, field)}`;
+    if (legacy === current) continue;
+    const message = `Renamed to \`${current}\` (the Settings editor shows strategy names in words). Herald still reads this setting when \`${current}\` is not set; move it there.`;
+    properties[legacy] = { type: field === 'enabled' ? 'boolean' : 'object', markdownDeprecationMessage: message, markdownDescription: message };
+  }
+  return properties;
 }
 
 /** A strategy's on/off setting: its id and what it does (its schema's summary). */

@@ -7,6 +7,7 @@ import { describeOptions, strategySummary } from '../../core/pipeline/optionSche
 import type { Strategy } from '../../core/pipeline/types';
 import { formatValue, rangeText } from './contributes';
 import { editorDefaultEnabled } from '../settings/editorDefaults';
+import { strategySettingKey } from '../settings/strategySettingNames';
 
 export const README_OPTIONS_BEGIN = '<!-- strategy-options:begin (written by src/vscode/manifest/writeManifest.ts) -->';
 export const README_OPTIONS_END = '<!-- strategy-options:end -->';
@@ -34,7 +35,7 @@ export function strategyOptionsMarkdown(strategies: readonly Strategy[]): string
     const options = describeOptions(strategy.optionSchema);
     if (options.length === 0) continue;
     const rows = options.map((option) => `| \`${option.name}\` | ${formatValue(option.default)} | ${rangeText(option).replace(/^, /, '') || '—'} | ${option.description.replaceAll('|', '\\|')} |`);
-    sections.push([`**\`${strategy.id}\`** (\`herald.strategy.${strategy.id}.options\`)`, '', '| option | default | range | what it sets |', '|---|---|---|---|', ...rows].join('\n'));
+    sections.push([`**\`${strategy.id}\`** (\`herald.${strategySettingKey(strategy.id, 'options')}\`)`, '', '| option | default | range | what it sets |', '|---|---|---|---|', ...rows].join('\n'));
   }
   return sections.join('\n\n');
 }

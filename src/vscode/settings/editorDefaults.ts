@@ -1,6 +1,6 @@
 /**
  * Strategies whose default in the editor differs from the core's (the gateway and the CLI keep
- * the core's). The manifest writes these defaults into `herald.strategy.<id>.enabled`, the
+ * the core's). The manifest writes these defaults into `herald.strategy.<name>.enabled`, the
  * optimizer applies them when the user has not set the switch, and the README's table says so.
  * Pure (no `vscode`).
  */

@@ -113,7 +113,7 @@ function statusLine(request: RequestView): string {
     case 'optimizer-off':
       return 'The optimizer was off; the request was sent as it was.';
     case 'served-from-cache':
-      return 'An exact repeat of an answered request: semantic_cache answered it and the model was not called. Send it again to reach the model, or turn herald.strategy.semantic_cache off.';
+      return 'An exact repeat of an answered request: semantic_cache answered it and the model was not called. Send it again to reach the model, or turn herald.strategy.semanticCache.enabled off.';
     case 'failed':
       return `The model failed, so nothing was saved: ${request.error ?? 'unknown error'}`;
     case 'cancelled':

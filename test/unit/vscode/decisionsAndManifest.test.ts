@@ -11,6 +11,7 @@ import { explainRecord } from '../../../src/vscode/knowledge/explainRecord';
 import { manifestContributions } from '../../../src/vscode/manifest/contributes';
 import { pipelineConfigOf } from '../../../src/vscode/optimizer/optimizer';
 import { readSettings } from '../../../src/vscode/settings/settingsSchema';
+import { strategySettingKey } from '../../../src/vscode/settings/strategySettingNames';
 
 function decision(strategy: string, handles: string[] = [], tokensBefore = 100, tokensAfter = 100): Decision {
   return { strategy, status: tokensAfter < tokensBefore ? 'applied' : 'unchanged', action: 'done', reason: 'because, "quoted"', tokensBefore, tokensAfter, durationMs: 1, handles };
@@ -132,6 +133,6 @@ describe('package.json contributions', () => {
       // A retired setting has no default on purpose: left unset, it must read as unset (see retiredStrategies.ts).
       assert.ok('default' in property || property.markdownDeprecationMessage !== undefined, `${key} has a default`);
     }
-    for (const strategy of createStrategies({})) assert.ok(`herald.strategy.${strategy.id}.enabled` in properties, `${strategy.id} can be switched`);
+    for (const strategy of createStrategies({})) assert.ok(`herald.${strategySettingKey(strategy.id, 'enabled')}` in properties, `${strategy.id} can be switched`);
   });
 });

@@ -150,7 +150,7 @@ describe('settings say what they do', () => {
   });
 
   it('says what the cache serves, and keeps it off in the editor unless the user turns it on', () => {
-    const enabled = properties['herald.strategy.semantic_cache.enabled']!;
+    const enabled = properties['herald.strategy.semanticCache.enabled']!;
     assert.equal(enabled.default, false);
     assert.match(enabled.markdownDescription ?? '', /text answers only.*Retry.*must reach the model/);
     const strategies = createStrategies({});

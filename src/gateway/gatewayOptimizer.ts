@@ -1,91 +1,133 @@
 /**
- * What the gateway asks of the optimizer, and the one `herald serve` builds: one stash, memo
- * and session store for every client, and one pipeline per tenant (a keyed hash of the client's
- * credential), so two people behind one gateway never share pins or cached answers, while
- * each one's conversations are told apart by the memo's chain hashes as everywhere else.
+ * What the gateway asks of the optimizer, and the one `herald serve` builds. Every request is
+ * answered by its tenant's view ({@link TenantScope}): a pipeline whose stash is the tenant's
+ * own namespace of the shared blob store (with handles of its own key), whose decided history
+ * is keyed under the tenant, whose pins live under session ids that carry the tenant, and
+ * whose cached answers are scoped to it. So two people behind one gateway share nothing: a
+ * handle quoted from another tenant is unknown, a message another tenant decided is decided
+ * afresh, a cached answer is never served across. An anonymous request (no credential) gets a
+ * view of its own that lives for that request only.
  */
 import { createHmac } from 'node:crypto';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { ChatRequest } from '../core/chat/types';
+import { MessageMemo } from '../core/pipeline/messageMemo';
 import { Pipeline, sessionIdOf, type PipelineConfig, type PipelineResult } from '../core/pipeline/pipeline';
-import type { MessageMemo } from '../core/pipeline/messageMemo';
-import type { SessionStateStore } from '../core/pipeline/sessionState';
+import { SessionStateStore } from '../core/pipeline/sessionState';
 import type { Strategy, TargetKind } from '../core/pipeline/types';
-import { recordLoadedTools, TOOL_CATALOG_ID } from '../core/strategies/toolCatalog';
 import type { Logger } from '../core/ports';
-import type { Stash } from '../core/stash/stash';
-import type { TokenCounter } from '../core/tokens/tokenCounter';
+import { MemoryBlobStore, type BlobStore } from '../core/stash/blobStore';
+import { ScopedBlobStore } from '../core/stash/scopedBlobStore';
+import { Stash } from '../core/stash/stash';
 import { SEMANTIC_CACHE_ID } from '../core/strategies/semanticCache';
+import { recordLoadedTools, TOOL_CATALOG_ID } from '../core/strategies/toolCatalog';
+import type { TokenCounter } from '../core/tokens/tokenCounter';
+import type { Tenant } from './tenants';
 
-export interface GatewayOptimizer {
-  readonly tokens: TokenCounter;
+/** The optimizer as one tenant sees it, for one request. */
+export interface TenantScope {
   /** Runs the pipeline; undefined when the optimizer is off (requests go out untouched). `targetKind` as the flow gives it. */
-  readonly optimize: ((request: ChatRequest, tenant: string, signal: AbortSignal, targetKind?: TargetKind) => Promise<PipelineResult>) | undefined;
+  readonly optimize: ((request: ChatRequest, signal: AbortSignal, targetKind?: TargetKind) => Promise<PipelineResult>) | undefined;
   /** Records tools the catalog loaded inside a turn of a session (the flow's `loadTools`). */
   loadTools?(sessionId: string, names: readonly string[]): void;
-  afterResponse(request: ChatRequest, answer: unknown, sessionId: string, tenant: string): Promise<void>;
+  afterResponse(request: ChatRequest, answer: unknown, sessionId: string): Promise<void>;
+  /** The original behind one of this tenant's handles; undefined for any other handle. */
   retrieve(handle: string): Promise<string | undefined>;
 }
 
-/**
- * The tenant of a request: a keyed hash of the credential it carries (never the credential),
- * `local` for a request without one. Stable across restarts when the key is (the stash's).
- */
-export function tenantOf(headers: IncomingHttpHeaders, key: Uint8Array): string {
-  const credential = [headers['x-api-key'], headers.authorization].map((value) => (Array.isArray(value) ? value.join(',') : value ?? '')).join('\u0000');
-  if (credential === '\u0000') return 'local';
-  return createHmac('sha256', key).update(credential, 'utf8').digest('hex').slice(0, 16);
+export interface GatewayOptimizer {
+  readonly tokens: TokenCounter;
+  /** The tenant's view, for one request. */
+  forTenant(tenant: Tenant): TenantScope;
+}
+
+/** The stash key of a tenant: derived from the install's key, so handles differ between tenants and agree between replicas sharing the key. */
+export function tenantStashKey(key: Uint8Array, tenant: Tenant): Uint8Array {
+  return createHmac('sha256', key).update(`herald-tenant-stash\u0000${tenant.anonymous ? 'anonymous' : tenant.id}`, 'utf8').digest();
+}
+
+/** The namespace of a tenant's entries in the shared blob store. */
+export function tenantNamespace(tenant: Tenant): string {
+  return `t-${tenant.id}`;
 }
 
 export interface TenantOptimizerOptions {
   readonly strategies: readonly Strategy[];
   readonly config: PipelineConfig;
-  readonly stash: Stash;
+  /** Where every tenant's stash entries live, each tenant under its own namespace. */
+  readonly stashStore: BlobStore;
+  /** The install's stash key; each tenant's is derived from it. */
+  readonly stashKey: Uint8Array;
   readonly memo: MessageMemo;
   readonly state: SessionStateStore;
   readonly tokens: TokenCounter;
   readonly logger: Logger;
-  /** Most tenants whose pipelines are kept; the least recently used is rebuilt when it returns. Default 64. */
+  /** Most tenants whose pipelines and stashes are kept in memory; the least recently used is rebuilt when it returns. Default 64. */
   readonly maxTenants?: number;
 }
 
-/** One pipeline per tenant over shared storage, built when the tenant first appears. */
+/** A tenant's pipeline and the stash it elides into. */
+interface TenantParts {
+  readonly pipeline: Pipeline;
+  readonly stash: Stash;
+  readonly state: SessionStateStore;
+}
+
+/** One pipeline and stash per tenant over shared storage, built when the tenant first appears. */
 export class TenantOptimizer implements GatewayOptimizer {
   readonly tokens: TokenCounter;
-  private readonly pipelines = new Map<string, Pipeline>();
+  private readonly tenants = new Map<string, TenantParts>();
 
   constructor(private readonly options: TenantOptimizerOptions) {
     this.tokens = options.tokens;
   }
 
-  readonly optimize = (request: ChatRequest, tenant: string, signal: AbortSignal, targetKind?: TargetKind): Promise<PipelineResult> =>
-    this.pipelineOf(tenant).run(request, { signal, sessionId: `${tenant}:${sessionIdOf(request)}`, ...(targetKind ? { targetKind } : {}) });
-
-  /** The session id carries the tenant, so pins never cross clients here either. */
-  loadTools(sessionId: string, names: readonly string[]): void {
-    recordLoadedTools(this.options.state.scope(sessionId, TOOL_CATALOG_ID), names);
+  forTenant(tenant: Tenant): TenantScope {
+    const parts = tenant.anonymous ? this.build(tenant) : this.partsOf(tenant);
+    return {
+      // The session id carries the tenant, so pins never cross tenants either.
+      optimize: (request, signal, targetKind) => parts.pipeline.run(request, { signal, sessionId: `${tenant.id}:${sessionIdOf(request)}`, ...(targetKind ? { targetKind } : {}) }),
+      loadTools: (sessionId, names) => {
+        recordLoadedTools(parts.state.scope(sessionId, TOOL_CATALOG_ID), names);
+      },
+      afterResponse: (request, answer, sessionId) => parts.pipeline.afterResponse(request, answer, sessionId),
+      retrieve: (handle) => parts.stash.retrieve(handle),
+    };
   }
 
-  async afterResponse(request: ChatRequest, answer: unknown, sessionId: string, tenant: string): Promise<void> {
-    await this.pipelineOf(tenant).afterResponse(request, answer, sessionId);
-  }
-
-  retrieve(handle: string): Promise<string | undefined> {
-    return this.options.stash.retrieve(handle);
-  }
-
-  private pipelineOf(tenant: string): Pipeline {
-    let pipeline = this.pipelines.get(tenant);
-    if (pipeline) {
-      this.pipelines.delete(tenant);
-      this.pipelines.set(tenant, pipeline);
-      return pipeline;
+  private partsOf(tenant: Tenant): TenantParts {
+    const known = this.tenants.get(tenant.id);
+    if (known) {
+      this.tenants.delete(tenant.id);
+      this.tenants.set(tenant.id, known);
+      return known;
     }
-    const hasCache = this.options.strategies.some((strategy) => strategy.id === SEMANTIC_CACHE_ID);
-    const options = hasCache ? { ...(this.options.config.options ?? {}), [SEMANTIC_CACHE_ID]: { ...(this.options.config.options?.[SEMANTIC_CACHE_ID] ?? {}), scope: tenant } } : this.options.config.options;
-    pipeline = new Pipeline(this.options.strategies, { ...this.options.config, ...(options ? { options } : {}) }, { stash: this.options.stash, memo: this.options.memo, state: this.options.state, tokens: this.options.tokens, logger: this.options.logger });
-    this.pipelines.set(tenant, pipeline);
-    while (this.pipelines.size > (this.options.maxTenants ?? 64)) this.pipelines.delete(this.pipelines.keys().next().value as string);
-    return pipeline;
+    const parts = this.build(tenant);
+    this.tenants.set(tenant.id, parts);
+    while (this.tenants.size > (this.options.maxTenants ?? 64)) this.tenants.delete(this.tenants.keys().next().value as string);
+    return parts;
+  }
+
+  /**
+   * A tenant's parts. An anonymous request's stash, memo and pins are its own and in memory
+   * only, and it gets no cached answer: what it leaves is found by no other request.
+   */
+  private build(tenant: Tenant): TenantParts {
+    const { options } = this;
+    const stash = new Stash({
+      store: tenant.anonymous ? new MemoryBlobStore() : new ScopedBlobStore(options.stashStore, tenantNamespace(tenant)),
+      key: tenantStashKey(options.stashKey, tenant),
+      onProblem: (code, message) => options.logger.warn(code, message),
+    });
+    const state = tenant.anonymous ? new SessionStateStore() : options.state;
+    const memo = tenant.anonymous ? new MessageMemo() : options.memo;
+    const hasCache = options.strategies.some((strategy) => strategy.id === SEMANTIC_CACHE_ID);
+    const config: PipelineConfig = {
+      ...options.config,
+      scope: tenant.id,
+      ...(hasCache ? { options: { ...(options.config.options ?? {}), [SEMANTIC_CACHE_ID]: { ...(options.config.options?.[SEMANTIC_CACHE_ID] ?? {}), scope: tenant.id } } } : {}),
+      ...(hasCache && tenant.anonymous ? { enabled: { ...(options.config.enabled ?? {}), [SEMANTIC_CACHE_ID]: false } } : {}),
+    };
+    const pipeline = new Pipeline(options.strategies, config, { stash, memo, state, tokens: options.tokens, logger: options.logger });
+    return { pipeline, stash, state };
   }
 }

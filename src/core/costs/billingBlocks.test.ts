@@ -49,4 +49,18 @@ describe('billingBlocks', () => {
     assert.equal(blocks.reduce((sum, block) => sum + block.tokens, 0), tokens.countRequest(request));
     assert.deepEqual(blocks.map((block) => block.breakpoint === true), [false, true, false, true, false, true]);
   });
+
+  it('keys a neutral block the same whether or not it carries the breakpoint (the hint moves, the cache entry stays)', () => {
+    const result = (hint: boolean): unknown => ({ type: 'tool_result', tool_use_id: 't1', content: 'output', ...(hint ? { cache_control: { type: 'ephemeral' } } : {}) });
+    const call = { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: {} }] };
+    const first = parseRequest(claudeBody([{ role: 'user', content: 'go' }, call, { role: 'user', content: [result(true)] }]));
+    const next = parseRequest(claudeBody([{ role: 'user', content: 'go' }, call, { role: 'user', content: [result(false)] }, { role: 'assistant', content: 'done' }, { role: 'user', content: [{ type: 'text', text: 'more', cache_control: { type: 'ephemeral' } }] }]));
+    const a = requestBlocks(first, tokens);
+    const b = requestBlocks(next, tokens);
+    assert.equal(a[a.length - 1]!.breakpoint, true);
+    assert.equal(b[a.length - 1]!.breakpoint, undefined);
+    assert.equal(b[a.length - 1]!.key, a[a.length - 1]!.key);
+    const [, second] = billSession([{ blocks: a }, { blocks: b }], ANTHROPIC_CACHE_RULE);
+    assert.equal(second.cacheReadTokens, a.reduce((sum, block) => sum + block.tokens, 0));
+  });
 });

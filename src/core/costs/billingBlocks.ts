@@ -161,7 +161,7 @@ export function requestBlocks(request: ChatRequest, tokens: TokenCounter): Billi
 
 function neutralToolBlock(tool: ToolDefinition, tokens: TokenCounter): BillingBlock {
   const hinted = tool.extra !== undefined && 'cache_control' in tool.extra;
-  const bare = hinted ? { ...tool, extra: withoutCacheControl(tool.extra) } : tool;
+  const bare = hinted ? withoutExtraHint(tool) : tool;
   return { key: `tool:${JSON.stringify(bare)}`, tokens: tokens.countTool(tool), ...(hinted ? { breakpoint: true } : {}) };
 }
 
@@ -183,7 +183,14 @@ function neutralMessageBlocks(message: ChatMessage, tokens: TokenCounter): Billi
 
 function stripPartHints(part: Part): unknown {
   if (part.type === 'opaque') return withoutCacheControl(part.raw);
-  const bare = part.extra && 'cache_control' in part.extra ? { ...part, extra: withoutCacheControl(part.extra) } : part;
+  const bare = part.extra && 'cache_control' in part.extra ? withoutExtraHint(part) : part;
   if (bare.type !== 'tool_result') return bare;
-  return { ...bare, content: bare.content.filter((inner) => !isCacheBreakpointPart(inner)).map((inner) => (inner.type !== 'opaque' && inner.extra && 'cache_control' in inner.extra ? { ...inner, extra: withoutCacheControl(inner.extra) } : inner)) };
+  return { ...bare, content: bare.content.filter((inner) => !isCacheBreakpointPart(inner)).map((inner) => (inner.type !== 'opaque' && inner.extra && 'cache_control' in inner.extra ? withoutExtraHint(inner) : inner)) };
+}
+
+/** A part without the hint in its `extra`, and without `extra` when nothing else was in it (as the client would send it unmarked). */
+function withoutExtraHint<T extends { readonly extra?: Record<string, unknown> }>(part: T): T {
+  const { cache_control: _hint, ...rest } = part.extra ?? {};
+  const { extra: _extra, ...bare } = part;
+  return (Object.keys(rest).length > 0 ? { ...bare, extra: rest } : bare) as T;
 }

@@ -82,6 +82,16 @@ export type CacheRule = BreakpointCacheRule | PrefixCacheRule;
 /** Anthropic, default 5-minute TTL, the 1024-token minimum of most models. */
 export const ANTHROPIC_CACHE_RULE: BreakpointCacheRule = { kind: 'breakpoints', readPrice: 0.1, writePrice: 1.25, maxBreakpoints: 4, lookbackBlocks: 20, minCacheableTokens: 1024 };
 
+/**
+ * Anthropic's rule for one model: the minimum cacheable prefix is 4096 tokens for Opus 4.5 and
+ * later and Haiku 4.5, 2048 for Sonnet 4.6 and the Haiku 3 family, 1024 for the others.
+ */
+export function anthropicCacheRule(model: string): BreakpointCacheRule {
+  const name = model.toLowerCase();
+  const minCacheableTokens = /opus-4-([5-9]|\d\d)|haiku-4/.test(name) ? 4096 : /sonnet-4-([6-9]|\d\d)|haiku-3/.test(name) ? 2048 : 1024;
+  return { ...ANTHROPIC_CACHE_RULE, minCacheableTokens };
+}
+
 /** OpenAI, priced as the GPT-5 family (cached input at 0.1 of input). */
 export const OPENAI_CACHE_RULE: PrefixCacheRule = { kind: 'prefix', readPrice: 0.1, minCachedTokens: 1024, incrementTokens: 128 };
 

@@ -57,6 +57,17 @@ describe('what a turn cost', () => {
     assert.ok(sent[1]! > sent[0]!, 'the round re-sends the whole request with the original added');
   });
 
+  it('reports the provider\'s own input over every round when it returned usage, the saving in the same count', async () => {
+    const tokens = new TokenCounter();
+    const usage = (inputTokens: number) => ({ type: 'usage' as const, usage: { inputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 3 } });
+    const { input, target } = flow([(request) => [...(retrieveFirst as (request: ChatRequest) => never[])(request), usage(1200)], [{ type: 'text', text: 'ok' }, usage(1500)]], { billing: 'tokens' }, { countTokens: (request) => tokens.countRequest(request) });
+    const record = await runRequestFlow(input);
+    const sent = target.received.map((request) => tokens.countRequest(request));
+    assert.equal(record.tokensAfter, 2700, 'the provider\'s input, both rounds');
+    assert.deepEqual(record.countedTokens, { before: tokens.countRequest(conversation()), after: sent[0]! + sent[1]! });
+    assert.equal(record.tokensBefore, Math.round((record.countedTokens!.before * 2700) / record.countedTokens!.after), 'direct, in the provider\'s count');
+  });
+
   it('counts no premium requests for an endpoint, and sums the usage each round reported', async () => {
     const { input } = flow(
       [

@@ -24,7 +24,14 @@ export async function startHarness(script: Script | readonly Script[], args: rea
   const decisionsFile = path.join(folder, 'decisions.jsonl');
   let output = '';
   const io: CliIo = { readStdin: async () => '', stdout: (text) => { output += text; }, stderr: (text) => { output += text; } };
-  const serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...args], io);
+  let serve: RunningServe;
+  try {
+    serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...args], io);
+  } catch (error) {
+    await upstream.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
   return {
     upstream,
     serve,

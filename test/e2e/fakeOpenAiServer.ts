@@ -15,6 +15,8 @@ import type { AddressInfo } from 'node:net';
 export const FAKE_MODEL = 'fake-model';
 /** Output tokens the fake reports: a tool call, and a text answer. */
 export const FAKE_OUTPUT = { toolCall: 15, answer: 30 };
+/** The price the test sets for the fake model (USD per million tokens), so its usage becomes money. */
+export const FAKE_PRICE = { input: 2, cachedInput: 0.5, cacheWrite: 0, output: 8 };
 /** What the fake's last user message says to be answered without a retrieve round. */
 export const NO_RETRIEVE = 'NO_RETRIEVE';
 

@@ -25,7 +25,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { hasSharedData, loadTrajectory } from '../support/sharedData';
-import { FAKE_MODEL, FAKE_USAGE, startFakeServer, type FakeServer } from './fakeOpenAiServer';
+import { FAKE_MODEL, FAKE_PRICE, startFakeServer, type FakeServer } from './fakeOpenAiServer';
+import { checkBilledFigures, sendDirectRequest, type EndpointTurns, type PricedRecord } from './checks/billedFigures';
 import { scanForSecret, secretForms } from './secretScan';
 import { runEditorWalks } from './checks/editorWalks';
 
@@ -97,6 +98,8 @@ async function main(): Promise<number> {
   // Random per run, so a hit can only come from this run; never printed in full.
   const canary = `sk-herald-canary-${randomBytes(16).toString('hex')}`;
   let keySet = false;
+  // The endpoint's requests of the two priced turns, for the export's figures (checkBilledFigures).
+  let turns: EndpointTurns | undefined;
   let report: string | undefined;
   let server: ChildProcess | undefined;
   let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
@@ -127,6 +130,9 @@ async function main(): Promise<number> {
     keySet = await timed('set-key', () => setEndpointKey(page, canary));
 
     const original = await timed('chat-request', () => sendRequest(page, workspace, fake, conversation));
+    const retrieveRequests = fake.requests.length;
+    await timed('chat-request-direct', () => sendDirectRequest(workspace, fake, conversation, (command, file) => driverResponse(page, workspace, command, file), check));
+    turns = { conversation, retrieve: [0, retrieveRequests], direct: [retrieveRequests, fake.requests.length], fake };
     checkKeySent(fake, canary);
     checkInternalOptions(fake);
     await timed('chat-request-vscode-model', () => sendRequestToEcho(page, workspace, conversation));
@@ -136,7 +142,7 @@ async function main(): Promise<number> {
     await timed('retrieve', () => checkRetrieve(page, fake.askedHandle(), original));
     await timed('library-view', () => checkLibrary(page));
     await timed('tools', () => checkTools(page, workspace));
-    report = await timed('commands', () => checkCommands(page, workspace));
+    report = await timed('commands', () => checkCommands(page, workspace, turns));
     await timed('reload', () => checkReload(page, port, workspace));
     await timed('new-user-tour', () => tour(page));
     checkStashModes(userData);
@@ -201,7 +207,7 @@ function writeSettings(userData: string, fake: FakeServer, closedPort: number): 
       { name: DOWN_ENDPOINT_NAME, kind: 'openai', url: `http://127.0.0.1:${closedPort}/v1`, model: FAKE_MODEL },
     ],
     // A price for the fake model, so the provider's usage becomes money.
-    'herald.prices': { [FAKE_MODEL]: { input: 2, cachedInput: 0.5, cacheWrite: 0, output: 8 } },
+    'herald.prices': { [FAKE_MODEL]: FAKE_PRICE },
     // The stand-in Copilot model is listed without the one-time notice (its text has a unit test).
     'herald.copilotHostedModels': 'show',
   };
@@ -287,7 +293,7 @@ interface Totals {
 interface SavedReport {
   schema: number;
   totals: Totals;
-  requests: { model: string; status: string; premiumRequests?: number; billing?: string; usage?: { inputTokens: number; cacheReadTokens: number }; cost?: { billedUsd: number; unoptimizedUsd: number } }[];
+  requests: ({ model: string; status: string; premiumRequests?: number; billing?: string } & PricedRecord)[];
 }
 
 async function driverResponse(page: Page, workspace: string, command: string, file: string, timeoutMs = 60_000): Promise<DriverResponse> {
@@ -329,17 +335,11 @@ async function sendRequestToCopilot(page: Page, workspace: string): Promise<void
 }
 
 /** The exported report carries premium requests and money per request. */
-function checkReportCosts(saved: SavedReport | undefined): void {
+function checkReportCosts(saved: SavedReport | undefined, turns: EndpointTurns | undefined): void {
   const premium = saved?.requests.find((request) => request.billing === 'premium-requests');
-  const priced = saved?.requests.find((request) => request.cost !== undefined && request.model === ENDPOINT_NAME);
   const down = saved?.requests.find((request) => request.model === DOWN_ENDPOINT_NAME);
   check('the export has premium requests per request (2 for the Copilot-hosted turn)', premium?.premiumRequests === 2 && (saved?.totals.premiumRequests ?? 0) >= 2, premium ? `${premium.model}: ${premium.premiumRequests}` : 'none');
-  const expectedInput = FAKE_USAGE.prompt_tokens - FAKE_USAGE.prompt_tokens_details.cached_tokens;
-  check(
-    "the export has the provider's own usage and its cost next to Herald's estimate without the optimizer",
-    priced !== undefined && priced.usage!.cacheReadTokens % FAKE_USAGE.prompt_tokens_details.cached_tokens === 0 && priced.usage!.inputTokens % expectedInput === 0 && priced.cost!.billedUsd > 0 && priced.cost!.unoptimizedUsd > priced.cost!.billedUsd,
-    priced ? `usage ${JSON.stringify(priced.usage)}, billed $${priced.cost!.billedUsd.toFixed(5)}, ≈ $${priced.cost!.unoptimizedUsd.toFixed(5)} without Herald` : 'no priced request',
-  );
+  checkBilledFigures(saved?.requests.filter((request) => request.model === ENDPOINT_NAME && request.cost !== undefined) ?? [], turns, check);
   check('the export records the down endpoint\'s request as failed', down?.status === 'failed', down?.status ?? 'missing');
 }
 
@@ -481,7 +481,7 @@ async function checkTools(page: Page, workspace: string): Promise<void> {
 
 /** The commands a new user runs from the palette, each checked for its effect. */
 /** Returns the path of the exported savings report, if one was written. */
-async function checkCommands(page: Page, workspace: string): Promise<string | undefined> {
+async function checkCommands(page: Page, workspace: string, turns: EndpointTurns | undefined): Promise<string | undefined> {
   const heraldStatus = async (): Promise<string> => (await page.locator('.statusbar-item').allInnerTexts()).filter((text) => /herald|saved/i.test(text)).join(' | ');
   const waitForStatus = async (pattern: RegExp): Promise<string> => {
     const deadline = Date.now() + 10_000;
@@ -562,7 +562,7 @@ async function checkCommands(page: Page, workspace: string): Promise<string | un
   }
   const saved = fs.existsSync(written) ? (JSON.parse(fs.readFileSync(written, 'utf8')) as SavedReport) : undefined;
   check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 2 && saved.requests.length >= 4, saved ? `${saved.requests.length} requests` : 'no file');
-  checkReportCosts(saved);
+  checkReportCosts(saved, turns);
   await page.keyboard.press('Escape');
   return fs.existsSync(written) ? written : undefined;
 }

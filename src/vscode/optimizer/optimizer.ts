@@ -35,7 +35,7 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
     const strategy = known.get(id);
     if (!strategy) {
       // Settings for strategies not built yet are contributed for every id; only real overrides are worth a word.
-      if (value.enabled === true || Object.keys(value.options).length > 0) problems.push(`herald.strategy.${strategySettingName(id)}: this strategy is not available in this build; the setting is ignored`);
+      if (value.enabled === true || Object.keys(value.options).length > 0) problems.push(`herald.strategy.${strategySettingName(id)} (${id}): this strategy is not available in this build; the setting is ignored`);
       continue;
     }
     if (value.enabled !== undefined) enabled[id] = value.enabled;

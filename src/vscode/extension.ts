@@ -4,6 +4,8 @@
  */
 import * as vscode from 'vscode';
 import { HeraldChatProvider, HERALD_VENDOR } from './chat/heraldChatProvider';
+import * as path from 'node:path';
+import { REMEMBERED_MODELS_FILE, rememberedModelsFile } from './chat/rememberedModels';
 import { createVscodePartKit } from './chat/vscodePartKit';
 import { registerOriginalDocuments } from './commands/originalDocuments';
 import { registerOriginalView } from './commands/originalView';
@@ -68,6 +70,7 @@ function registerModelProvider(host: HeraldHost, endpoints: EndpointManager, def
     optimizer: () => host.optimizer,
     endpointTargets: () => endpoints.list(),
     copilotHostedListed: () => host.settings().copilotHostedModels === 'show',
+    memory: rememberedModelsFile(path.join(host.context.globalStorageUri.fsPath, REMEMBERED_MODELS_FILE), host.logger),
   });
   const refresh = async (): Promise<void> => {
     await provider.refresh();

@@ -19,6 +19,8 @@ export const decisionViewSchema = z.object({
   handles: z.array(z.string()),
 });
 
+const usageSchema = z.object({ inputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() });
+
 export const requestViewSchema = z.object({
   id: z.string(),
   startedAt: z.number(),
@@ -26,19 +28,21 @@ export const requestViewSchema = z.object({
   status: z.enum(['optimized', 'served-from-cache', 'forwarded-original', 'optimizer-off', 'failed', 'cancelled']),
   /** Who asked: the chat, or Herald itself (the library's plan, the filter's check). */
   origin: z.enum(['caller', 'herald']),
+  /** The request as the caller sent it: what going direct would have sent, once. */
   tokensBefore: z.number(),
+  /** What Herald sent, every round of the turn. */
   tokensAfter: z.number(),
-  /** 0 for a failed or cancelled request. */
+  /** Negative when Herald sent more; 0 for a failed or cancelled request and for Herald's own calls. */
   savedTokens: z.number(),
   savedPercent: z.number(),
   /** Requests sent to the target this turn (Herald's own retrieve rounds included). */
   rounds: z.number(),
   billing: z.enum(['premium-requests', 'tokens', 'unknown']),
   premiumRequests: z.number(),
-  /** The provider's own usage figures, when it reported them. */
-  usage: z.optional(z.object({ inputTokens: z.number(), cacheReadTokens: z.number(), cacheWriteTokens: z.number(), outputTokens: z.number() })),
-  /** Money at the price table, when the model is in it. */
-  cost: z.optional(z.object({ priceKey: z.string(), billedUsd: z.number(), unoptimizedUsd: z.number() })),
+  /** The provider's own usage figures over every round, when it reported them. */
+  usage: z.optional(usageSchema),
+  /** Money at the price table, when the model is in it: what was billed, and the original sent once without Herald. */
+  cost: z.optional(z.object({ priceKey: z.string(), billedUsd: z.number(), unoptimizedUsd: z.number(), withoutHerald: z.optional(usageSchema) })),
   optimizeMs: z.number(),
   totalMs: z.number(),
   retrievals: z.number(),
@@ -52,6 +56,7 @@ export const requestViewSchema = z.object({
 
 export const totalsSchema = z.object({
   requests: z.number(),
+  ownCalls: z.number(),
   tokensBefore: z.number(),
   tokensAfter: z.number(),
   tokensSaved: z.number(),

@@ -25,7 +25,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type Frame, type Page } from 'playwright-core';
 import { hasSharedData, loadTrajectory } from '../support/sharedData';
-import { FAKE_MODEL, FAKE_USAGE, startFakeServer, type FakeServer } from './fakeOpenAiServer';
+import { FAKE_MODEL, FAKE_PRICE, startFakeServer, type FakeServer } from './fakeOpenAiServer';
+import { checkBilledFigures, sendDirectRequest, type EndpointTurns, type PricedRecord } from './checks/billedFigures';
 import { scanForSecret, secretForms } from './secretScan';
 import { runEditorWalks } from './checks/editorWalks';
 
@@ -33,6 +34,10 @@ const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
 const ENDPOINT_NAME = 'e2e-fake';
 /** An endpoint nothing listens on: the "endpoint down" check. */
+/** The status bar's totals: tokens saved, or sent beyond the originals (statusText.ts). */
+const STATUS_TOTALS = /\d(\.\d)?[kM]? (saved|more)/;
+/** The Decisions view's totals line. */
+const VIEW_TOTALS = /[\d,]+ tokens (saved|more than without Herald)/;
 const DOWN_ENDPOINT_NAME = 'e2e-down';
 /** The options Copilot's agent sends every extension-provided model (extChatEndpoint.ts); the driver sends them too. */
 const COPILOT_INTERNAL_OPTIONS = ['_capturingTokenCorrelationId', '_otelTraceContext'];
@@ -97,6 +102,8 @@ async function main(): Promise<number> {
   // Random per run, so a hit can only come from this run; never printed in full.
   const canary = `sk-herald-canary-${randomBytes(16).toString('hex')}`;
   let keySet = false;
+  // The endpoint's requests of the two priced turns, for the export's figures (checkBilledFigures).
+  let turns: EndpointTurns | undefined;
   let report: string | undefined;
   let server: ChildProcess | undefined;
   let browser: Awaited<ReturnType<typeof chromium.launch>> | undefined;
@@ -127,6 +134,9 @@ async function main(): Promise<number> {
     keySet = await timed('set-key', () => setEndpointKey(page, canary));
 
     const original = await timed('chat-request', () => sendRequest(page, workspace, fake, conversation));
+    const retrieveRequests = fake.requests.length;
+    await timed('chat-request-direct', () => sendDirectRequest(workspace, fake, conversation, (command, file) => driverResponse(page, workspace, command, file), check));
+    turns = { conversation, retrieve: [0, retrieveRequests], direct: [retrieveRequests, fake.requests.length], fake };
     checkKeySent(fake, canary);
     checkInternalOptions(fake);
     await timed('chat-request-vscode-model', () => sendRequestToEcho(page, workspace, conversation));
@@ -136,7 +146,7 @@ async function main(): Promise<number> {
     await timed('retrieve', () => checkRetrieve(page, fake.askedHandle(), original));
     await timed('library-view', () => checkLibrary(page));
     await timed('tools', () => checkTools(page, workspace));
-    report = await timed('commands', () => checkCommands(page, workspace));
+    report = await timed('commands', () => checkCommands(page, workspace, turns));
     await timed('reload', () => checkReload(page, port, workspace));
     await timed('new-user-tour', () => tour(page));
     checkStashModes(userData);
@@ -201,7 +211,7 @@ function writeSettings(userData: string, fake: FakeServer, closedPort: number): 
       { name: DOWN_ENDPOINT_NAME, kind: 'openai', url: `http://127.0.0.1:${closedPort}/v1`, model: FAKE_MODEL },
     ],
     // A price for the fake model, so the provider's usage becomes money.
-    'herald.prices': { [FAKE_MODEL]: { input: 2, cachedInput: 0.5, cacheWrite: 0, output: 8 } },
+    'herald.prices': { [FAKE_MODEL]: FAKE_PRICE },
     // The stand-in Copilot model is listed without the one-time notice (its text has a unit test).
     'herald.copilotHostedModels': 'show',
   };
@@ -287,7 +297,7 @@ interface Totals {
 interface SavedReport {
   schema: number;
   totals: Totals;
-  requests: { model: string; status: string; premiumRequests?: number; billing?: string; usage?: { inputTokens: number; cacheReadTokens: number }; cost?: { billedUsd: number; unoptimizedUsd: number } }[];
+  requests: ({ model: string; status: string; premiumRequests?: number; billing?: string } & PricedRecord)[];
 }
 
 async function driverResponse(page: Page, workspace: string, command: string, file: string, timeoutMs = 60_000): Promise<DriverResponse> {
@@ -329,17 +339,11 @@ async function sendRequestToCopilot(page: Page, workspace: string): Promise<void
 }
 
 /** The exported report carries premium requests and money per request. */
-function checkReportCosts(saved: SavedReport | undefined): void {
+function checkReportCosts(saved: SavedReport | undefined, turns: EndpointTurns | undefined): void {
   const premium = saved?.requests.find((request) => request.billing === 'premium-requests');
-  const priced = saved?.requests.find((request) => request.cost !== undefined && request.model === ENDPOINT_NAME);
   const down = saved?.requests.find((request) => request.model === DOWN_ENDPOINT_NAME);
   check('the export has premium requests per request (2 for the Copilot-hosted turn)', premium?.premiumRequests === 2 && (saved?.totals.premiumRequests ?? 0) >= 2, premium ? `${premium.model}: ${premium.premiumRequests}` : 'none');
-  const expectedInput = FAKE_USAGE.prompt_tokens - FAKE_USAGE.prompt_tokens_details.cached_tokens;
-  check(
-    "the export has the provider's own usage and its cost next to Herald's estimate without the optimizer",
-    priced !== undefined && priced.usage!.cacheReadTokens % FAKE_USAGE.prompt_tokens_details.cached_tokens === 0 && priced.usage!.inputTokens % expectedInput === 0 && priced.cost!.billedUsd > 0 && priced.cost!.unoptimizedUsd > priced.cost!.billedUsd,
-    priced ? `usage ${JSON.stringify(priced.usage)}, billed $${priced.cost!.billedUsd.toFixed(5)}, ≈ $${priced.cost!.unoptimizedUsd.toFixed(5)} without Herald` : 'no priced request',
-  );
+  checkBilledFigures(saved?.requests.filter((request) => request.model === ENDPOINT_NAME && request.cost !== undefined) ?? [], turns, check);
   check('the export records the down endpoint\'s request as failed', down?.status === 'failed', down?.status ?? 'missing');
 }
 
@@ -363,12 +367,12 @@ async function checkReload(page: Page, port: number, workspace: string): Promise
   await runCommand(page, 'Developer: Reload Window');
   await page.waitForTimeout(3000);
   await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-  await page.locator('.statusbar-item', { hasText: /saved|Herald/ }).first().waitFor({ timeout: 90_000 });
+  await page.locator('.statusbar-item', { hasText: STATUS_TOTALS }).first().waitFor({ timeout: 90_000 });
   await runCommand(page, 'Herald: Show Decisions');
   const after = await findFrame(page, 'details.request', 30_000);
   const rowsAfter = await after.locator('details.request').count();
   const headerAfter = (await after.locator('section.summary').innerText()).replace(/\s+/g, ' ');
-  const tokens = (text: string): string => text.match(/[\d,]+ tokens saved/)?.[0] ?? '';
+  const tokens = (text: string): string => text.match(VIEW_TOTALS)?.[0] ?? '';
   check('a window reload keeps the decisions and their totals', rowsAfter === rowsBefore && rowsBefore >= 4 && tokens(headerAfter) === tokens(headerBefore) && tokens(headerBefore) !== '', `${rowsBefore} → ${rowsAfter} requests; "${tokens(headerBefore)}" → "${tokens(headerAfter)}"`);
   await page.screenshot({ path: path.join(ARTIFACTS, '09-after-reload.png') });
   void port;
@@ -382,7 +386,8 @@ async function checkDecisions(page: Page): Promise<void> {
   // Folded requests are not rendered, so their lines are read from the page's text.
   const all = ((await frame.locator('body').textContent()) ?? '').replace(/\s+/g, ' ');
   check('the Decisions view lists the request with its model', text.includes(`${ENDPOINT_NAME}`), text.slice(0, 200));
-  check('the Decisions view shows tokens saved', /[\d,]+ tokens saved/.test(text) && !text.startsWith('0 tokens saved'), text.match(/[\d,]+ tokens saved/)?.[0] ?? '');
+  // A retrieve round sends the shortened request and the original piece again: the session's tokens are what was sent, saved or more.
+  check("the Decisions view shows the session's tokens against the originals, saved or more", VIEW_TOTALS.test(text) && !text.startsWith('0 tokens saved'), text.match(VIEW_TOTALS)?.[0] ?? '');
   const rows = await frame.locator('li.decision').count();
   const handles = await frame.locator('button.handle').count();
   check("the Decisions view lists every strategy's decision and its handles", rows > 0 && handles > 0, `${rows} decisions, ${handles} handles`);
@@ -481,8 +486,8 @@ async function checkTools(page: Page, workspace: string): Promise<void> {
 
 /** The commands a new user runs from the palette, each checked for its effect. */
 /** Returns the path of the exported savings report, if one was written. */
-async function checkCommands(page: Page, workspace: string): Promise<string | undefined> {
-  const heraldStatus = async (): Promise<string> => (await page.locator('.statusbar-item').allInnerTexts()).filter((text) => /herald|saved/i.test(text)).join(' | ');
+async function checkCommands(page: Page, workspace: string, turns: EndpointTurns | undefined): Promise<string | undefined> {
+  const heraldStatus = async (): Promise<string> => (await page.locator('.statusbar-item').allInnerTexts()).filter((text) => /herald/i.test(text) || STATUS_TOTALS.test(text)).join(' | ');
   const waitForStatus = async (pattern: RegExp): Promise<string> => {
     const deadline = Date.now() + 10_000;
     let text = await heraldStatus();
@@ -495,8 +500,8 @@ async function checkCommands(page: Page, workspace: string): Promise<string | un
   await runCommand(page, 'Herald: Toggle Optimizer');
   const off = await waitForStatus(/Herald off/);
   await runCommand(page, 'Herald: Toggle Optimizer');
-  const onAgain = await waitForStatus(/saved/);
-  check('Toggle Optimizer turns the optimizer off and on (status bar follows)', /Herald off/.test(off) && /saved/.test(onAgain), `off: "${off}", on again: "${onAgain}"`);
+  const onAgain = await waitForStatus(STATUS_TOTALS);
+  check('Toggle Optimizer turns the optimizer off and on (status bar follows)', /Herald off/.test(off) && STATUS_TOTALS.test(onAgain), `off: "${off}", on again: "${onAgain}"`);
 
   await runCommand(page, 'Herald: Reindex Library');
   const reindexed = await page.locator('.notification-toast', { hasText: 'library reindexed: 4 pages' }).first().waitFor({ timeout: 10_000 }).then(() => true, () => false);
@@ -561,8 +566,8 @@ async function checkCommands(page: Page, workspace: string): Promise<string | un
     if (named && fs.existsSync(named)) written = named;
   }
   const saved = fs.existsSync(written) ? (JSON.parse(fs.readFileSync(written, 'utf8')) as SavedReport) : undefined;
-  check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 2 && saved.requests.length >= 4, saved ? `${saved.requests.length} requests` : 'no file');
-  checkReportCosts(saved);
+  check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 3 && saved.requests.length >= 4, saved ? `${saved.requests.length} requests` : 'no file');
+  checkReportCosts(saved, turns);
   await page.keyboard.press('Escape');
   return fs.existsSync(written) ? written : undefined;
 }

@@ -7,7 +7,7 @@
  * 5-minute write, 1.25× input; OpenAI bills none) and output.
  */
 import { z } from 'zod';
-import { fullUsage, type ProviderUsage } from './usage';
+import { fullUsage, type FullUsage, type ProviderUsage } from './usage';
 
 /** When the default table was last checked against the providers' pricing pages. */
 export const PRICES_CHECKED = '2026-12-01';
@@ -74,17 +74,53 @@ export function usageCost(given: ProviderUsage, price: ModelPrice): number {
   return (usage.inputTokens * price.input + usage.cacheReadTokens * price.cachedInput + usage.cacheWriteTokens * price.cacheWrite + usage.outputTokens * price.output) / 1_000_000;
 }
 
+/** How the input of one request splits by price: fresh, read from the cache, written to it. */
+export interface InputSplit {
+  readonly freshTokens: number;
+  readonly cacheReadTokens: number;
+  readonly cacheWriteTokens: number;
+}
+
+/** What Herald knows of a turn when it estimates the same turn without Herald. */
+export interface TurnWithoutHerald {
+  /** The provider's usage, summed over every round Herald sent. */
+  readonly usage: ProviderUsage;
+  /** Herald's count of the request as the caller sent it. */
+  readonly tokensBefore: number;
+  /** Herald's count of everything it sent, every round. */
+  readonly tokensSent: number;
+  /**
+   * The original request's input as the provider's cache would have billed it (Herald's counts,
+   * summing to `tokensBefore`): the cache model run over the originals sent before it. Without
+   * it, the original is split in the proportions the provider billed this turn.
+   */
+  readonly original?: InputSplit;
+  /** Output tokens of the round whose answer the caller got; without it, the turn's output. */
+  readonly answerOutputTokens?: number;
+}
+
 /**
- * Herald's estimate of what the same turn would have cost without the optimizer: the billed cost
- * plus the input tokens Herald removed, priced at the average input price the provider actually
- * billed for this turn (its own mix of fresh, cached and written tokens), once per round.
+ * The usage the provider would have billed for the turn without Herald: the original request
+ * sent once (no rounds of Herald's own tools), answered once. Herald's counts are put in the
+ * provider's units by the ratio of what the provider counted to what Herald counted for the
+ * same rounds, so a tokenizer Herald only approximates (Claude's) is measured by the provider's.
  */
-export function unoptimizedCost(given: ProviderUsage, price: ModelPrice, removedTokens: number, rounds: number): number {
-  const usage = fullUsage(given);
-  const inputTokens = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
-  const inputCost = (usage.inputTokens * price.input + usage.cacheReadTokens * price.cachedInput + usage.cacheWriteTokens * price.cacheWrite) / 1_000_000;
-  const perToken = inputTokens > 0 ? inputCost / inputTokens : price.input / 1_000_000;
-  return usageCost(given, price) + Math.max(0, removedTokens) * Math.max(1, rounds) * perToken;
+export function withoutHeraldUsage(turn: TurnWithoutHerald): FullUsage {
+  const usage = fullUsage(turn.usage);
+  const providerInput = usage.inputTokens + usage.cacheReadTokens + usage.cacheWriteTokens;
+  const scale = turn.tokensSent > 0 && providerInput > 0 ? providerInput / turn.tokensSent : 1;
+  const split: InputSplit = turn.original ?? billedMix(usage, providerInput, turn.tokensBefore);
+  const cacheReadTokens = Math.round(split.cacheReadTokens * scale);
+  const cacheWriteTokens = Math.round(split.cacheWriteTokens * scale);
+  // Rounded as a whole, so the three parts add up to the original's size in the provider's units.
+  const inputTokens = Math.max(0, Math.round((split.freshTokens + split.cacheReadTokens + split.cacheWriteTokens) * scale) - cacheReadTokens - cacheWriteTokens);
+  return { inputTokens, cacheReadTokens, cacheWriteTokens, outputTokens: turn.answerOutputTokens ?? usage.outputTokens };
+}
+
+/** The original split in the proportions of fresh, read and written input the provider billed for the turn (all fresh when it billed none). */
+function billedMix(usage: FullUsage, providerInput: number, tokens: number): InputSplit {
+  if (providerInput <= 0) return { freshTokens: tokens, cacheReadTokens: 0, cacheWriteTokens: 0 };
+  return { freshTokens: (tokens * usage.inputTokens) / providerInput, cacheReadTokens: (tokens * usage.cacheReadTokens) / providerInput, cacheWriteTokens: (tokens * usage.cacheWriteTokens) / providerInput };
 }
 
 /**

@@ -89,8 +89,10 @@ export interface RequestCost {
   readonly priceKey: string;
   /** USD the provider's usage comes to. */
   readonly billedUsd: number;
-  /** Herald's estimate in USD of the same turn without the optimizer. */
+  /** Herald's estimate in USD of the same turn without Herald: the original request sent once (`withoutHerald` priced). */
   readonly unoptimizedUsd: number;
+  /** The usage Herald estimates the provider would have billed for that one request, in the provider's units; absent on older records and for Herald's own calls. */
+  readonly withoutHerald?: ProviderUsage;
 }
 
 export interface RequestFlowInput {

@@ -6,6 +6,7 @@ import { createToolSchemaCompression } from './toolSchemaCompression';
 import { pipelineOf, toolCallingTurns } from '../../../test/support/agentFixtures';
 import { MemoryResponseCache } from './responseCache/responseCache';
 import { normaliseVolatile } from './responseCache/volatileText';
+import { answerCallsTool } from './responseCache/answerShape';
 
 const ANSWER = { id: 'msg_1', content: [{ type: 'text', text: 'The refund window is 30 days.' }] };
 
@@ -38,6 +39,34 @@ describe('semantic_cache', () => {
       assert.equal(otherModel.response, undefined);
     });
   }
+
+  it('tells an agent step from a text answer in every shape a host stores', () => {
+    assert.equal(answerCallsTool(ANSWER), false);
+    assert.equal(answerCallsTool({ herald: 'answer', chunks: [{ type: 'text', text: 'ok' }] }), false);
+    assert.equal(answerCallsTool({ herald: 'answer', chunks: [{ type: 'text', text: 'ok' }, { type: 'tool_call', id: 't', name: 'run', input: {} }] }), true);
+    assert.equal(answerCallsTool({ choices: [{ message: { role: 'assistant', content: null, tool_calls: [{ id: 'c', type: 'function', function: { name: 'run', arguments: '{}' } }] } }] }), true);
+    assert.equal(answerCallsTool({ choices: [{ message: { role: 'assistant', content: 'no tools', tool_calls: [] } }] }), false);
+    assert.equal(answerCallsTool({ content: [{ type: 'text', text: 'Reading it.' }, { type: 'tool_use', id: 'toolu_1', name: 'Read', input: {} }] }), true);
+    assert.equal(answerCallsTool({ output: [{ type: 'function_call', call_id: 'c', name: 'shell', arguments: '{}' }] }), true);
+    assert.equal(answerCallsTool({ content: [{ type: 'text', text: 'the word tool_use in text is not a call' }] }), false);
+  });
+
+  it('does not serve a stored agent step unless serveToolCalls is on', async () => {
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: 'Run the failing test' }] };
+    const step = { id: 'msg_3', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'pytest -x' } }] };
+    for (const serveToolCalls of [false, true]) {
+      const { pipeline } = pipelineOf([createSemanticCache()], { semantic_cache: { serveToolCalls } });
+      const first = await pipeline.run(parseRequest(body));
+      await pipeline.afterResponse(first.request, step, first.sessionId);
+      const repeat = await pipeline.run(parseRequest(structuredClone(body)));
+      if (serveToolCalls) assert.deepEqual(repeat.response, step);
+      else {
+        assert.equal(repeat.response, undefined, 'the step goes to the model again');
+        assert.equal(repeat.decisions[0]!.action, 'cache-bypassed');
+        assert.equal(repeat.decisions[0]!.details?.agentStep, true);
+      }
+    }
+  });
 
   it('keeps scopes apart and expires old answers', async () => {
     let clock = 1_000_000;

@@ -6,7 +6,9 @@
  * `afterResponse`.
  *
  * A repeat that arrives right after a cached answer was served is a retry (the person wants a
- * new answer): it goes to the model, and the new answer replaces the stored one.
+ * new answer): it goes to the model, and the new answer replaces the stored one. A stored answer
+ * that calls a tool (an agent step) is served only with `serveToolCalls`: replayed, it repeats an
+ * action the model chose for a state that may have changed since.
  *
  * On a miss it also computes a shadow key over the same request with volatile values
  * (timestamps, UUIDs, request ids, temp paths, retry counters) normalised, and records whether
@@ -21,6 +23,7 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { booleanOption, numberOption, stringOption } from './shared/optionReads';
 import { MemoryResponseCache, type ResponseCacheStore } from './responseCache/responseCache';
 import { normaliseVolatile } from './responseCache/volatileText';
+import { answerCallsTool } from './responseCache/answerShape';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { SEMANTIC_CACHE_OPTIONS } from './options/semanticCacheOptions';
 
@@ -69,6 +72,7 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const maxResponseChars = numberOption(context.options, SEMANTIC_CACHE_ID, 'maxResponseChars', 0);
       const shadowEnabled = booleanOption(context.options, SEMANTIC_CACHE_ID, 'shadowNormalized');
       const scanChars = numberOption(context.options, SEMANTIC_CACHE_ID, 'shadowMaxScanChars', 0);
+      const serveToolCalls = booleanOption(context.options, SEMANTIC_CACHE_ID, 'serveToolCalls');
       const choices = request.options.n;
       if (typeof choices === 'number' && choices > 1) return { request, action: 'cache-bypassed', reason: 'several answers were asked for (n > 1)' };
       const exact = requestKey(context.original, scope);
@@ -76,7 +80,9 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const served = context.state.get<string[]>(SERVED_KEY) ?? [];
       // The same request again right after a cached answer is a person pressing "retry": let it through.
       const retry = served.includes(exact);
-      if (entry && now() - entry.stored <= ttlMs && !retry) {
+      const fresh = entry !== undefined && now() - entry.stored <= ttlMs;
+      const agentStep = fresh && !serveToolCalls && answerCallsTool(entry.response);
+      if (fresh && !retry && !agentStep) {
         context.state.set(SERVED_KEY, [...served, exact].slice(-MAX_PENDING));
         return { request, response: entry.response, action: 'response-served-from-cache', reason: 'an exact repeat of an answered request; the model was not called', details: { hit: true, ageMs: now() - entry.stored } };
       }
@@ -85,12 +91,18 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const shadowWouldHit = shadow !== undefined && store.hasShadow(shadow);
       const pending = (context.state.get<PendingAnswer[]>(PENDING_KEY) ?? []).filter((item) => item.exact !== exact);
       context.state.set(PENDING_KEY, [...pending, { exact, shadow, scope, maxResponseChars }].slice(-MAX_PENDING));
-      const details: Record<string, string | number | boolean> = { hit: false, expired: entry !== undefined && now() - entry.stored > ttlMs, retry, entries: store.size };
+      const details: Record<string, string | number | boolean> = { hit: false, expired: entry !== undefined && now() - entry.stored > ttlMs, retry, agentStep, entries: store.size };
       if (shadow !== undefined) details.shadowWouldHit = shadowWouldHit;
       return {
         request,
-        action: retry ? 'cache-bypassed' : 'cache-missed',
-        reason: retry ? 'asked again right after a cached answer: treated as a retry and sent to the model' : shadow === undefined ? 'no exact repeat' : `no exact repeat; a normalised key would ${shadowWouldHit ? '' : 'not '}have hit (measured, never served)`,
+        action: retry || agentStep ? 'cache-bypassed' : 'cache-missed',
+        reason: retry
+          ? 'asked again right after a cached answer: treated as a retry and sent to the model'
+          : agentStep
+            ? 'an exact repeat, but the stored answer calls a tool (an agent step): sent to the model to decide again (serveToolCalls is off)'
+            : shadow === undefined
+              ? 'no exact repeat'
+              : `no exact repeat; a normalised key would ${shadowWouldHit ? '' : 'not '}have hit (measured, never served)`,
         details,
       };
     },

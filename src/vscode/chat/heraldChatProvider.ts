@@ -6,15 +6,18 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../../core/ports';
 import type { DecisionLog } from '../decisions/decisionLog';
-import type { ForwardTarget } from '../../core/flow/forwardTarget';
-import { LanguageModelTarget } from './languageModelTarget';
+import type { ForwardTarget, ProviderUsage } from '../../core/flow/forwardTarget';
+import { LanguageModelTarget, RememberedLanguageModelTarget } from './languageModelTarget';
+import { rememberedModels, rememberModels } from './rememberedModels';
 import { fromVscode, type PartKit, type VscodeMessageLike } from './messageConversion';
 import { recordOfFailure, runRequestFlow } from '../../core/flow/requestFlow';
 import type { Optimizer } from '../optimizer/optimizer';
 import type { HeraldSettings } from '../settings/settingsSchema';
 import { describeError } from '../../core/errors';
 import { billingNote } from '../../core/costs/billing';
-import { withCost } from '../decisions/requestCost';
+import { withCost, type TurnBillingFacts } from '../decisions/requestCost';
+import { OriginalBills } from '../decisions/originalBills';
+import type { ChatRequest } from '../../core/chat/types';
 import { HERALD_ORIGIN_OPTION, providerInformation, targetOrder, forwardedModelOptions } from './modelInformation';
 import { isThinkingDescriptor, type ThinkingDescriptor } from '../endpoints/endpointWire';
 
@@ -51,17 +54,24 @@ export interface ProviderServices {
   endpointTargets(): readonly ForwardTarget[];
   /** Whether "Herald · …" entries for Copilot-hosted models are listed (the user has seen what they cost). */
   copilotHostedListed(): boolean;
+  /** Where the entries for other providers' models are remembered between windows (the extension's global state). */
+  readonly memory?: { get(): unknown; set(value: unknown): void };
 }
 
 export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeLanguageModelChatInformation = this.changed.event;
-  private languageModelTargets: ForwardTarget[] = [];
+  /** Other providers' models: remembered from the last window until `vscode.lm` first answers, then as it lists them. */
+  private languageModelTargets: ForwardTarget[];
   private signature = '';
   private requestCounter = 0;
   private refreshing: Promise<void> | undefined;
+  /** What each target's provider would have billed for the originals without Herald (its cache, request by request). */
+  private originalBills: OriginalBills | undefined;
 
-  constructor(private readonly services: ProviderServices) {}
+  constructor(private readonly services: ProviderServices) {
+    this.languageModelTargets = rememberedModels(services.memory?.get()).map((information) => new RememberedLanguageModelTarget(information, services.kit));
+  }
 
   /** Re-reads the models VS Code offers; tells VS Code only when Herald's list really changed (no event loop). */
   refresh(): Promise<void> {
@@ -69,6 +79,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
       try {
         const models = await vscode.lm.selectChatModels();
         this.languageModelTargets = models.filter((model) => model.vendor !== HERALD_VENDOR).map((model) => new LanguageModelTarget(model, this.services.kit));
+        this.services.memory?.set(rememberModels(this.languageModelTargets.map((target) => target.information)));
       } catch (error) {
         // Right after start-up VS Code answers "Canceled"; the next models-changed event brings them.
         this.services.logger.info('models-not-ready', `Herald: could not list language models yet: ${describeError(error)}`);
@@ -128,6 +139,9 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
       target.information.wireFormat,
     );
     const optimizer = this.services.optimizer();
+    // The usage of each round as the provider reported it: the last one is the answer the caller got.
+    const roundUsage: ProviderUsage[] = [];
+    const facts = (): TurnBillingFacts => this.billingFacts(target, request, origin, roundUsage);
     try {
       const record = await runRequestFlow({
         id: `r${Date.now().toString(36)}-${(++this.requestCounter).toString(36)}`,
@@ -137,7 +151,8 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         loadTools: (sessionId, names) => optimizer.loadTools(sessionId, names),
         retrieve: (handle) => optimizer.stash.retrieve(handle),
         report: (chunk) => {
-          if (chunk.type === 'text') progress.report(new vscode.LanguageModelTextPart(chunk.text));
+          if (chunk.type === 'usage') roundUsage.push(chunk.usage);
+          else if (chunk.type === 'text') progress.report(new vscode.LanguageModelTextPart(chunk.text));
           else if (chunk.type === 'tool_call') progress.report(new vscode.LanguageModelToolCallPart(chunk.id, chunk.name, chunk.input));
           else if (chunk.type === 'other') {
             const part = isThinkingDescriptor(chunk.part) ? thinkingPart(chunk.part) : chunk.part;
@@ -152,17 +167,31 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         contentMode: settings.contentMode,
         afterResponse: (input, answer, sessionId) => optimizer.afterResponse(input, answer, sessionId),
       });
-      this.services.log.add(withCost(record, settings.prices));
+      this.services.log.add(withCost(record, settings.prices, facts()));
       this.services.logger.info('request-done', `Herald: ${record.model}: ${record.tokensBefore} → ${record.tokensAfter} tokens, ${record.retrievals} retrievals, ${Math.round(record.totalMs)} ms`);
     } catch (error) {
       const record = recordOfFailure(error);
-      if (record) this.services.log.add(withCost(record, settings.prices));
+      if (record) this.services.log.add(withCost(record, settings.prices, facts()));
       this.services.logger.error('target-failed', `Herald: ${target.information.name} failed: ${describeError(error)}`);
       // The target's own message reaches the user unchanged.
       throw error;
     } finally {
       subscription.dispose();
     }
+  }
+
+  /**
+   * What the record alone does not say about a turn's money: the original request as the
+   * target's provider would have billed it without Herald (its cache model over this window's
+   * originals; only the caller's requests to a target billed by the token, Herald's own calls
+   * would not exist without Herald), and the output of the round whose answer the caller got.
+   */
+  private billingFacts(target: ForwardTarget, request: ChatRequest, origin: 'caller' | 'herald', roundUsage: readonly ProviderUsage[]): TurnBillingFacts {
+    const answerOutputTokens = roundUsage.length > 0 ? roundUsage[roundUsage.length - 1]!.outputTokens : undefined;
+    if (origin === 'herald' || target.information.billing !== 'tokens') return answerOutputTokens !== undefined ? { answerOutputTokens } : {};
+    this.originalBills ??= new OriginalBills(this.services.optimizer().tokens);
+    const original = this.originalBills.bill(target.information.id, target.information.wireFormat === 'anthropic' ? 'anthropic' : 'openai', request);
+    return { ...(original ? { original } : {}), ...(answerOutputTokens !== undefined ? { answerOutputTokens } : {}) };
   }
 
   /**

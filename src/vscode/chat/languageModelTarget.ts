@@ -7,6 +7,7 @@ import type { ChatRequest } from '../../core/chat/types';
 import type { ForwardTarget, ResponseChunk, TargetInformation } from '../../core/flow/forwardTarget';
 import { toVscodeMessages, toVscodeTools, type PartKit } from './messageConversion';
 import { languageModelInformation } from './modelInformation';
+import { modelSelectorOf } from './rememberedModels';
 
 export class LanguageModelTarget implements ForwardTarget {
   readonly information: TargetInformation;
@@ -63,4 +64,32 @@ function tokenOf(signal: AbortSignal): vscode.CancellationTokenSource {
   if (signal.aborted) source.cancel();
   else signal.addEventListener('abort', () => source.cancel(), { once: true });
   return source;
+}
+
+/**
+ * An entry remembered from the last window, listed before `vscode.lm` has answered: the model
+ * object is looked up when a request comes (by its vendor and id), so a request sent through the
+ * entry VS Code restored reaches the same model; a model gone since fails with what to do.
+ */
+export class RememberedLanguageModelTarget implements ForwardTarget {
+  private resolved: LanguageModelTarget | undefined;
+
+  constructor(readonly information: TargetInformation, private readonly kit: PartKit) {}
+
+  async *send(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ResponseChunk> {
+    yield* (await this.target()).send(request, signal);
+  }
+
+  async countTokens(text: string, signal: AbortSignal): Promise<number> {
+    return (await this.target()).countTokens(text, signal);
+  }
+
+  private async target(): Promise<LanguageModelTarget> {
+    if (this.resolved) return this.resolved;
+    const selector = modelSelectorOf(this.information.id);
+    const model = selector ? (await vscode.lm.selectChatModels(selector)).find((candidate) => candidate.vendor === selector.vendor && candidate.id === selector.id) : undefined;
+    if (!model) throw new Error(`Herald: the model behind "Herald · ${this.information.name}" (${this.information.id}) is not available in this window; pick another model.`);
+    this.resolved = new LanguageModelTarget(model, this.kit);
+    return this.resolved;
+  }
 }

@@ -60,6 +60,15 @@ export interface ProviderModelInformation {
   readonly maxInputTokens: number;
   readonly maxOutputTokens: number;
   readonly capabilities: { readonly toolCalling: boolean | number; readonly imageInput: boolean };
+  /**
+   * Shown in the chat's model picker without a visit to Manage Models. VS Code 1.104 to 1.106
+   * hide a third-party model whose information leaves this out (`languageModels.ts` of
+   * microsoft/vscode keeps a model the user never toggled at the provider's `isUserSelectable`);
+   * the extension host passes the field on from any provider, though the stable
+   * `LanguageModelChatInformation` type does not declare it yet. A user who hides the entry
+   * under Manage Models keeps it hidden: VS Code stores a choice that differs from this default.
+   */
+  readonly isUserSelectable: boolean;
 }
 
 /** A picker entry: what Herald does, where it forwards, and what each request costs the user. */
@@ -76,7 +85,18 @@ export function providerInformation(information: TargetInformation, billingNote:
     maxInputTokens: information.maxInputTokens,
     maxOutputTokens: information.maxOutputTokens,
     capabilities: { toolCalling: information.toolCalling, imageInput: information.imageInput },
+    isUserSelectable: userSelectableByDefault(information),
   };
+}
+
+/**
+ * Whether a Herald entry is in the picker from the start: an endpoint (the user added it to
+ * Herald to use it) and a Copilot-hosted model (listed only after the user read what it costs and
+ * chose to list it). A model another extension provides is wrapped without being asked for, so
+ * it waits under Manage Models rather than doubling the picker's list.
+ */
+export function userSelectableByDefault(information: TargetInformation): boolean {
+  return information.billing === 'tokens' || information.billing === 'premium-requests';
 }
 
 /** Endpoints first (billed by the token, reported from the provider's figures), then other extensions' models, then Copilot-hosted ones (premium requests). */

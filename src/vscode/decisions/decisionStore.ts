@@ -11,13 +11,20 @@ import type { RequestRecord } from '../../core/flow/requestFlow';
 import type { Logger } from '../../core/ports';
 import { describeError } from '../../core/errors';
 import { writeFileAtomic } from '../../core/files';
-import { EMPTY_TOTALS, type DecisionLog, type SessionTotals } from './decisionLog';
+import { EMPTY_TOTALS, totalsOf, type DecisionLog, type SessionTotals } from './decisionLog';
 
 /** Files carry this; another version is set aside, not read. */
 export const DECISION_STORE_SCHEMA_VERSION = 1;
 export const DECISION_STORE_FILE = 'decisions.json';
 
-const totalsSchema = z.object(Object.fromEntries(Object.keys(EMPTY_TOTALS).map((key) => [key, z.number()])) as Record<keyof SessionTotals, z.ZodNumber>);
+// A figure a newer version added is 0 in an older file (the file is still read).
+const totalsSchema = z.object(Object.fromEntries(Object.keys(EMPTY_TOTALS).map((key) => [key, z.number().default(0)])) as Record<keyof SessionTotals, z.ZodDefault<z.ZodNumber>>);
+
+/**
+ * How the saved totals were worked out. Files without it predate Herald counting every round it
+ * sent and its own calls apart: their totals are worked out again from the records they keep.
+ */
+export const FIGURES_VERSION = 2;
 
 /** Enough of a record to show it; the rest of a record we wrote ourselves is kept as it was. */
 const recordSchema = z
@@ -37,7 +44,7 @@ const recordSchema = z
   })
   .loose();
 
-const fileSchema = z.object({ schema: z.literal(DECISION_STORE_SCHEMA_VERSION), totals: totalsSchema, records: z.array(recordSchema) });
+const fileSchema = z.object({ schema: z.literal(DECISION_STORE_SCHEMA_VERSION), figures: z.number().optional(), totals: totalsSchema, records: z.array(recordSchema) });
 
 /** Reads a saved history; undefined (and a warning) when there is none or it cannot be used. */
 export function readDecisionFile(file: string, logger: Logger): { records: RequestRecord[]; totals: SessionTotals } | undefined {
@@ -49,7 +56,12 @@ export function readDecisionFile(file: string, logger: Logger): { records: Reque
       fs.renameSync(file, `${file}.unreadable`);
       return undefined;
     }
-    return { records: parsed.data.records as unknown as RequestRecord[], totals: parsed.data.totals };
+    const records = parsed.data.records as unknown as RequestRecord[];
+    if (parsed.data.figures !== FIGURES_VERSION) {
+      logger.info('decisions-totals-recounted', `Herald: the decision history in ${file} was saved by an older version; its totals were worked out again from the ${records.length} requests it keeps`);
+      return { records, totals: totalsOf(records) };
+    }
+    return { records, totals: parsed.data.totals };
   } catch (error) {
     logger.warn('decisions-unreadable', `Herald: the decision history ${file} could not be read (${describeError(error)}); it starts empty`);
     return undefined;
@@ -57,7 +69,7 @@ export function readDecisionFile(file: string, logger: Logger): { records: Reque
 }
 
 export function writeDecisionFile(file: string, records: readonly RequestRecord[], totals: SessionTotals): void {
-  writeFileAtomic(file, JSON.stringify({ schema: DECISION_STORE_SCHEMA_VERSION, totals, records }));
+  writeFileAtomic(file, JSON.stringify({ schema: DECISION_STORE_SCHEMA_VERSION, figures: FIGURES_VERSION, totals, records }));
 }
 
 /** Keeps a log in a file: restores it now, saves it after changes. */

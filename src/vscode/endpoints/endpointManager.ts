@@ -8,6 +8,8 @@ import type { ForwardTarget } from '../../core/flow/forwardTarget';
 import type { HeraldHost } from '../host/heraldHost';
 import { endpointSchema, type EndpointSettings } from '../settings/settingsSchema';
 import { EndpointTarget, type ConnectionTest, type FetchFunction } from './endpointTarget';
+import { EndpointTimeout } from './endpointErrors';
+import { keyChangeText, type KeyChange } from './keyChange';
 import { normalizeEndpointUrl, type EndpointKind } from './endpointUrl';
 
 const KEY_PREFIX = 'herald.endpointKey.';
@@ -64,7 +66,7 @@ export class EndpointManager {
     const choice = await vscode.window.showQuickPick(choices, { title: 'Herald: Manage Endpoints', placeHolder: endpoints.length === 0 ? 'No endpoints yet: add one to get a "Herald · <name>" model' : 'Pick what to do' });
     if (!choice) return;
     if (choice.action === 'add') await this.add();
-    else if (choice.endpoint && choice.action === 'key') await this.askKey(choice.endpoint.name);
+    else if (choice.endpoint && choice.action === 'key') await this.setKey(choice.endpoint);
     else if (choice.endpoint && choice.action === 'test') await this.reportTest(choice.endpoint);
     else if (choice.endpoint && choice.action === 'edit') await this.edit(choice.endpoint);
     else if (choice.endpoint && choice.action === 'remove') await this.remove(choice.endpoint.name);
@@ -82,9 +84,9 @@ export class EndpointManager {
     if (!details) return;
     const endpoint: EndpointSettings = endpointSchema.parse({ name: name.trim(), ...details });
     await this.writeEndpoints([...this.rawEndpoints(), { name: endpoint.name, kind: endpoint.kind, url: endpoint.url, model: endpoint.model }]);
-    await this.askKey(endpoint.name);
+    const key = await this.askKey(endpoint.name);
     const test = await this.test(endpoint);
-    await this.announce(endpoint.name, test);
+    await this.announce(endpoint.name, test, key);
   }
 
   /** Asks for the API, the URL and the model, prefilled from an endpoint when editing. */
@@ -137,7 +139,7 @@ export class EndpointManager {
     else {
       const choice = await vscode.window.showWarningMessage(test.message, 'Edit the Endpoint', 'Set the API Key');
       if (choice === 'Edit the Endpoint') await this.edit(endpoint);
-      else if (choice === 'Set the API Key') await this.askKey(endpoint.name);
+      else if (choice === 'Set the API Key') await this.setKey(endpoint);
     }
     return test;
   }
@@ -147,7 +149,8 @@ export class EndpointManager {
     return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Herald: testing "${endpoint.name}"…`, cancellable: true }, async (_progress, token) => {
       const abort = new AbortController();
       token.onCancellationRequested(() => abort.abort());
-      const timer = setTimeout(() => abort.abort(), TEST_TIMEOUT_MS);
+      // The reason says how long Herald waited, so the message can ("did not answer within 15 s").
+      const timer = setTimeout(() => abort.abort(new EndpointTimeout(TEST_TIMEOUT_MS)), TEST_TIMEOUT_MS);
       try {
         return await target.testConnection(abort.signal);
       } finally {
@@ -157,20 +160,35 @@ export class EndpointManager {
   }
 
   /** The "ready" notification after an endpoint was added: where to enable it, and the test's verdict. */
-  private async announce(name: string, test: ConnectionTest): Promise<void> {
+  private async announce(name: string, test: ConnectionTest, key: KeyChange): Promise<void> {
+    const stored = keyChangeText(name, key);
     const message = test.ok
-      ? `Herald: "Herald · ${name}" is ready. ${test.message.replace(/^Herald: /, '')} Enable it under Manage Models to see it in the chat's model picker.`
-      : `Herald: "Herald · ${name}" was added, but the test failed. ${test.message.replace(/^Herald: /, '')}`;
+      ? `Herald: "Herald · ${name}" is ready: pick it in the chat's model picker.${stored ? ` ${stored}` : ''} ${test.message.replace(/^Herald: /, '')}`
+      : `Herald: "Herald · ${name}" was added, but the test failed.${stored ? ` ${stored}` : ''} ${test.message.replace(/^Herald: /, '')}`;
     const choice = await (test.ok ? vscode.window.showInformationMessage(message, 'Enable Herald Models') : vscode.window.showWarningMessage(message, 'Manage Endpoints', 'Enable Herald Models'));
     if (choice === 'Enable Herald Models') await vscode.commands.executeCommand('herald.enableModels');
     else if (choice === 'Manage Endpoints') await this.manage();
   }
 
-  private async askKey(name: string): Promise<void> {
+  /** Asks for the key and stores it (an empty answer removes it); says what it did. */
+  private async askKey(name: string): Promise<KeyChange> {
     const key = await vscode.window.showInputBox({ title: `Herald: API key for "${name}"`, prompt: 'Kept in VS Code\'s secret storage; leave empty for endpoints without a key', password: true, ignoreFocusOut: true });
-    if (key === undefined) return;
-    if (key.length === 0) await this.host.context.secrets.delete(KEY_PREFIX + name);
-    else await this.host.context.secrets.store(KEY_PREFIX + name, key.trim());
+    if (key === undefined) return 'unchanged';
+    if (key.trim().length === 0) {
+      await this.host.context.secrets.delete(KEY_PREFIX + name);
+      return 'removed';
+    }
+    await this.host.context.secrets.store(KEY_PREFIX + name, key.trim());
+    return 'stored';
+  }
+
+  /** "Set the API key of …": asks, stores, and confirms, with the test one click away. */
+  private async setKey(endpoint: EndpointSettings): Promise<void> {
+    const change = await this.askKey(endpoint.name);
+    const text = keyChangeText(endpoint.name, change);
+    if (!text) return;
+    const choice = await vscode.window.showInformationMessage(`Herald: ${text}`, 'Test the Connection');
+    if (choice === 'Test the Connection') await this.reportTest(endpoint);
   }
 
   private async remove(name: string): Promise<void> {

@@ -9,7 +9,7 @@ import { takeAnthropicBetas } from '../../core/strategies/providerContextTrim';
 import { FAMILY_FACTORS, TokenCounter } from '../../core/tokens/tokenCounter';
 import type { ForwardTarget, OwnToolRound, ResponseChunk, TargetInformation } from '../../core/flow/forwardTarget';
 import type { EndpointSettings } from '../settings/settingsSchema';
-import { httpError, networkError } from './endpointErrors';
+import { EndpointTimeout, httpError, networkError } from './endpointErrors';
 import { modelsUrl, requestUrl } from './endpointUrl';
 import { anthropicChunks, isThinkingDescriptor, openAIChunks, serverSentData, toAnthropicBody, toOpenAIBody, type ThinkingDescriptor } from './endpointWire';
 
@@ -127,7 +127,9 @@ export class EndpointTarget implements ForwardTarget {
     try {
       response = await this.fetchFunction(url, { method: 'GET', headers: this.headers(await this.readKey()), signal });
     } catch (error) {
-      return { ok: false, message: networkError(this.endpoint.name, url, error).message, models: [] };
+      // Stopped by the user (not by Herald's deadline, which names how long it waited): say so rather than "aborted".
+      if (signal.aborted && !(signal.reason instanceof EndpointTimeout)) return { ok: false, message: `Herald: the test of "${this.endpoint.name}" was stopped before ${url} answered.`, models: [] };
+      return { ok: false, message: networkError(this.endpoint.name, url, signal.reason instanceof EndpointTimeout ? signal.reason : error).message, models: [] };
     }
     const text = await response.text().catch(() => '');
     if (!response.ok) {
@@ -141,7 +143,7 @@ export class EndpointTarget implements ForwardTarget {
     return {
       ok: listed,
       message: listed
-        ? `Herald: "${this.endpoint.name}" works: ${models.length} models listed, "${this.endpoint.model}" among them.`
+        ? `Herald: "${this.endpoint.name}" works: ${models.length === 1 ? 'it lists 1 model' : `${models.length} models listed`}, "${this.endpoint.model}" among them.`
         : `Herald: "${this.endpoint.name}" is reachable, but does not list the model "${this.endpoint.model}". It lists: ${models.slice(0, 12).join(', ')}${models.length > 12 ? ', …' : ''}. Edit the endpoint to pick one.`,
       models,
     };

@@ -23,6 +23,7 @@ import { languageModelPort } from '../knowledge/languageModelPort';
 import { LibraryService } from '../library/libraryService';
 import { Optimizer } from '../optimizer/optimizer';
 import { readSettings, type HeraldSettings } from '../settings/settingsSchema';
+import { userStrategySettings } from '../settings/strategySettingNames';
 import { outputLogger } from './outputLogger';
 import { describeError } from '../../core/errors';
 
@@ -167,27 +168,9 @@ function buildStrategies(context: vscode.ExtensionContext, embeddingFolder: stri
 
 function loadSettings(logger: Logger): HeraldSettings {
   const configuration = vscode.workspace.getConfiguration('herald');
-  const { settings, problems } = readSettings((key) => (key === 'strategy' ? userStrategySettings(configuration) : configuration.get(key)));
+  const { settings, problems } = readSettings((key) => (key === 'strategy' ? userStrategySettings(STRATEGY_ORDER, (name) => configuration.inspect(name)) : configuration.get(key)));
   for (const problem of problems) logger.warn('setting-invalid', `Herald: ${problem}`);
   return settings;
-}
-
-/**
- * Only what the user set for each strategy. The defaults in package.json document the
- * strategies' own defaults; passing them on as overrides would pin a stale copy of them.
- */
-function userStrategySettings(configuration: vscode.WorkspaceConfiguration): Record<string, { enabled?: boolean; options?: unknown }> {
-  const strategies: Record<string, { enabled?: boolean; options?: unknown }> = {};
-  for (const id of STRATEGY_ORDER) {
-    const enabled = userValue(configuration.inspect<boolean>(`strategy.${id}.enabled`));
-    const options = userValue(configuration.inspect<unknown>(`strategy.${id}.options`));
-    if (enabled !== undefined || options !== undefined) strategies[id] = { ...(enabled !== undefined ? { enabled } : {}), ...(options !== undefined ? { options } : {}) };
-  }
-  return strategies;
-}
-
-function userValue<T>(inspected: { globalValue?: T; workspaceValue?: T; workspaceFolderValue?: T } | undefined): T | undefined {
-  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
 }
 
 function workspaceRoot(): string | undefined {

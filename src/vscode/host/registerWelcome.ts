@@ -71,13 +71,17 @@ export async function openManageModels(host: HeraldHost): Promise<void> {
 }
 
 
+/** Set once the Copilot notice was shown: it is not shown again, answered or not (the setting stays the way to change it). */
+const COPILOT_NOTICE_SHOWN = 'herald.copilotNoticeShown';
+/** This window's own guard: refreshes can overlap before the stored flag is read back. */
 let noticeShown = false;
 
-/** Once per window, when Copilot-hosted models exist and the setting says "ask": explain the cost and let the user list them. */
+/** Once, when Copilot-hosted models exist and the setting says "ask": explain the cost and let the user list them. */
 export async function offerCopilotModels(host: HeraldHost, count: number): Promise<void> {
-  if (noticeShown || count === 0 || host.settings().copilotHostedModels !== 'ask') return;
+  if (noticeShown || count === 0 || host.settings().copilotHostedModels !== 'ask' || host.context.globalState.get<boolean>(COPILOT_NOTICE_SHOWN)) return;
   noticeShown = true;
-  const choice = await vscode.window.showInformationMessage(copilotTradeoffText(count), 'List Them', 'Keep Them Hidden', 'Multipliers');
+  await host.context.globalState.update(COPILOT_NOTICE_SHOWN, true);
+  const choice = await vscode.window.showInformationMessage(`${copilotTradeoffText(count)} You can change this later with the herald.copilotHostedModels setting.`, 'List Them', 'Keep Them Hidden', 'Multipliers');
   const configuration = vscode.workspace.getConfiguration('herald');
   if (choice === 'List Them') await configuration.update('copilotHostedModels', 'show', vscode.ConfigurationTarget.Global);
   else if (choice === 'Keep Them Hidden') await configuration.update('copilotHostedModels', 'hide', vscode.ConfigurationTarget.Global);

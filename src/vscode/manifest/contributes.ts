@@ -12,6 +12,9 @@ import type { Strategy } from '../../core/pipeline/types';
 import { STRATEGY_ORDER } from '../../core/strategies/index';
 import { AGGRESSIVENESS, COPILOT_HOSTED_MODES, JUDGE_MODES } from '../settings/settingsSchema';
 import { retiredSettingProperties } from '../settings/retiredStrategies';
+import { EDITOR_STRATEGY_DEFAULTS, editorDefaultEnabled } from '../settings/editorDefaults';
+import { legacyStrategySettingKey, strategySettingKey } from '../settings/strategySettingNames';
+import { RETIRED_STRATEGIES } from '../settings/retiredStrategies';
 import { DEFAULT_PRICES, PRICES_CHECKED } from '../../core/costs/prices';
 import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 
@@ -103,7 +106,14 @@ const TOOLS: readonly Json[] = [
 export function configurationProperties(strategies: readonly Strategy[]): Json {
   const properties: Json = {
     'herald.enabled': { type: 'boolean', default: true, order: 0, markdownDescription: 'Optimize requests sent to **Herald · …** models. When off, they are forwarded untouched (the **Herald: Toggle Optimizer** command flips this).' },
-    'herald.aggressiveness': { type: 'string', enum: [...AGGRESSIVENESS], default: 'balanced', order: 1, enumDescriptions: ['Keep anything that might matter.', 'The default trade-off.', 'Cut harder; rely more on retrieval.'], description: 'How hard the context filter cuts.' },
+    'herald.aggressiveness': {
+      type: 'string',
+      enum: [...AGGRESSIVENESS],
+      default: 'balanced',
+      order: 1,
+      enumDescriptions: ['Keep any candidate that might matter.', 'The default trade-off.', 'Keep only clearly relevant candidates.'],
+      markdownDescription: "How strictly Herald's **relevance filter** keeps candidates for a question: the `herald_filter_context` tool an agent calls, and the references **@herald** weighs. It does not change how the **Herald · …** models optimize requests: each strategy has its own settings (`herald.strategy.*`).",
+    },
     'herald.endpoints': {
       type: 'array',
       default: [],
@@ -144,7 +154,8 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
     },
     'herald.prices': {
       type: 'object',
-      default: DEFAULT_PRICES,
+      // Empty: the built-in table lives in code, so "Edit in settings.json" writes only what the user adds or changes.
+      default: {},
       order: 2.6,
       additionalProperties: {
         type: 'object',
@@ -157,7 +168,7 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
           output: { type: 'number', minimum: 0, description: 'USD per million output tokens.' },
         },
       },
-      markdownDescription: `List prices Herald uses to turn a provider's own usage figures into money, by model id prefix (the longest prefix of an endpoint's model id wins). The defaults are OpenAI's and Anthropic's list prices as checked on ${PRICES_CHECKED}; edit them for your contract, or add a model. Entries you write replace or add to the defaults.`,
+      markdownDescription: `Your prices, over Herald's built-in list prices, for turning a provider's own usage figures into money: model id prefix → USD per million tokens (the longest prefix of an endpoint's model id wins). Write only the models you pay differently for, or add one; every other model keeps its built-in price. Built in (OpenAI's and Anthropic's list prices as checked on ${PRICES_CHECKED}; input / cached input / cache write / output): ${builtInPricesText()}.`,
     },
     'herald.retrieve.maxRounds': { type: 'integer', default: 4, minimum: 0, maximum: 10, order: 10, markdownDescription: 'How many times in one turn Herald answers the model\'s `herald_retrieve` calls itself. 0 turns in-turn retrieval off.' },
     ...GATEWAY_CONFIGURATION,
@@ -165,17 +176,23 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
   for (const strategy of strategies) {
     // Ordered by the registry, so a strategy landing later does not renumber the others.
     const index = Math.max(0, (STRATEGY_ORDER as readonly string[]).indexOf(strategy.id));
-    properties[`herald.strategy.${strategy.id}.enabled`] = {
+    properties[`herald.${strategySettingKey(strategy.id, 'enabled')}`] = {
       type: 'boolean',
-      default: strategy.defaultEnabled,
+      default: editorDefaultEnabled(strategy),
       order: 100 + index * 2,
       markdownDescription: enabledDescription(strategy),
     };
     const options = strategyOptionProperty(strategy, 101 + index * 2);
-    if (options !== undefined) properties[`herald.strategy.${strategy.id}.options`] = options;
+    if (options !== undefined) properties[`herald.${strategySettingKey(strategy.id, 'options')}`] = options;
+    Object.assign(properties, renamedSettingProperties(strategy.id, options !== undefined));
   }
   Object.assign(properties, retiredSettingProperties());
   return properties;
+}
+
+/** The built-in price table in one line: "`gpt-4.1` 2 / 0.5 / 0 / 8; …". */
+export function builtInPricesText(): string {
+  return Object.entries(DEFAULT_PRICES).map(([key, price]) => `\`${key}\` ${price.input} / ${price.cachedInput} / ${price.cacheWrite} / ${price.output}`).join('; ');
 }
 
 /** Every key Herald owns in `package.json`. */
@@ -222,10 +239,28 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
   };
 }
 
+/**
+ * The keys a strategy's settings had before they took its id in camel case: still read when the
+ * new key is unset, hidden in the Settings editor unless set, and pointing at the new key.
+ */
+function renamedSettingProperties(id: string, hasOptions: boolean): Json {
+  const properties: Json = {};
+  if (id in RETIRED_STRATEGIES) return properties;
+  for (const field of hasOptions ? (['enabled', 'options'] as const) : (['enabled'] as const)) {
+    const legacy = `herald.${legacyStrategySettingKey(id, field)}`;
+    const current = `herald.${strategySettingKey(id, field)}`;
+    if (legacy === current) continue;
+    const message = `Renamed to \`${current}\` (the Settings editor shows strategy names in words). Herald still reads this setting when \`${current}\` is not set; move it there.`;
+    properties[legacy] = { type: field === 'enabled' ? 'boolean' : 'object', markdownDeprecationMessage: message, markdownDescription: message };
+  }
+  return properties;
+}
+
 /** A strategy's on/off setting: its id and what it does (its schema's summary). */
 function enabledDescription(strategy: Strategy): string {
   const summary = strategySummary(strategy.optionSchema) || `Runs the \`${strategy.id}\` strategy.`;
-  return `**\`${strategy.id}\`**: ${summary}`;
+  const editor = EDITOR_STRATEGY_DEFAULTS[strategy.id];
+  return `**\`${strategy.id}\`**: ${summary}${editor ? ` ${editor.why}` : ''}`;
 }
 
 /**

@@ -6,6 +6,8 @@
 import { describeOptions, strategySummary } from '../../core/pipeline/optionSchema';
 import type { Strategy } from '../../core/pipeline/types';
 import { formatValue, rangeText } from './contributes';
+import { editorDefaultEnabled } from '../settings/editorDefaults';
+import { strategySettingKey } from '../settings/strategySettingNames';
 
 export const README_OPTIONS_BEGIN = '<!-- strategy-options:begin (written by src/vscode/manifest/writeManifest.ts) -->';
 export const README_OPTIONS_END = '<!-- strategy-options:end -->';
@@ -14,8 +16,15 @@ export const README_STRATEGIES_END = '<!-- strategies:end -->';
 
 /** One row per strategy, in pipeline order: its id, whether it is on by default, its summary. */
 export function strategiesMarkdown(strategies: readonly Strategy[]): string {
-  const rows = strategies.map((strategy) => `| \`${strategy.id}\` | ${strategy.defaultEnabled ? 'on' : 'off'} | ${strategySummary(strategy.optionSchema).replaceAll('|', '\\|')} |`);
+  const rows = strategies.map((strategy) => `| \`${strategy.id}\` | ${defaultText(strategy)} | ${strategySummary(strategy.optionSchema).replaceAll('|', '\\|')} |`);
   return ['| id | default | what it does |', '|---|---|---|', ...rows].join('\n');
+}
+
+/** "on", "off", or both when the editor's default differs from the gateway's and the CLI's. */
+function defaultText(strategy: Strategy): string {
+  const core = strategy.defaultEnabled ? 'on' : 'off';
+  const editor = editorDefaultEnabled(strategy) ? 'on' : 'off';
+  return editor === core ? core : `${core} (${editor} in VS Code)`;
 }
 
 /** One table per strategy that has parameters, in pipeline order. */
@@ -26,7 +35,7 @@ export function strategyOptionsMarkdown(strategies: readonly Strategy[]): string
     const options = describeOptions(strategy.optionSchema);
     if (options.length === 0) continue;
     const rows = options.map((option) => `| \`${option.name}\` | ${formatValue(option.default)} | ${rangeText(option).replace(/^, /, '') || '—'} | ${option.description.replaceAll('|', '\\|')} |`);
-    sections.push([`**\`${strategy.id}\`** (\`herald.strategy.${strategy.id}.options\`)`, '', '| option | default | range | what it sets |', '|---|---|---|---|', ...rows].join('\n'));
+    sections.push([`**\`${strategy.id}\`** (\`herald.${strategySettingKey(strategy.id, 'options')}\`)`, '', '| option | default | range | what it sets |', '|---|---|---|---|', ...rows].join('\n'));
   }
   return sections.join('\n\n');
 }

@@ -14,6 +14,8 @@ import type { Stash } from '../../core/stash/stash';
 import { TokenCounter } from '../../core/tokens/tokenCounter';
 import type { HeraldSettings } from '../settings/settingsSchema';
 import { migrateRetiredStrategies } from '../settings/retiredStrategies';
+import { EDITOR_STRATEGY_DEFAULTS } from '../settings/editorDefaults';
+import { strategySettingKey, strategySettingName } from '../settings/strategySettingNames';
 
 export interface PipelineConfigResult {
   readonly config: PipelineConfig;
@@ -33,7 +35,7 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
     const strategy = known.get(id);
     if (!strategy) {
       // Settings for strategies not built yet are contributed for every id; only real overrides are worth a word.
-      if (value.enabled === true || Object.keys(value.options).length > 0) problems.push(`herald.strategy.${id}: this strategy is not available in this build; the setting is ignored`);
+      if (value.enabled === true || Object.keys(value.options).length > 0) problems.push(`herald.strategy.${strategySettingName(id)} (${id}): this strategy is not available in this build; the setting is ignored`);
       continue;
     }
     if (value.enabled !== undefined) enabled[id] = value.enabled;
@@ -41,10 +43,12 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
     const accepted: Record<string, unknown> = {};
     for (const [name, parameter] of Object.entries(value.options)) {
       if (name in defaults) accepted[name] = parameter;
-      else problems.push(`herald.strategy.${id}.options: unknown option "${name}" (known: ${Object.keys(defaults).join(', ') || 'none'}); it is ignored`);
+      else problems.push(`herald.${strategySettingKey(id, 'options')}: unknown option "${name}" (known: ${Object.keys(defaults).join(', ') || 'none'}); it is ignored`);
     }
     if (Object.keys(accepted).length > 0) options[id] = accepted;
   }
+  // The editor's own defaults (semantic_cache off: Retry must reach the model), where the user has not set the switch.
+  for (const [id, editorDefault] of Object.entries(EDITOR_STRATEGY_DEFAULTS)) if (known.has(id) && enabled[id] === undefined) enabled[id] = editorDefault.enabled;
   return { config: { enabled, options, timeLimitMs: settings.strategyTimeLimitMs, deadlineMs: settings.pipelineDeadlineMs, cachedRewriteMinSavedShare: settings.cachedRewriteMinSavedShare }, problems };
 }
 

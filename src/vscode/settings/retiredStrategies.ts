@@ -12,6 +12,7 @@
  * at most `tieWordMaxTools` tools).
  */
 import type { HeraldSettings } from './settingsSchema';
+import { strategySettingName } from './strategySettingNames';
 
 type StrategySettings = HeraldSettings['strategies'];
 
@@ -41,7 +42,7 @@ export function migrateRetiredStrategies(strategies: StrategySettings): { strate
     };
     delete (out as Record<string, unknown>)[retired];
     notes.push(
-      `herald.strategy.${retired} is retired: its settings are read as herald.strategy.${successor}'s` +
+      `herald.strategy.${retired} is retired: its settings are read as herald.strategy.${strategySettingName(successor)}'s` +
         (dropped.length > 0 ? ` (${dropped.join(', ')} has no counterpart and is ignored)` : '') +
         `; move them there to silence this note`,
     );
@@ -53,7 +54,7 @@ export function migrateRetiredStrategies(strategies: StrategySettings): { strate
 export function retiredSettingProperties(): Record<string, unknown> {
   const properties: Record<string, unknown> = {};
   for (const [retired, successor] of Object.entries(RETIRED_STRATEGIES)) {
-    const message = `Retired: \`${retired}\` became \`${successor}\`, which lists unused tools in a catalog instead of removing them. Herald reads this setting as \`herald.strategy.${successor}\`'s; move it there.`;
+    const message = `Retired: \`${retired}\` became \`${successor}\`, which lists unused tools in a catalog instead of removing them. Herald reads this setting as \`herald.strategy.${strategySettingName(successor)}\`'s; move it there.`;
     properties[`herald.strategy.${retired}.enabled`] = { type: 'boolean', markdownDeprecationMessage: message, markdownDescription: message };
     properties[`herald.strategy.${retired}.options`] = { type: 'object', markdownDeprecationMessage: message, markdownDescription: message };
   }

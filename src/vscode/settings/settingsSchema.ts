@@ -49,7 +49,7 @@ export const settingsSchema = z.object({
   enabled: z.boolean().default(true),
   /** How hard the filter and the strategies that read it cut. */
   aggressiveness: z.enum(AGGRESSIVENESS).default('balanced'),
-  /** Per strategy id (`herald.strategy.<id>.enabled`, `herald.strategy.<id>.options`). */
+  /** Per strategy id (`herald.strategy.<name>.enabled`, `herald.strategy.<name>.options`, the name being the id in camel case). */
   strategies: z.record(z.string(), strategySettingsSchema).default({}),
   /** The knowledge library's folder, relative to the first workspace folder. */
   libraryFolder: z.string().min(1).default('.herald'),

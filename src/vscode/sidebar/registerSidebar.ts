@@ -1,12 +1,11 @@
 /** The activity bar container "Herald" with its two webview views: Decisions and Library. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { completed, percentSaved, savedTokensOf } from '../decisions/decisionLog';
 import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 import { PRICES_CHECKED } from '../../core/costs/prices';
-import { fullUsage } from '../../core/costs/usage';
 import type { HeraldHost } from '../host/heraldHost';
-import type { HostMessage, RequestView, WebviewMessage } from '../../webview/protocol';
+import type { HostMessage, WebviewMessage } from '../../webview/protocol';
+import { requestView } from './requestView';
 import { SidebarView } from './sidebarView';
 
 export const DECISIONS_VIEW = 'herald.decisions';
@@ -61,38 +60,5 @@ export function registerSidebar(host: HeraldHost): vscode.Disposable[] {
 }
 
 function decisionsMessage(host: HeraldHost): HostMessage {
-  const requests: RequestView[] = host.log.list().map((record) => ({
-    id: record.id,
-    startedAt: record.startedAt,
-    model: record.model,
-    status: record.status,
-    origin: record.origin ?? 'caller',
-    tokensBefore: record.tokensBefore,
-    tokensAfter: record.tokensAfter,
-    savedTokens: savedTokensOf(record),
-    savedPercent: completed(record) ? percentSaved(record.tokensBefore, record.tokensAfter) : 0,
-    rounds: record.rounds ?? 1,
-    billing: record.billing ?? 'unknown',
-    premiumRequests: record.premiumRequests ?? 0,
-    ...(record.usage ? { usage: fullUsage(record.usage) } : {}),
-    ...(record.cost ? { cost: record.cost } : {}),
-    optimizeMs: record.optimizeMs,
-    totalMs: record.totalMs,
-    retrievals: record.retrievals,
-    replayedMessages: record.replayedMessages,
-    contextQuality: record.contextQuality,
-    error: record.error,
-    promptPreview: record.promptPreview,
-    decisions: record.decisions.map((decision) => ({
-      strategy: decision.strategy,
-      status: decision.status,
-      action: decision.action,
-      reason: decision.reason,
-      tokensBefore: decision.tokensBefore,
-      tokensAfter: decision.tokensAfter,
-      durationMs: decision.durationMs,
-      handles: [...decision.handles],
-    })),
-  }));
-  return { type: 'decisions', requests, totals: host.log.sessionTotals(), optimizerEnabled: host.settings().enabled, multiplierUrl: PREMIUM_MULTIPLIER_URL, pricesChecked: PRICES_CHECKED };
+  return { type: 'decisions', requests: host.log.list().map(requestView), totals: host.log.sessionTotals(), optimizerEnabled: host.settings().enabled, multiplierUrl: PREMIUM_MULTIPLIER_URL, pricesChecked: PRICES_CHECKED };
 }

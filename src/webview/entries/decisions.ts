@@ -1,6 +1,7 @@
 /** The Decisions view: every request's tokens, strategies and handles, and a savings chart. */
 import { element, formatNumber, formatTime, svg, vscodeApi } from '../dom';
 import { parseHostMessage, type DecisionView, type HostMessage, type RequestView, type WebviewMessage } from '../protocol';
+import { formatCount, moneyComparison, moneyLine, savingsPhrase, usagePhrase, usd } from '../figuresText';
 
 type DecisionsMessage = Extract<HostMessage, { type: 'decisions' }>;
 
@@ -18,8 +19,12 @@ function render(message: DecisionsMessage): void {
   const header = element(
     'section',
     { class: 'summary', 'aria-label': 'Session totals' },
-    element('div', { class: 'big' }, `${formatNumber(totals.tokensSaved)} tokens saved`),
-    element('div', { class: 'muted' }, `${totals.requests} ${totals.requests === 1 ? 'request' : 'requests'} · ${totals.savedPercent}% smaller · ${totals.retrievals} ${totals.retrievals === 1 ? 'original' : 'originals'} retrieved${totals.failures > 0 ? ` · ${totals.failures} failed (saved nothing)` : ''}${totals.cancelled > 0 ? ` · ${totals.cancelled} cancelled` : ''}`),
+    element('div', { class: totals.tokensSaved < 0 ? 'big warning' : 'big' }, totals.tokensSaved < 0 ? `${formatNumber(-totals.tokensSaved)} tokens more than without Herald` : `${formatNumber(totals.tokensSaved)} tokens saved`),
+    element(
+      'div',
+      { class: 'muted' },
+      `${totals.requests} ${totals.requests === 1 ? 'request' : 'requests'}${totals.ownCalls > 0 ? ` + ${totals.ownCalls} of Herald's own (cost only)` : ''} · ${formatCount(totals.tokensBefore)} → ${formatCount(totals.tokensAfter)} tokens sent (${savingsPhrase(totals.savedPercent)}) · ${totals.retrievals} ${totals.retrievals === 1 ? 'original' : 'originals'} retrieved${totals.failures > 0 ? ` · ${totals.failures} failed (saved nothing)` : ''}${totals.cancelled > 0 ? ` · ${totals.cancelled} cancelled` : ''}`,
+    ),
     costSummary(message),
     element('div', { class: message.optimizerEnabled ? 'state on' : 'state off' }, message.optimizerEnabled ? 'Optimizer on' : 'Optimizer off: requests are forwarded untouched'),
     element(
@@ -57,8 +62,9 @@ function requestEntry(request: RequestView, open: boolean): HTMLElement {
     {},
     element('span', { class: 'model' }, request.model),
     element('span', { class: 'tokens' }, ` ${formatNumber(request.tokensBefore)} → ${formatNumber(request.tokensAfter)}`),
-    element('span', { class: request.savedPercent > 0 ? 'saved' : 'muted' }, ` ${request.savedPercent}%`),
-    request.origin === 'herald' ? element('span', { class: 'badge', title: "Herald's own call (the library's plan or the filter's check)" }, ' Herald') : undefined,
+    request.origin === 'herald'
+      ? element('span', { class: 'badge', title: "Herald's own call (the library's plan or the filter's check): counted as cost, never as savings" }, "Herald's own call")
+      : element('span', { class: request.savedPercent > 0 ? 'saved' : request.savedPercent < 0 ? 'warning' : 'muted' }, ` ${savingsPhrase(request.savedPercent)}`),
   );
   const facts = element(
     'div',
@@ -107,7 +113,7 @@ function statusLine(request: RequestView): string {
     case 'optimizer-off':
       return 'The optimizer was off; the request was sent as it was.';
     case 'served-from-cache':
-      return 'An exact repeat of an answered request: semantic_cache answered it and the model was not called.';
+      return 'An exact repeat of an answered request: semantic_cache answered it and the model was not called. Send it again to reach the model, or turn herald.strategy.semanticCache.enabled off.';
     case 'failed':
       return `The model failed, so nothing was saved: ${request.error ?? 'unknown error'}`;
     case 'cancelled':
@@ -130,27 +136,24 @@ function costSummary(message: DecisionsMessage): HTMLElement {
   }
   if (totals.pricedRequests > 0) {
     if (parts.length > 0) parts.push(' · ');
-    parts.push(element('span', { class: 'money' }, `${usd(totals.billedUsd)} billed, ≈ ${usd(totals.unoptimizedUsd)} without Herald`), ' ', element('button', { class: 'link', title: `List prices checked ${message.pricesChecked}; edit them in herald.prices`, onclick: () => post({ type: 'command', command: 'open-prices' }) }, '(prices)'));
+    parts.push(element('span', { class: 'money' }, moneyLine(totals.billedUsd, totals.unoptimizedUsd)), ' ', element('button', { class: 'link', title: `List prices checked ${message.pricesChecked}; edit them in herald.prices`, onclick: () => post({ type: 'command', command: 'open-prices' }) }, '(prices)'));
   }
   return element('div', { class: 'costs', 'aria-label': 'What the requests cost' }, ...parts);
 }
 
-/** One request's cost in the unit its target bills. */
+/** One request's cost in the unit its target bills: every round Herald sent, against the original sent once. */
 function costLine(request: RequestView): string {
-  const rounds = request.rounds > 1 ? ` (${request.rounds} requests: Herald answered the model's retrieve calls in between)` : '';
+  const rounds = request.rounds > 1 ? ` over ${request.rounds} requests (Herald answered the model's own-tool calls in between)` : '';
   if (request.billing === 'premium-requests') return `${request.premiumRequests} premium ${request.premiumRequests === 1 ? 'request' : 'requests'} × the model's multiplier${rounds}`;
   if (request.usage) {
-    const usage = request.usage;
-    const tokens = `billed ${formatNumber(usage.inputTokens)} input + ${formatNumber(usage.cacheReadTokens)} cached${usage.cacheWriteTokens > 0 ? ` + ${formatNumber(usage.cacheWriteTokens)} cache write` : ''} + ${formatNumber(usage.outputTokens)} output tokens`;
-    const money = request.cost ? ` = ${usd(request.cost.billedUsd)}, ≈ ${usd(request.cost.unoptimizedUsd)} without Herald` : ' (no price for this model in herald.prices)';
-    return `${tokens}${money}${rounds}`;
+    const billed = `billed ${usagePhrase(request.usage)}${rounds}`;
+    if (!request.cost) return `${billed} (no price for this model in herald.prices)`;
+    if (request.origin === 'herald') return `${billed} = ${usd(request.cost.billedUsd)}: Herald's own call, counted as cost with nothing saved against it`;
+    const estimate = request.cost.withoutHerald ? ` (the original once: ${usagePhrase(request.cost.withoutHerald)})` : '';
+    return `${billed} = ${usd(request.cost.billedUsd)}, ≈ ${usd(request.cost.unoptimizedUsd)} without Herald${estimate}: ${moneyComparison(request.cost.billedUsd, request.cost.unoptimizedUsd)}`;
   }
   if (request.billing === 'tokens') return `the endpoint reported no usage${rounds}`;
   return `billed by the model's own extension${rounds}`;
-}
-
-function usd(value: number): string {
-  return value >= 1 ? `$${value.toFixed(2)}` : value >= 0.01 ? `$${value.toFixed(3)}` : `$${value.toFixed(5)}`;
 }
 
 /** Tokens before (faint) and after (solid) for the last 40 requests. */

@@ -280,7 +280,7 @@ async function checkConnectAgents(context: WalkContext, session: Session, fake: 
   else await runCommand(page, 'Developer: Reload Window');
   await page.waitForTimeout(3_000);
   await page.locator('.monaco-workbench').waitFor({ timeout: 90_000 });
-  await page.locator('.statusbar-item', { hasText: /Herald|saved/ }).first().waitFor({ timeout: 90_000 });
+  await page.locator('.statusbar-item', { hasText: /Herald|saved|\d more/ }).first().waitFor({ timeout: 90_000 });
   const imports = await waitForFile<{ count: number; current: string }>(page, path.join(session.workspace, '.e2e', 'roo-imports.json'), 30_000);
   const cleanupDeadline = Date.now() + 30_000;
   while (settings()['roo-cline.autoImportSettingsPath'] !== undefined && Date.now() < cleanupDeadline) await page.waitForTimeout(500);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { billingNote, billingOfVendor, exposedMultiplier, PREMIUM_MULTIPLIER_URL } from '../../../src/core/costs/billing';
-import { DEFAULT_PRICES, mergePriceTable, priceFor, unoptimizedCost, usageCost } from '../../../src/core/costs/prices';
+import { DEFAULT_PRICES, mergePriceTable, priceFor, usageCost, withoutHeraldUsage } from '../../../src/core/costs/prices';
 import { addUsage, anthropicUsage, openAIUsage, totalInputTokens } from '../../../src/core/costs/usage';
 
 describe('provider usage figures', () => {
@@ -43,14 +43,25 @@ describe('price table', () => {
     assert.ok(Math.abs(usageCost(usage, sonnet) - (3 + 0.3 + 3.75 + 15)) < 1e-9);
   });
 
-  it("estimates the unoptimized turn at the provider's own average input price, once per round", () => {
+  it('estimates the turn without Herald as the original sent once, in the mix the provider billed, however many rounds Herald sent', () => {
     const price = { input: 2, cachedInput: 0.5, cacheWrite: 0, output: 8 };
-    const usage = { inputTokens: 500_000, cacheReadTokens: 500_000, cacheWriteTokens: 0, outputTokens: 0 };
-    const billed = usageCost(usage, price); // 1 + 0.25
-    assert.equal(billed, 1.25);
-    // Average input price 1.25 per million; 400k removed tokens in each of 2 rounds.
-    assert.ok(Math.abs(unoptimizedCost(usage, price, 400_000, 2) - (1.25 + 0.8 * 1.25)) < 1e-9);
-    assert.equal(unoptimizedCost(usage, price, 0, 3), billed, 'nothing removed, nothing added');
+    // Two rounds (a retrieval): Herald counted 4,000 + 30,000 tokens sent; the provider counted 34,000, 3,000 of them cached.
+    const usage = { inputTokens: 31_000, cacheReadTokens: 3_000, cacheWriteTokens: 0, outputTokens: 60 };
+    const without = withoutHeraldUsage({ usage, tokensBefore: 24_000, tokensSent: 34_000, answerOutputTokens: 40 });
+    assert.equal(without.inputTokens + without.cacheReadTokens, 24_000, 'the original once, not once per round');
+    assert.equal(without.cacheReadTokens, Math.round((24_000 * 3_000) / 34_000));
+    assert.equal(without.outputTokens, 40, 'the answer, not the retrieve call before it');
+    assert.ok(usageCost(without, price) < usageCost(usage, price), 'this turn cost more with Herald, and the figures say so');
+  });
+
+  it("puts Herald's counts in the provider's units, and takes the cache model's split of the original when it has one", () => {
+    // The provider counts 20% more than Herald's tokenizer (Claude against o200k).
+    const usage = { inputTokens: 200, cacheReadTokens: 1_000, cacheWriteTokens: 0, outputTokens: 10 };
+    const scaled = withoutHeraldUsage({ usage, tokensBefore: 2_000, tokensSent: 1_000 });
+    assert.equal(scaled.inputTokens + scaled.cacheReadTokens + scaled.cacheWriteTokens, 2_400);
+    const modelled = withoutHeraldUsage({ usage, tokensBefore: 2_000, tokensSent: 1_000, original: { freshTokens: 500, cacheReadTokens: 1_000, cacheWriteTokens: 500 } });
+    assert.deepEqual(modelled, { inputTokens: 600, cacheReadTokens: 1_200, cacheWriteTokens: 600, outputTokens: 10 });
+    assert.deepEqual(withoutHeraldUsage({ usage: { outputTokens: 5 }, tokensBefore: 100, tokensSent: 0 }), { inputTokens: 100, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 5 }, 'no input reported: all fresh, unscaled');
   });
 
   it("lays the user's entries over the defaults and reports the invalid ones", () => {

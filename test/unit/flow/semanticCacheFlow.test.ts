@@ -14,10 +14,10 @@ function question(text: string): ChatRequest {
   return { format: 'vscode', messages: [{ role: 'user', parts: [{ type: 'text', text }], contentShape: 'parts' }], tools: [], options: {} };
 }
 
-function setup(scripts: Script[]) {
+function setup(scripts: Script[], options: Record<string, unknown> = {}) {
   const stash = new Stash({ store: new MemoryBlobStore() });
   const tokens = new TokenCounter();
-  const pipeline = new Pipeline([createSemanticCache()], {}, { stash, tokens });
+  const pipeline = new Pipeline([createSemanticCache()], { options: { semantic_cache: options } }, { stash, tokens });
   const target = new FakeTarget(scripts);
   const run = async (request: ChatRequest, signal = new AbortController().signal) => {
     const reported: ResponseChunk[] = [];
@@ -41,9 +41,9 @@ function setup(scripts: Script[]) {
 }
 
 describe('semantic cache in the request flow', () => {
-  it('stores a live answer and serves the exact repeat without calling the target, text and tool calls in order', async () => {
+  it('stores a live answer and serves the exact repeat without calling the target, text and tool calls in order (serveToolCalls on)', async () => {
     const answer: ResponseChunk[] = [{ type: 'text', text: 'Use ' }, { type: 'text', text: 'make.' }, { type: 'tool_call', id: 't1', name: 'run', input: { command: 'make' } }];
-    const { target, run } = setup([answer]);
+    const { target, run } = setup([answer], { serveToolCalls: true });
     const first = await run(question('How do I build?'));
     assert.equal(first.record.status, 'optimized');
     assert.equal(target.received.length, 1);
@@ -52,6 +52,20 @@ describe('semantic cache in the request flow', () => {
     assert.equal(target.received.length, 1, 'the target was not called for the repeat');
     assert.deepEqual(second.reported, answer);
     assert.ok(second.record.decisions.some((decision) => decision.action === 'response-served-from-cache'));
+  });
+
+  it('by default sends an agent step (an answer that calls a tool) to the model again, and serves a text answer', async () => {
+    const step: ResponseChunk[] = [{ type: 'text', text: 'Running the tests.' }, { type: 'tool_call', id: 't1', name: 'run_in_terminal', input: { command: 'pytest' } }];
+    const { target, run } = setup([step, step, [{ type: 'text', text: 'The build uses make.' }]]);
+    await run(question('Run the tests'));
+    const again = await run(question('Run the tests'));
+    assert.equal(target.received.length, 2, 'the repeated agent step reached the model');
+    assert.equal(again.record.status, 'optimized');
+    assert.ok(again.record.decisions.some((decision) => decision.action === 'cache-bypassed' && /calls a tool/.test(decision.reason)));
+    await run(question('How do I build?'));
+    const repeat = await run(question('How do I build?'));
+    assert.equal(repeat.record.status, 'served-from-cache');
+    assert.equal(target.received.length, 3);
   });
 
   it('sends a different question to the target', async () => {

@@ -51,15 +51,14 @@ describe('gateway: OpenAI Chat Completions through the official client', functio
     assert.equal(raw.text, events.map((event) => `data: ${typeof event.data === 'string' ? event.data : JSON.stringify(event.data)}\n\n`).join(''));
   });
 
-  it('streams a cached answer as OpenAI would have, tool call included', async () => {
+  it('sends a repeated agent step (an answer that calls a tool) to the provider again instead of serving it from the cache', async () => {
     harness = await startHarness({ kind: 'json', body: chatCompletion({ text: 'Run it.', calls: [{ id: 'call_r', name: 'bash', arguments: '{"command":"ls"}' }] }) });
     const ask = { model: 'gpt-4o', messages: [{ role: 'user' as const, content: 'List the files.' }], tools: [{ type: 'function' as const, function: { name: 'bash', parameters: { type: 'object' } } }] };
     await client(harness).chat.completions.create(ask);
-    const cached = await client(harness).chat.completions.stream(ask).finalChatCompletion();
-    assert.equal(harness.upstream.received.length, 1);
-    assert.equal(cached.choices[0]!.message.content, 'Run it.');
-    assert.deepEqual(cached.choices[0]!.message.tool_calls?.map((call) => call.type === 'function' && [call.id, call.function.name, call.function.arguments]), [['call_r', 'bash', '{"command":"ls"}']]);
-    assert.equal(cached.choices[0]!.finish_reason, 'tool_calls');
+    const again = await client(harness).chat.completions.stream(ask).finalChatCompletion();
+    assert.equal(harness.upstream.received.length, 2, 'semantic_cache serves a tool call only with serveToolCalls');
+    assert.deepEqual(again.choices[0]!.message.tool_calls?.map((call) => call.type === 'function' && [call.id, call.function.name, call.function.arguments]), [['call_r', 'bash', '{"command":"ls"}']]);
+    assert.equal(again.choices[0]!.finish_reason, 'tool_calls');
   });
 
   it('forwards images untouched', async () => {

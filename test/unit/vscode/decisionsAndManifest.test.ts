@@ -11,6 +11,7 @@ import { explainRecord } from '../../../src/vscode/knowledge/explainRecord';
 import { manifestContributions } from '../../../src/vscode/manifest/contributes';
 import { pipelineConfigOf } from '../../../src/vscode/optimizer/optimizer';
 import { readSettings } from '../../../src/vscode/settings/settingsSchema';
+import { strategySettingKey } from '../../../src/vscode/settings/strategySettingNames';
 
 function decision(strategy: string, handles: string[] = [], tokensBefore = 100, tokensAfter = 100): Decision {
   return { strategy, status: tokensAfter < tokensBefore ? 'applied' : 'unchanged', action: 'done', reason: 'because, "quoted"', tokensBefore, tokensAfter, durationMs: 1, handles };
@@ -44,8 +45,8 @@ describe('decision log', () => {
   it('exports CSV with quoting and JSON with a schema version', () => {
     const records = [record('a', 1000, 600, [decision('observation_mask', ['hr_aaaaaaaaaaaaaaaa'], 1000, 600)], { error: 'a, "b"' })];
     const csv = savingsReportCsv(records).split('\r\n');
-    assert.equal(csv[0], 'id,started,model,origin,status,tokens_before,tokens_after,saved_tokens,saved_percent,optimize_ms,total_ms,rounds,billing,premium_requests,billed_input_tokens,billed_cached_tokens,billed_cache_write_tokens,billed_output_tokens,billed_usd,unoptimized_usd,price_key,retrievals,strategies_applied,handles,error');
-    assert.equal(csv[1], 'a,2026-01-01T00:00:00.000Z,Fake,caller,optimized,1000,600,400,40,3,40,,unknown,0,,,,,,,,1,observation_mask,hr_aaaaaaaaaaaaaaaa,"a, ""b"""');
+    assert.equal(csv[0], 'id,started,model,origin,status,tokens_before,tokens_after,saved_tokens,saved_percent,optimize_ms,total_ms,rounds,round_tokens,billing,premium_requests,billed_input_tokens,billed_cached_tokens,billed_cache_write_tokens,billed_output_tokens,billed_usd,without_herald_usd,price_key,retrievals,strategies_applied,handles,error');
+    assert.equal(csv[1], 'a,2026-01-01T00:00:00.000Z,Fake,caller,optimized,1000,600,400,40,3,40,,,unknown,0,,,,,,,,1,observation_mask,hr_aaaaaaaaaaaaaaaa,"a, ""b"""');
     const json = JSON.parse(savingsReportJson(records, new DecisionLog().sessionTotals())) as { schema: number; requests: unknown[] };
     assert.equal(json.schema, SAVINGS_REPORT_SCHEMA_VERSION);
     assert.equal(json.requests.length, 1);
@@ -87,7 +88,7 @@ describe('pipeline configuration from settings', () => {
       key === 'strategy' ? { [known.id]: { enabled: false, options: { [option]: value, madeUp: 1 } }, not_a_strategy: { enabled: true, options: {} } } : undefined,
     );
     const { config, problems } = pipelineConfigOf(settings, strategies);
-    assert.deepEqual(config.enabled, { [known.id]: false });
+    assert.deepEqual(config.enabled, { [known.id]: false, ...(known.id === 'semantic_cache' ? {} : { semantic_cache: false }) });
     assert.deepEqual(config.options, { [known.id]: { [option]: value } });
     assert.equal(problems.length, 2);
     assert.ok(problems.some((problem) => problem.includes('unknown option "madeUp"')));
@@ -132,6 +133,6 @@ describe('package.json contributions', () => {
       // A retired setting has no default on purpose: left unset, it must read as unset (see retiredStrategies.ts).
       assert.ok('default' in property || property.markdownDeprecationMessage !== undefined, `${key} has a default`);
     }
-    for (const strategy of createStrategies({})) assert.ok(`herald.strategy.${strategy.id}.enabled` in properties, `${strategy.id} can be switched`);
+    for (const strategy of createStrategies({})) assert.ok(`herald.${strategySettingKey(strategy.id, 'enabled')}` in properties, `${strategy.id} can be switched`);
   });
 });

@@ -15,7 +15,7 @@ describe('retired strategy settings', () => {
     assert.deepEqual(config.options?.tool_catalog, { keepTools: ['jira_search'], keepPrefixes: ['corp_'] });
     assert.equal(config.enabled?.tool_pruning, undefined);
     assert.equal(problems.length, 1);
-    assert.match(problems[0]!, /tool_pruning is retired.*tool_catalog.*minTools has no counterpart/);
+    assert.match(problems[0]!, /tool_pruning is retired.*toolCatalog.*minTools has no counterpart/);
   });
 
   it("lets tool_catalog's own settings win over the retired ones", () => {
@@ -33,6 +33,6 @@ describe('retired strategy settings', () => {
   it('declares the retired settings as deprecated in the manifest, pointing at the successor', () => {
     const properties = (manifestContributions(strategies).contributes.configuration as { properties: Record<string, { markdownDeprecationMessage?: string }> }).properties;
     assert.match(properties['herald.strategy.tool_pruning.enabled']!.markdownDeprecationMessage!, /tool_catalog/);
-    assert.ok(properties['herald.strategy.tool_catalog.enabled']);
+    assert.ok(properties['herald.strategy.toolCatalog.enabled']);
   });
 });

@@ -45,7 +45,7 @@ describe('settings', () => {
 
 describe('webview protocol', () => {
   const request = { id: 'r1', startedAt: 1, model: 'm', status: 'optimized', origin: 'caller', tokensBefore: 10, tokensAfter: 5, savedTokens: 5, savedPercent: 50, rounds: 1, billing: 'premium-requests', premiumRequests: 1, optimizeMs: 1, totalMs: 2, retrievals: 0, replayedMessages: 0, decisions: [] };
-  const totals = { requests: 1, tokensBefore: 10, tokensAfter: 5, tokensSaved: 5, savedPercent: 50, retrievals: 0, failures: 0, cancelled: 0, premiumRequests: 1, billedUsd: 0, unoptimizedUsd: 0, pricedRequests: 0 };
+  const totals = { requests: 1, ownCalls: 0, tokensBefore: 10, tokensAfter: 5, tokensSaved: 5, savedPercent: 50, retrievals: 0, failures: 0, cancelled: 0, premiumRequests: 1, billedUsd: 0, unoptimizedUsd: 0, pricedRequests: 0 };
   const extras = { multiplierUrl: 'https://example.invalid', pricesChecked: '2026-12-01' };
 
   it('accepts the messages each side sends', () => {

@@ -9,6 +9,7 @@ import { createStrategies } from '../../../src/core/strategies/index';
 import { TokenCounter } from '../../../src/core/tokens';
 import { manifestContributions } from '../../../src/vscode/manifest/contributes';
 import { strategiesMarkdown, strategyOptionsMarkdown, withStrategies, withStrategyOptions } from '../../../src/vscode/manifest/readmeOptions';
+import { strategySettingKey } from '../../../src/vscode/settings/strategySettingNames';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
@@ -33,7 +34,7 @@ describe('strategy options declared once', () => {
     for (const strategy of strategies) {
       const summary = strategySummary(strategy.optionSchema);
       assert.ok(summary.length >= 30 && summary.endsWith('.') && !summary.includes('\n'), `${strategy.id}: a one-sentence summary in its option schema`);
-      const enabled = properties[`herald.strategy.${strategy.id}.enabled`]!.markdownDescription!;
+      const enabled = properties[`herald.${strategySettingKey(strategy.id, 'enabled')}`]!.markdownDescription!;
       assert.ok(enabled.includes(summary), `${strategy.id}: the enabled setting says what the strategy does`);
       assert.doesNotMatch(enabled, /^Run the /, strategy.id);
     }
@@ -62,7 +63,7 @@ describe('strategy options declared once', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { contributes: { configuration: { properties: Record<string, { markdownDescription?: string; properties?: Record<string, { markdownDescription?: string; minimum?: number; maximum?: number }> }> } } };
     const expected = manifestContributions(strategies).contributes.configuration as { properties: unknown };
     assert.deepEqual(manifest.contributes.configuration.properties, expected.properties, 'package.json is out of date: run `node --import tsx src/vscode/manifest/writeManifest.ts`');
-    const similarity = manifest.contributes.configuration.properties['herald.strategy.context_dedupe.options']!.properties!.nearSimilarity!;
+    const similarity = manifest.contributes.configuration.properties['herald.strategy.contextDedupe.options']!.properties!.nearSimilarity!;
     assert.equal(similarity.markdownDescription, 'Share of lines (0–1) a near-duplicate must have in common with the earlier copy. Default `0.8`, from 0 to 1.');
     assert.deepEqual([similarity.minimum, similarity.maximum], [0, 1]);
     assert.match(manifest.contributes.configuration.properties['herald.endpoints']!.markdownDescription!, /\*\*Herald · &lt;name&gt;\*\*/);
@@ -77,7 +78,7 @@ describe('strategy options declared once', () => {
   it('the README strategy table is the one the registry and the summaries give, in pipeline order', () => {
     const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     assert.equal(readme, withStrategies(readme, strategiesMarkdown(strategies)), 'README.md strategy table is out of date: run `node --import tsx src/vscode/manifest/writeManifest.ts`');
-    const ids = [...readme.matchAll(/^\| `([a-z_]+)` \| (?:on|off) \|/gm)].map((match) => match[1]);
+    const ids = [...readme.matchAll(/^\| `([a-z_]+)` \| (?:on|off)(?: \((?:on|off) in VS Code\))? \|/gm)].map((match) => match[1]);
     assert.deepEqual(ids, strategies.map((strategy) => strategy.id));
     assert.throws(() => withStrategies('no markers here', ''), /README\.md has no "<!-- strategies:begin/);
   });

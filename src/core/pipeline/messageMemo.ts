@@ -12,6 +12,7 @@ import { applyCacheHints, bareContentIndex, barePartIndex, hintedContentIndex, h
 import type { ChatMessage } from '../chat/types';
 import type { MessageElisionSite } from './elisionSites';
 import { digestOf, sha256 } from './hash';
+import type { StateStore } from '../store/stateStore';
 
 /** 4: entries hold messages without cache hints, their sites indexed so, and the hints Herald added itself (`ownHints`). */
 export const MEMO_SCHEMA_VERSION = 4;
@@ -39,9 +40,79 @@ export interface ReplayedMessage {
   readonly savings?: MessageSavings;
 }
 
+/**
+ * Decided messages by chain hash. Synchronous for the run (strategies and the runner read it
+ * inline); with a backing {@link StateStore} shared by several processes, the run first
+ * {@link prefetch}es the keys it will read and afterwards {@link flush}es what it decided.
+ * Entries are content-addressed and written once (the first decision stands), so the local map
+ * is a cache that never goes stale.
+ */
 export class MessageMemo {
   private readonly entries = new Map<string, MemoEntry>();
-  constructor(private readonly maxEntries = 20_000) {}
+  /** Keys decided here and not yet in the backing store. */
+  private readonly unwritten = new Set<string>();
+
+  constructor(private readonly maxEntries = 20_000, private readonly backing?: StateStore) {}
+
+  /** Whether entries live in a store beyond this process (then prefetch and flush matter). */
+  get shared(): boolean {
+    return this.backing !== undefined;
+  }
+
+  /**
+   * Loads from the backing store the entries of `keys` this process does not hold (decided
+   * history by chain hash, or with `arrival` the fresh input's arrival forms). Throws when the
+   * store cannot be read: the caller fails open.
+   */
+  async prefetch(keys: readonly string[], arrival = false): Promise<void> {
+    if (!this.backing) return;
+    const wanted = [...new Set(keys.map((key) => (arrival ? ARRIVAL_PREFIX + key : key)))].filter((key) => !this.entries.has(key));
+    if (wanted.length === 0) return;
+    const values = await this.backing.getMany(wanted.map(storeKeyOf));
+    values.forEach((value, index) => {
+      const entry = value === undefined ? undefined : parseStored(value);
+      if (entry) this.remember(wanted[index]!, entry);
+    });
+  }
+
+  /**
+   * Writes what this process decided to the backing store. An entry another process wrote
+   * first stands: the local one is dropped, so the next prefetch takes the stored decision.
+   * On a failure every unwritten entry is dropped too (nothing may be replayed here that the
+   * store does not hold) and the error is thrown: the caller sends the request as it came.
+   */
+  async flush(): Promise<void> {
+    if (!this.backing || this.unwritten.size === 0) return;
+    const keys = [...this.unwritten].filter((key) => this.entries.has(key));
+    this.unwritten.clear();
+    try {
+      const written = await this.backing.setMany(keys.map((key) => ({ key: storeKeyOf(key), value: JSON.stringify({ schema: MEMO_SCHEMA_VERSION, entry: this.entries.get(key) }), ifAbsent: true })));
+      written.forEach((done, index) => {
+        if (!done) this.entries.delete(keys[index]!);
+      });
+    } catch (error) {
+      for (const key of keys) this.entries.delete(key);
+      throw error;
+    }
+  }
+
+  /** Handles of every elision recorded in the entries of `keys` (nested ones included). */
+  handlesOf(keys: readonly string[], arrival = false): string[] {
+    const handles = new Set<string>();
+    const visit = (sites: readonly { handle: string; nested?: readonly { handle: string }[] }[] | undefined): void => {
+      for (const site of sites ?? []) {
+        handles.add(site.handle);
+        visit(site.nested as typeof sites);
+      }
+    };
+    for (const key of keys) visit(this.entries.get(arrival ? ARRIVAL_PREFIX + key : key)?.sites);
+    return [...handles];
+  }
+
+  private remember(key: string, entry: MemoEntry): void {
+    this.entries.set(key, entry);
+    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+  }
 
   get(key: string): ChatMessage | undefined {
     const value = this.entries.get(key);
@@ -95,13 +166,13 @@ export class MessageMemo {
       return partIndex < 0 ? [] : [{ ...site, partIndex, contentIndex: bareContentIndex(hints, partIndex, site.contentIndex) }];
     });
     this.set(key, bare, savings, bareSites);
-    if (!inputHints && hints) this.entries.set(key, { ...this.entries.get(key)!, ownHints: hints });
+    if (!inputHints && hints && this.entries.has(key)) this.entries.set(key, { ...this.entries.get(key)!, ownHints: hints });
   }
 
   set(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
     this.entries.delete(key);
-    this.entries.set(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
-    while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.remember(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
+    if (this.backing) this.unwritten.add(key);
   }
 
   /**
@@ -138,6 +209,23 @@ export class MessageMemo {
     const memo = new MessageMemo();
     for (const entry of saved.entries) if (Array.isArray(entry) && typeof entry[0] === 'string' && typeof entry[1] === 'object' && entry[1] !== null) memo.entries.set(entry[0], entry[1] as MemoEntry);
     return memo;
+  }
+}
+
+/** Where an entry lives in the backing store. */
+function storeKeyOf(key: string): string {
+  return `memo:${key}`;
+}
+
+/** A stored entry, or undefined when it is of another schema or not an entry. */
+function parseStored(value: string): MemoEntry | undefined {
+  try {
+    const saved = JSON.parse(value) as { schema?: unknown; entry?: unknown };
+    if (saved.schema !== MEMO_SCHEMA_VERSION || typeof saved.entry !== 'object' || saved.entry === null) return undefined;
+    const entry = saved.entry as Partial<MemoEntry>;
+    return typeof entry.message === 'object' && entry.message !== null ? (entry as MemoEntry) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -14,6 +14,7 @@ import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo } from './messageMemo';
 import { SessionStateStore } from './sessionState';
+import { loadRunState, saveRunState } from './runState';
 import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
@@ -132,6 +133,8 @@ export class Pipeline {
     // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
     const stripped = input.messages.map(stripCacheHints);
     const chain = chainHashes(this.configHash, stripped.map((entry) => entry.bare));
+    // A memo and pins shared with other processes are read before the synchronous run (runState.ts).
+    await loadRunState({ memo: this.memo, state: this.state, stash: this.dependencies.stash }, chain, freshStart, sessionId);
 
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
@@ -219,6 +222,7 @@ export class Pipeline {
         if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index));
       }
     }
+    await saveRunState({ memo: this.memo, state: this.state }, sessionId);
     return {
       request,
       decisions,

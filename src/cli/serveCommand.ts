@@ -1,35 +1,56 @@
 /**
  * `herald serve`: the local gateway for agents outside VS Code (Claude Code, Codex, Cline,
- * Roo Code, Continue, Aider, Copilot's bring-your-own-key models). One stash folder keeps the
- * originals, the memo and the pins, saved as the gateway runs and when it stops.
+ * Roo Code, Continue, Aider, Copilot's bring-your-own-key models). The originals, the memo,
+ * the pins and the cached answers live in one store: the stash folder (default) or Redis
+ * (`--store redis://…`, shared by a team's replicas). The pipeline runs on a pool of worker
+ * threads (`--workers`) with a hard deadline; the event loop only moves bytes.
  */
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+import * as os from 'node:os';
 import type { Logger } from '../core/ports';
 import { createStrategies } from '../core/strategies';
 import { TokenCounter } from '../core/tokens/tokenCounter';
 import { describeError } from '../core/errors';
-import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, TenantOptimizer, type FetchLike, type Gateway } from '../gateway';
+import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, TenantOptimizer, type FetchLike, type Gateway, type GatewayOptimizer } from '../gateway';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
-import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
+import { defaultStashDirectory } from './stashDirectory';
+import { openGatewayStores, parseStoreOption, redact, type GatewayStores, type StoreSpec } from '../gateway/gatewayStores';
+import { OptimizerPool } from '../gateway/optimizerPool';
+import { PooledOptimizer } from '../gateway/pooledOptimizer';
+import { Admission } from '../gateway/admission';
+import { GatewayMetrics } from '../gateway/gatewayMetrics';
+import { RedisStateStore } from '../core/store/redisStateStore';
 
 export const SERVE_USAGE =
-  'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR] [--token T] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--rewrite-share 0-1] [--quiet]';
+  'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR | --store DIR|redis://HOST:6379] [--token T] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--rewrite-share 0-1] [--workers N] [--deadline-ms MS] [--max-queue N] [--max-body-memory-mb N] [--store-max-mb N] [--quiet]';
 
 const SPEC = {
   host: true, port: true, 'openai-base-url': true, 'anthropic-base-url': true, stash: true, token: true, 'max-body-mb': true, decisions: true,
   'retrieve-rounds': true, enable: true, disable: true, off: false, 'time-limit': true, 'rewrite-share': true, 'embedding-model': true, quiet: false,
+  store: true, workers: true, 'deadline-ms': true, 'max-queue': true, 'max-body-memory-mb': true, 'store-max-mb': true,
 };
 
-/** How often the memo and pins are saved while the gateway runs, in ms. */
-const SAVE_INTERVAL_MS = 30_000;
+/**
+ * Longest an optimization may take, its wait for a worker included, before the request goes
+ * out as it came. A warm turn takes milliseconds and a cold 5 MB conversation about a second
+ * on this project's 2-core machine (test/bench/gatewayLoad.bench.ts): the deadline only ends
+ * what has gone wrong, and bounds what any request can add.
+ */
+export const DEFAULT_DEADLINE_MS = 2500;
+/** Optimizations waiting for a worker before a request gets 429. */
+export const DEFAULT_MAX_QUEUE = 256;
+/** Request bodies held at once before a request gets 503 (a body takes several times its size once parsed). */
+export const DEFAULT_MAX_BODY_MEMORY_BYTES = 512 * 1024 * 1024;
+/** How often the store is probed for /metrics and the log, in ms. */
+const STORE_PROBE_INTERVAL_MS = 5_000;
 
 /** A running `herald serve`. */
 export interface RunningServe {
   readonly gateway: Gateway;
   readonly port: number;
-  /** Stops the gateway and saves the stash folder's memo and pins. */
+  /** The optimizer workers, when the pipeline runs on them. */
+  readonly pool?: OptimizerPool;
+  /** Stops the gateway, its workers and its store connection. */
   stop(): Promise<void>;
 }
 
@@ -47,34 +68,64 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   const quiet = options.quiet === true;
 
   const logger = new LineLogger(io, quiet);
-  const directoryName = String(options.stash ?? defaultStashDirectory());
-  let directory;
+  const workers = options.workers === undefined ? Math.max(1, os.availableParallelism()) : countOption(options.workers, '--workers', 0, 64);
+  const deadlineMs = options['deadline-ms'] === undefined ? DEFAULT_DEADLINE_MS : positiveInteger(options['deadline-ms'], '--deadline-ms');
+  const maxQueued = options['max-queue'] === undefined ? DEFAULT_MAX_QUEUE : countOption(options['max-queue'], '--max-queue', 1, 100_000);
+  const maxBodyMemory = options['max-body-memory-mb'] === undefined ? DEFAULT_MAX_BODY_MEMORY_BYTES : positiveInteger(options['max-body-memory-mb'], '--max-body-memory-mb') * 1024 * 1024;
+  const storeMaxBytes = options['store-max-mb'] === undefined ? undefined : positiveInteger(options['store-max-mb'], '--store-max-mb') * 1024 * 1024;
+  if (options.store !== undefined && options.stash !== undefined) throw new CliError('herald serve: give --store or --stash, not both (--stash DIR is --store DIR)');
+  let spec: StoreSpec;
   try {
-    directory = openStashDirectory(directoryName, logger);
+    spec = parseStoreOption(String(options.store ?? options.stash ?? defaultStashDirectory()));
   } catch (error) {
-    throw new CliError(`herald serve: the stash folder ${directoryName} cannot be used (${describeError(error)}); give another with --stash DIR`);
+    throw new CliError(describeError(error).replace(/^Herald:/, 'herald serve:'));
+  }
+  const storeName = spec.kind === 'folder' ? `the stash folder ${spec.directory}` : redact(spec.url);
+  const limits = storeMaxBytes ? { maxBytes: storeMaxBytes } : {};
+  let stores: GatewayStores;
+  try {
+    stores = await openGatewayStores(spec, { limits, onProblem: (code, message) => logger.warn(code, message) });
+  } catch (error) {
+    throw new CliError(`herald serve: ${storeName} cannot be used (${describeError(error).replace(/^Herald: /, '')}); ${spec.kind === 'folder' ? 'give another with --store DIR' : 'start Redis or give another --store'}`);
+  }
+  if (spec.kind === 'redis' && storeMaxBytes && stores.store instanceof RedisStateStore) {
+    const problem = await stores.store.applyBudget(storeMaxBytes);
+    if (problem) logger.warn('store-budget-not-set', problem);
   }
   const tokens = new TokenCounter();
-  const optimizer = new TenantOptimizer({
-    strategies: createStrategies(cliStrategyEnvironment(typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined)),
-    config: { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) },
-    stash: directory.stash,
-    memo: directory.memo,
-    state: directory.state,
-    tokens,
-    logger,
-  });
+  const embeddingModel = typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined;
+  const config = { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) };
+  let pool: OptimizerPool | undefined;
+  let optimizer: GatewayOptimizer;
+  if (workers > 0 && options.off !== true) {
+    pool = new OptimizerPool({ size: workers, logger, setup: { store: spec, limits, key: stores.key, config, assetsFolder: __dirname, ...(embeddingModel ? { embeddingModelDir: embeddingModel } : {}) } });
+    optimizer = new PooledOptimizer({ pool, tokens, stash: stores.stash, deadlineMs });
+  } else {
+    const inProcess = new TenantOptimizer({
+      strategies: createStrategies({ ...cliStrategyEnvironment(embeddingModel), responseCache: stores.responseCache }),
+      config,
+      stash: stores.stash,
+      memo: stores.memo,
+      state: stores.state,
+      responseCache: stores.responseCache,
+      tokens,
+      logger,
+    });
+    optimizer = options.off === true ? optimizerOff(inProcess) : inProcess;
+  }
   const decisions = typeof options.decisions === 'string' ? new DecisionsFile(options.decisions, (message) => logger.warn('decisions-not-written', message)) : undefined;
-  let dirty = false;
-  const save = (): void => {
-    if (!dirty) return;
-    dirty = false;
-    try {
-      directory.save();
-    } catch (error) {
-      logger.warn('stash-memo-not-saved', `Herald: the memo in ${directoryName} could not be saved (${describeError(error)}); the next start decides afresh`);
+  const admission = new Admission({ maxBodyBytes: maxBodyMemory, maxQueued, ...(pool ? { pool: () => pool!.stats() } : {}) });
+  let storeUp = true;
+  const probeStore = async (): Promise<boolean> => {
+    const up = await withTimeout(stores.store.ping(), 1000).then(() => true, () => false);
+    if (up !== storeUp) {
+      if (up) logger.info('store-reachable', `Herald: ${storeName} answers again; requests are optimized again`);
+      else logger.error('store-unreachable', `Herald: ${storeName} does not answer; requests go out unoptimized until it does`);
     }
+    storeUp = up;
+    return up;
   };
+  const metrics = new GatewayMetrics({ admission, storeUp: () => storeUp, ...(pool ? { pool: () => pool!.stats() } : {}) });
   let gateway: Gateway;
   try {
     gateway = createGateway({
@@ -85,38 +136,57 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
       token,
       maxBodyBytes,
       retrieveRounds,
-      optimizer: options.off === true ? optimizerOff(optimizer) : optimizer,
-      tenantKey: fs.readFileSync(path.join(directoryName, 'key')),
+      optimizer,
+      tenantKey: stores.key,
       logger,
-      onRecord: (record) => {
-        dirty = true;
-        decisions?.append(record);
+      onRecord: (record) => decisions?.append(record),
+      admission,
+      metrics,
+      health: async () => {
+        const up = await probeStore();
+        const queue = pool?.stats();
+        const full = queue !== undefined && queue.queued >= maxQueued;
+        // Unoptimized requests still go through when the store is away (fail-open): the replica stays in the balancer.
+        return { ok: !full, store: { kind: spec.kind, up }, ...(queue ? { queue: { ...queue, max: maxQueued } } : {}), ...(pool?.problem() ? { workers: pool.problem() } : {}) };
       },
       ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
     });
   } catch (error) {
+    await pool?.close();
+    await stores.close();
     throw new CliError(describeError(error).replace(/^Herald:/, 'herald serve:'));
+  }
+  if (pool) {
+    // Listen once the workers can take requests (a balancer's health probe sees the replica then).
+    try {
+      await pool.ready();
+    } catch (error) {
+      logger.error('optimizer-pool-not-ready', `${describeError(error)}; requests go out unoptimized`);
+    }
   }
   let listening: number;
   try {
     listening = await gateway.listen();
   } catch (error) {
+    await pool?.close();
+    await stores.close();
     throw new CliError(`herald serve: cannot listen on ${typeof options.host === 'string' ? options.host : '127.0.0.1'}:${port} (${describeError(error)}); pick another --port`);
   }
-  const timer = setInterval(save, SAVE_INTERVAL_MS);
+  const timer = setInterval(() => void probeStore(), STORE_PROBE_INTERVAL_MS);
   timer.unref();
   const openai = typeof options['openai-base-url'] === 'string' ? options['openai-base-url'] : DEFAULT_OPENAI_BASE_URL;
   const anthropic = typeof options['anthropic-base-url'] === 'string' ? options['anthropic-base-url'] : DEFAULT_ANTHROPIC_BASE_URL;
-  io.stdout(`Herald gateway on ${gateway.url()} — OpenAI clients: ${gateway.url()}/v1 (→ ${openai}), Anthropic clients: ${gateway.url()} (→ ${anthropic})${options.off === true ? '; optimizer off' : ''}\n`);
+  io.stdout(`Herald gateway on ${gateway.url()} — OpenAI clients: ${gateway.url()}/v1 (→ ${openai}), Anthropic clients: ${gateway.url()} (→ ${anthropic})${options.off === true ? '; optimizer off' : ''}; state in ${storeName}${pool ? `; ${workers} optimizer workers, deadline ${deadlineMs} ms` : ''}\n`);
   return {
     gateway,
     port: listening,
+    pool,
     async stop() {
       clearInterval(timer);
       await gateway.close();
+      await pool?.close();
       await decisions?.flush();
-      dirty = true;
-      save();
+      await stores.close();
     },
   };
 }
@@ -131,8 +201,27 @@ export const serveCommand: CliCommand = async (args, io) => {
   return 0;
 };
 
+function countOption(value: string | true, name: string, min: number, max: number): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < min || number > max) throw new CliError(`herald: ${name} takes a whole number from ${min} to ${max}, not "${String(value)}"`);
+  return number;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms);
+    promise.then((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    }, (error: unknown) => {
+      clearTimeout(timer);
+      reject(error instanceof Error ? error : new Error(String(error)));
+    });
+  });
+}
+
 /** The optimizer with the pipeline switched off: requests go out as they came, retrieval still answers. */
-function optimizerOff(optimizer: TenantOptimizer) {
+function optimizerOff(optimizer: TenantOptimizer): GatewayOptimizer {
   return { tokens: optimizer.tokens, optimize: undefined, afterResponse: async () => undefined, retrieve: (handle: string) => optimizer.retrieve(handle) };
 }
 

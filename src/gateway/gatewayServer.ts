@@ -23,6 +23,8 @@ import type { ApiId, ClientOutput, WireApi } from './apis/wireApi';
 import type { GatewayOptimizer } from './gatewayOptimizer';
 import { tenantOf } from './gatewayOptimizer';
 import { GatewayTarget } from './gatewayTarget';
+import type { Admission } from './admission';
+import type { GatewayMetrics } from './gatewayMetrics';
 import { DeliveredStreamError, forwardedHeaders, relayedHeaders, UpstreamError, UpstreamUnreachable, type FetchLike } from './upstream';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
@@ -59,6 +61,18 @@ export interface GatewayOptions {
   readonly onRecord?: (record: GatewayRecord) => void;
   /** The upstream `fetch`, for tests. Default the global fetch. */
   readonly fetch?: FetchLike;
+  /** The body-memory budget and the queue bound; past them a request gets 503 or 429 with retry-after. */
+  readonly admission?: Admission;
+  /** Counted per request and served at GET /metrics. */
+  readonly metrics?: GatewayMetrics;
+  /** What GET /herald/health reports besides the port (the store, the queue); `ok: false` answers 503. */
+  readonly health?: () => Promise<GatewayHealth>;
+}
+
+/** The gateway's health for a balancer: `ok` false when it should get no traffic. */
+export interface GatewayHealth {
+  readonly ok: boolean;
+  readonly [detail: string]: unknown;
 }
 
 /** A request's record as the gateway keeps it: the flow's record and how the gateway answered. */
@@ -135,8 +149,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       return;
     }
     const api = ROUTES[path];
-    if (api && request.method === 'POST') return handleApi(api, request, response, url.search);
-    if (request.method === 'GET' && path === '/herald/health') return sendJson(response, 200, { ok: true, port });
+    if (api && request.method === 'POST') return admitted(api, request, response, url.search);
+    if (request.method === 'GET' && path === '/herald/health') {
+      const health = options.health ? await options.health() : { ok: true };
+      return sendJson(response, health.ok ? 200 : 503, { ...health, port });
+    }
+    if (request.method === 'GET' && path === '/metrics' && options.metrics) {
+      const text = await options.metrics.render();
+      response.writeHead(200, { 'content-type': options.metrics.contentType, 'content-length': String(Buffer.byteLength(text)) });
+      response.end(text);
+      return;
+    }
     if (request.method === 'GET' && path === '/herald/decisions') return sendJson(response, 200, { requests: recent });
     if (request.method === 'POST' && path === '/v1/messages/count_tokens') {
       await passthrough(request, response, `${anthropicBase}${path}${url.search}`, undefined);
@@ -154,6 +177,27 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function upstreamUrl(api: WireApi, search: string): string {
     return `${api.provider === 'anthropic' ? anthropicBase : openaiBase}${api.upstreamPath}${search}`;
+  }
+
+  /** An API request, once the admission lets it in (its body counted until the answer ends). */
+  async function admitted(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, search: string): Promise<void> {
+    if (!options.admission) return handleApi(api, request, response, search);
+    const declared = Number(request.headers['content-length']);
+    const verdict = options.admission.admit(Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxBody) : maxBody);
+    if (!verdict.admitted) {
+      options.metrics?.refusedRequest(verdict.reason);
+      options.logger.warn('gateway-request-refused', verdict.message);
+      response.setHeader('retry-after', String(verdict.retryAfterSeconds));
+      response.setHeader('connection', 'close');
+      sendJson(response, verdict.status, api.errorBody(verdict.status, verdict.message));
+      request.resume();
+      return;
+    }
+    try {
+      await handleApi(api, request, response, search);
+    } finally {
+      verdict.release();
+    }
   }
 
   async function handleApi(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, search: string): Promise<void> {
@@ -186,6 +230,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       await passthrough(request, response, url, bytes);
       return;
     }
+    options.optimizer.remember?.(parsed, { bytes, format: api.format });
     const stream = fields.stream === true;
     const abort = new AbortController();
     response.on('close', () => {
@@ -201,7 +246,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const optimize = options.optimizer.optimize;
     const id = `g${started.toString(36)}-${(++counter).toString(36)}`;
     const finished = (flowRecord: RequestRecord | undefined, httpStatus: number): void => {
-      if (flowRecord) record({ ...flowRecord, api: api.id, stream, httpStatus });
+      if (!flowRecord) return;
+      const entry: GatewayRecord = { ...flowRecord, api: api.id, stream, httpStatus };
+      record(entry);
+      options.metrics?.observe(entry, tenant);
     };
     try {
       const flowRecord = await runRequestFlow({

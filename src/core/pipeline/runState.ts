@@ -10,6 +10,7 @@
  * process knows them as its own, as the process that elided them did: strategies leave an
  * issued marker alone, and every replica must decide alike).
  */
+import { describeError } from '../errors';
 import type { Stash } from '../stash/stash';
 import type { MessageMemo } from './messageMemo';
 import type { SessionStateStore } from './sessionState';
@@ -21,8 +22,16 @@ export interface RunState {
 }
 
 /** Loads what a run of a request with these chain hashes reads. Throws when the store cannot be read. */
-export async function loadRunState({ memo, state, stash }: RunState, chain: readonly string[], freshStart: number, sessionId: string): Promise<void> {
-  if (!memo.shared && !state.shared) return;
+export async function loadRunState(run: RunState, chain: readonly string[], freshStart: number, sessionId: string): Promise<void> {
+  if (!run.memo.shared && !run.state.shared) return;
+  try {
+    await load(run, chain, freshStart, sessionId);
+  } catch (error) {
+    throw new Error(`Herald: the state store could not be read (${describeError(error).replace(/^Herald: /, '')}); nothing was optimized`);
+  }
+}
+
+async function load({ memo, state, stash }: RunState, chain: readonly string[], freshStart: number, sessionId: string): Promise<void> {
   const history = chain.slice(0, freshStart);
   await Promise.all([memo.prefetch(history), state.prefetch(sessionId)]);
   let frozen = 0;
@@ -36,5 +45,9 @@ export async function loadRunState({ memo, state, stash }: RunState, chain: read
 /** Writes what the run decided and the session's changed pins. Throws when the store cannot be written. */
 export async function saveRunState({ memo, state }: Pick<RunState, 'memo' | 'state'>, sessionId: string): Promise<void> {
   if (!memo.shared && !state.shared) return;
-  await Promise.all([memo.flush(), state.flush(sessionId)]);
+  try {
+    await Promise.all([memo.flush(), state.flush(sessionId)]);
+  } catch (error) {
+    throw new Error(`Herald: the state store could not be written (${describeError(error).replace(/^Herald: /, '')}); the decisions of this request were not kept`);
+  }
 }

@@ -6,6 +6,7 @@
  * queue, a command timeout), so a caller can fail open instead of waiting; the client
  * reconnects by itself.
  */
+import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { DEFAULT_STORE_TTL_MS, type StateStore, type StoreWrite } from './stateStore';
 
@@ -117,6 +118,19 @@ export class RedisStateStore implements StateStore {
     } catch (error) {
       return `Herald: Redis refused CONFIG SET maxmemory (${error instanceof Error ? error.message : String(error)}); set maxmemory and maxmemory-policy volatile-lru in its own configuration`;
     }
+  }
+
+  /**
+   * The secret every replica derives handles and tenants from (`<prefix>key`, no TTL): the first
+   * replica to start makes it, every other reads it.
+   */
+  async sharedKey(): Promise<Uint8Array> {
+    const name = `${this.prefix}key`;
+    await this.client.set(name, Buffer.from(randomBytes(32)).toString('base64'), 'NX');
+    const value = await this.client.get(name);
+    const key = value === null ? undefined : Buffer.from(value, 'base64');
+    if (!key || key.length !== 32) throw new Error(`Herald: the Redis store holds no valid key under ${name}; delete it and restart every replica`);
+    return key;
   }
 
   async close(): Promise<void> {

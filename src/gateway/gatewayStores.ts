@@ -1,0 +1,104 @@
+/**
+ * Where `herald serve` keeps its state, from `--store`: the stash folder (default: one
+ * machine; the gateway's workers share its files) or Redis (`redis://…`: a team's replicas
+ * share it). Opened the same way in the gateway's process and in each worker, so every one
+ * of them reads and writes the same originals, memo, pins and answers under the same key.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { MessageMemo } from '../core/pipeline/messageMemo';
+import { SessionStateStore } from '../core/pipeline/sessionState';
+import { FileBlobStore } from '../core/stash/blobStore';
+import { Stash } from '../core/stash/stash';
+import { FolderStateStore } from '../core/store/folderStateStore';
+import { RedisStateStore } from '../core/store/redisStateStore';
+import { prefixedStore, type StateStore } from '../core/store/stateStore';
+import { StoreBlobStore } from '../core/store/storeBlobStore';
+import { StoreResponseCache } from '../core/store/storeResponseCache';
+import { writeFileAtomic } from '../core/files';
+
+/** What `--store` names; plain data, handed to each worker. */
+export type StoreSpec =
+  | { readonly kind: 'folder'; readonly directory: string }
+  | { readonly kind: 'redis'; readonly url: string; readonly prefix?: string };
+
+export interface StoreLimitsSpec {
+  /** Unused state and originals are dropped after this many ms. */
+  readonly ttlMs?: number;
+  /** Size budget in bytes (the folder's sweeps; Redis's maxmemory when set). */
+  readonly maxBytes?: number;
+}
+
+export interface GatewayStores {
+  readonly spec: StoreSpec;
+  /** The store the memo, pins and answers live in. */
+  readonly store: StateStore;
+  readonly stash: Stash;
+  readonly memo: MessageMemo;
+  readonly state: SessionStateStore;
+  readonly responseCache: StoreResponseCache;
+  /** The key handles and tenants derive from: the same for every process on the store. */
+  readonly key: Uint8Array;
+  close(): Promise<void>;
+}
+
+/** `--store` as given: a `redis://` or `rediss://` URL, or a folder. */
+export function parseStoreOption(value: string): StoreSpec {
+  if (/^rediss?:\/\//i.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new Error(`Herald: --store ${redact(value)} is not a valid Redis URL (redis://host:6379)`);
+    }
+    return { kind: 'redis', url: value };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) throw new Error(`Herald: --store takes a folder or a redis:// URL, not ${redact(value)}`);
+  return { kind: 'folder', directory: value };
+}
+
+/** A store URL without its password, for messages. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^@/]*)@/, '//***@');
+}
+
+/**
+ * Opens the stores `spec` names. `key` is given to workers (the gateway's process read or made
+ * it); without it the folder's key file or Redis's key entry is read, or made when absent.
+ */
+export async function openGatewayStores(spec: StoreSpec, options: { key?: Uint8Array; limits?: StoreLimitsSpec; onProblem: (code: string, message: string) => void }): Promise<GatewayStores> {
+  const limits = options.limits ?? {};
+  if (spec.kind === 'folder') {
+    fs.mkdirSync(spec.directory, { recursive: true, mode: 0o700 });
+    const key = options.key ?? readOrCreateKeyFile(path.join(spec.directory, 'key'));
+    const store = new FolderStateStore(path.join(spec.directory, 'state'), { ttlMs: limits.ttlMs ?? 7 * 24 * 3600 * 1000, maxBytes: limits.maxBytes ?? 512 * 1024 * 1024 });
+    const stash = new Stash({ store: new FileBlobStore(path.join(spec.directory, 'entries')), key, onProblem: options.onProblem, ...(limits.ttlMs ? { ttlMs: limits.ttlMs } : {}), ...(limits.maxBytes ? { maxBytes: limits.maxBytes } : {}) });
+    return assemble(spec, store, stash, key, () => store.close());
+  }
+  const redis = new RedisStateStore({ url: spec.url, ...(spec.prefix ? { prefix: spec.prefix } : {}), ...(limits.ttlMs ? { ttlMs: limits.ttlMs } : {}) });
+  try {
+    await redis.ready();
+    const key = options.key ?? (await redis.sharedKey());
+    const stash = new Stash({ store: new StoreBlobStore(prefixedStore(redis, 'stash:'), limits.ttlMs), key, onProblem: options.onProblem });
+    return assemble(spec, redis, stash, key, () => redis.close());
+  } catch (error) {
+    await redis.close();
+    throw error;
+  }
+}
+
+function assemble(spec: StoreSpec, store: StateStore, stash: Stash, key: Uint8Array, close: () => Promise<void>): GatewayStores {
+  return { spec, store, stash, memo: new MessageMemo(undefined, store), state: new SessionStateStore(undefined, store), responseCache: new StoreResponseCache(store), key, close };
+}
+
+function readOrCreateKeyFile(file: string): Uint8Array {
+  try {
+    const key = fs.readFileSync(file);
+    if (key.length === 32) return key;
+  } catch (error) {
+    if ((error as { code?: string }).code !== 'ENOENT') throw error;
+  }
+  const key = randomBytes(32);
+  writeFileAtomic(file, key);
+  return key;
+}

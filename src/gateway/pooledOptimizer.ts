@@ -1,0 +1,73 @@
+/**
+ * The gateway's optimizer when the pipeline runs on the worker pool: each call becomes a pool
+ * task carrying the request's bytes as the client sent them (parsed in the worker, so the event
+ * loop never parses or serializes a large body twice), with a hard deadline.
+ */
+import { serializeRequest, type RequestFormat } from '../core/chat';
+import type { ChatRequest } from '../core/chat/types';
+import type { PipelineResult } from '../core/pipeline/pipeline';
+import type { TargetKind } from '../core/pipeline/types';
+import type { Stash } from '../core/stash/stash';
+import type { TokenCounter } from '../core/tokens/tokenCounter';
+import type { GatewayOptimizer } from './gatewayOptimizer';
+import type { OptimizerPool } from './optimizerPool';
+
+/** The bytes a request arrived as, and their format: what a worker parses. */
+export interface RequestSource {
+  readonly bytes: Uint8Array;
+  readonly format: RequestFormat;
+}
+
+export interface PooledOptimizerOptions {
+  readonly pool: OptimizerPool;
+  readonly tokens: TokenCounter;
+  /** Reads originals for in-turn retrievals (the same store the workers write). */
+  readonly stash: Stash;
+  /** Longest an optimization may take, queue included, before the request goes out as it came. */
+  readonly deadlineMs: number;
+}
+
+export class PooledOptimizer implements GatewayOptimizer {
+  readonly tokens: TokenCounter;
+  /** The bytes behind each request the gateway parsed, so a worker parses them instead. */
+  private readonly sources = new WeakMap<ChatRequest, RequestSource>();
+  /** Catalog loads sent to the pool: the next optimization waits for them (it reads the pins). */
+  private pinWrites: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: PooledOptimizerOptions) {
+    this.tokens = options.tokens;
+  }
+
+  /** Names the bytes `request` was parsed from (the gateway calls it before the flow). */
+  remember(request: ChatRequest, source: RequestSource): void {
+    this.sources.set(request, source);
+  }
+
+  readonly optimize = async (request: ChatRequest, tenant: string, signal: AbortSignal, targetKind?: TargetKind): Promise<PipelineResult> => {
+    await this.pinWrites;
+    const source = this.sourceOf(request);
+    return (await this.options.pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}) }, { bytes: source.bytes.byteLength, deadlineMs: this.options.deadlineMs, signal })) as PipelineResult;
+  };
+
+  loadTools(sessionId: string, names: readonly string[]): Promise<void> {
+    const written = this.options.pool.run({ type: 'loadTools', sessionId, names }, { bytes: 0, deadlineMs: this.options.deadlineMs }).then(() => undefined);
+    this.pinWrites = written.catch(() => undefined);
+    return written;
+  }
+
+  async afterResponse(request: ChatRequest, answer: unknown, sessionId: string, tenant: string): Promise<void> {
+    const source = this.sourceOf(request);
+    await this.options.pool.run({ type: 'afterResponse', body: source.bytes, format: source.format, tenant, answer, sessionId }, { bytes: source.bytes.byteLength, deadlineMs: this.options.deadlineMs });
+  }
+
+  retrieve(handle: string): Promise<string | undefined> {
+    return this.options.stash.retrieve(handle);
+  }
+
+  private sourceOf(request: ChatRequest): RequestSource {
+    const known = this.sources.get(request);
+    if (known) return known;
+    if (request.format !== 'openai' && request.format !== 'anthropic' && request.format !== 'responses') throw new Error('Herald: the optimizer pool takes requests in a provider\'s format');
+    return { bytes: Buffer.from(JSON.stringify(serializeRequest(request)), 'utf8'), format: request.format };
+  }
+}

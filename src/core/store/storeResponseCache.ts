@@ -43,7 +43,12 @@ export class StoreResponseCache implements ResponseCacheStore {
   async prefetch(keys: readonly string[]): Promise<void> {
     const wanted = keys.filter((key) => this.local.get(key) === undefined);
     if (wanted.length === 0) return;
-    const values = await this.store.getMany(wanted.map(storeKeyOf));
+    let values: (string | undefined)[];
+    try {
+      values = await this.store.getMany(wanted.map(storeKeyOf));
+    } catch (error) {
+      throw new Error(`Herald: the state store could not be read (${error instanceof Error ? error.message : String(error)}); nothing was optimized`);
+    }
     values.forEach((value, index) => {
       const entry = value === undefined ? undefined : parseStored(value);
       if (entry) this.local.set(wanted[index]!, entry);

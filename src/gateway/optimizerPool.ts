@@ -51,6 +51,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  /** Being ended (its task passed the deadline): takes nothing more, replaced when it exits. */
+  retiring?: boolean;
   running?: Pending;
 }
 
@@ -112,7 +114,7 @@ export class OptimizerPool {
   stats(): PoolStats {
     return {
       workers: this.slots.length,
-      busy: this.slots.filter((slot) => slot.running).length,
+      busy: this.slots.filter((slot) => slot.running || slot.retiring).length,
       queued: this.queue.length,
       queuedBytes: this.queue.reduce((sum, pending) => sum + pending.bytes, 0),
       abandoned: this.abandoned,
@@ -194,7 +196,7 @@ export class OptimizerPool {
     if (index < 0) return;
     if (slot.running) this.settle(slot.running, undefined, new Error('Herald: the optimizer worker running this request stopped'));
     if (this.closed) return;
-    if (!slot.ready) this.failedStarts++;
+    if (!slot.ready && !slot.retiring) this.failedStarts++;
     if (this.failedStarts >= 3) {
       this.broken = `Herald: the optimizer workers cannot start (${this.workerFile}); requests go out unoptimized`;
       this.options.logger.error('optimizer-pool-broken', this.broken);
@@ -209,7 +211,7 @@ export class OptimizerPool {
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (!slot.ready || slot.running) continue;
+      if (!slot.ready || slot.retiring || slot.running) continue;
       const pending = this.queue.shift()!;
       slot.running = pending;
       slot.worker.postMessage(pending.task);
@@ -231,6 +233,7 @@ export class OptimizerPool {
     this.settle(pending, undefined, error);
     if (slot) {
       slot.running = undefined;
+      slot.retiring = true;
       // Its exit replaces it (onExit); nothing it still sends is read.
       slot.worker.removeAllListeners('message');
       void slot.worker.terminate();

@@ -1,0 +1,153 @@
+/**
+ * The gateway's optimizer pool and what stands in front of it: a task past its deadline is
+ * abandoned (its worker ended and replaced) and the request goes out as it came, with a record
+ * saying so; waiting tasks go smallest first; the admission refuses in each API's own error
+ * shape with retry-after; /metrics and /herald/health report what happened.
+ */
+import { strict as assert } from 'node:assert';
+import * as path from 'node:path';
+import { silentLogger } from '../../../src/core/ports';
+import { Admission } from '../../../src/gateway/admission';
+import { DeadlinePassed, OptimizerPool } from '../../../src/gateway/optimizerPool';
+import { records, startHarness, type Harness } from './harness';
+import { anthropicEvents } from './providerAnswers';
+
+const BUSY_WORKER = path.join(__dirname, 'fixtures', 'busyWorker.ts');
+
+function busyPool(size: number): OptimizerPool {
+  return new OptimizerPool({ size, workerFile: BUSY_WORKER, logger: silentLogger, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
+}
+
+function task(name: string, busyMs: number, padding = 0): { type: 'optimize'; body: Uint8Array; format: 'anthropic'; tenant: string } {
+  return { type: 'optimize', body: Buffer.from(JSON.stringify({ busyMs, name, padding: 'x'.repeat(padding) })), format: 'anthropic', tenant: 't' };
+}
+
+describe('gateway: the optimizer pool', function () {
+  this.timeout(60_000);
+
+  it('abandons a task past its deadline, ends its worker, and the replacement takes the next task', async () => {
+    const pool = busyPool(1);
+    try {
+      await pool.ready();
+      const started = Date.now();
+      await assert.rejects(pool.run(task('stuck', 10_000), { bytes: 10, deadlineMs: 300 }), (error: unknown) => error instanceof DeadlinePassed && /300 ms deadline/.test(String(error)));
+      assert.ok(Date.now() - started < 2000, 'the caller heard at the deadline, not when the work would have ended');
+      const next = (await pool.run(task('next', 1), { bytes: 10, deadlineMs: 20_000 })) as { name: string };
+      assert.equal(next.name, 'next');
+      const stats = pool.stats();
+      assert.equal(stats.abandoned, 1);
+      assert.equal(stats.replaced, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a small request does not wait behind large ones: waiting tasks go smallest first', async () => {
+    const pool = busyPool(1);
+    try {
+      await pool.ready();
+      const order: string[] = [];
+      const note = (promise: Promise<unknown>) => promise.then((value) => order.push((value as { name: string }).name));
+      const running = note(pool.run(task('large-running', 400, 5_000_000), { bytes: 5_000_000, deadlineMs: 20_000 }));
+      const large = note(pool.run(task('large-waiting', 50, 5_000_000), { bytes: 5_000_000, deadlineMs: 20_000 }));
+      const small = note(pool.run(task('small', 1), { bytes: 2_000, deadlineMs: 20_000 }));
+      await Promise.all([running, large, small]);
+      assert.deepEqual(order, ['large-running', 'small', 'large-waiting']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('with two workers a small task finishes while a large one is still running', async () => {
+    const pool = busyPool(2);
+    try {
+      await pool.ready();
+      let largeDone = false;
+      const large = pool.run(task('large', 1500), { bytes: 5_000_000, deadlineMs: 20_000 }).then(() => (largeDone = true));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await pool.run(task('small', 1), { bytes: 2_000, deadlineMs: 20_000 });
+      assert.equal(largeDone, false);
+      await large;
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('admission: 429 when the queue is full, 503 past the body-memory budget, a single request always in', () => {
+    let queued = 0;
+    const admission = new Admission({ maxBodyBytes: 1000, maxQueued: 2, pool: () => ({ workers: 1, busy: 1, queued, queuedBytes: 0, abandoned: 0, replaced: 0 }) });
+    const first = admission.admit(5000);
+    assert.equal(first.admitted, true, 'one request larger than the budget alone still comes in');
+    const second = admission.admit(10);
+    assert.ok(!second.admitted && second.status === 503 && second.retryAfterSeconds > 0);
+    if (first.admitted) first.release();
+    const third = admission.admit(10);
+    assert.equal(third.admitted, true);
+    queued = 2;
+    const fourth = admission.admit(10);
+    assert.ok(!fourth.admitted && fourth.status === 429 && fourth.reason === 'queue-full');
+    assert.deepEqual(admission.stats().refused, { 'queue-full': 1, 'body-memory-full': 1 });
+  });
+});
+
+describe('gateway: the pool behind herald serve', function () {
+  this.timeout(120_000);
+  let harness: Harness | undefined;
+
+  afterEach(async () => {
+    await harness?.stop();
+    harness = undefined;
+  });
+
+  it('past the deadline the original request goes out, the record says so, /metrics counts it', async () => {
+    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }] }) }, ['--workers', '1', '--deadline-ms', '1']);
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hello' }] };
+    const response = await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-a' }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    await response.text();
+    assert.equal(harness.upstream.received[0]!.body, JSON.stringify(body), 'the client\'s own bytes went out');
+    const record = records(harness).at(-1)!;
+    assert.equal(record.status, 'forwarded-original');
+    assert.match(String(record.error), /1 ms deadline; the request went out as it came/);
+    const metrics = await (await fetch(`${harness.base}/metrics`)).text();
+    assert.match(metrics, /herald_optimizations_abandoned 1/);
+    assert.match(metrics, /herald_requests_total\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5",api="messages",status="forwarded-original",http_status="200"\} 1/);
+    assert.match(metrics, /herald_workers 1/);
+  });
+
+  it('optimizes on the workers, counts tokens and billed usage per tenant and model, and health reports the store and the queue', async () => {
+    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }], usage: { input: 1200, output: 30, cacheRead: 800 } }) }, ['--workers', '1']);
+    const log = Array.from({ length: 400 }, (_, line) => `2026-03-01T10:00:${String(line % 60).padStart(2, '0')}Z INFO worker-${line % 3} handled job ${line}`).join('\n');
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'run it' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat app.log' } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: log }] }] };
+    const response = await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-b' }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    await response.text();
+    const record = records(harness).at(-1)!;
+    assert.equal(record.status, 'optimized');
+    assert.ok(Number(record.tokensAfter) < Number(record.tokensBefore), 'the worker optimized it');
+    const metrics = await (await fetch(`${harness.base}/metrics`)).text();
+    assert.match(metrics, new RegExp(`herald_tokens_before_total\\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5"\\} ${record.tokensBefore}`));
+    assert.match(metrics, /herald_billed_tokens_total\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5",kind="cache_read"\} 800/);
+    assert.match(metrics, /herald_billed_usd_total\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5"\} 0\.\d+/);
+    assert.match(metrics, /herald_request_duration_seconds_bucket/);
+    const health = (await (await fetch(`${harness.base}/herald/health`)).json()) as { ok: boolean; store: { up: boolean; kind: string }; queue: { workers: number; max: number } };
+    assert.equal(health.ok, true);
+    assert.deepEqual(health.store, { kind: 'folder', up: true });
+    assert.equal(health.queue.workers, 1);
+  });
+
+  it('past the body-memory budget: 503 with retry-after in the API\'s own error shape, before the body is read', async () => {
+    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }] }), hang: true }, ['--workers', '0', '--max-body-memory-mb', '1']);
+    const held = new AbortController();
+    const first = fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-c' }, body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'a'.repeat(600_000) }] }), signal: held.signal }).catch(() => undefined);
+    while (harness.upstream.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const [path, shape] of [['/v1/messages', (body: Record<string, { type?: string }>) => body.type as unknown === 'error' && body.error?.type === 'overloaded_error'], ['/v1/chat/completions', (body: Record<string, { type?: string }>) => body.error?.type === 'server_error']] as const) {
+      const response = await fetch(`${harness.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-d' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'b'.repeat(600_000) }] }) });
+      assert.equal(response.status, 503);
+      assert.equal(response.headers.get('retry-after'), '2');
+      assert.ok(shape((await response.json()) as Record<string, { type?: string }>), `${path}: the API's error shape`);
+    }
+    held.abort();
+    await first;
+  });
+});

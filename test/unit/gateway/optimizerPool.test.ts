@@ -141,11 +141,11 @@ describe('gateway: the pool behind herald serve', function () {
     const held = new AbortController();
     const first = fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-c' }, body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'a'.repeat(600_000) }] }), signal: held.signal }).catch(() => undefined);
     while (harness.upstream.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-    for (const [path, shape] of [['/v1/messages', (body: Record<string, { type?: string }>) => body.type as unknown === 'error' && body.error?.type === 'overloaded_error'], ['/v1/chat/completions', (body: Record<string, { type?: string }>) => body.error?.type === 'server_error']] as const) {
-      const response = await fetch(`${harness.base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-d' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'b'.repeat(600_000) }] }) });
+    for (const [route, shape] of [['/v1/messages', (body: Record<string, { type?: string }>) => body.type as unknown === 'error' && body.error?.type === 'overloaded_error'], ['/v1/chat/completions', (body: Record<string, { type?: string }>) => body.error?.type === 'server_error']] as const) {
+      const response: Response = await fetch(`${harness.base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-d' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'b'.repeat(600_000) }] }) });
       assert.equal(response.status, 503);
       assert.equal(response.headers.get('retry-after'), '2');
-      assert.ok(shape((await response.json()) as Record<string, { type?: string }>), `${path}: the API's error shape`);
+      assert.ok(shape((await response.json()) as Record<string, { type?: string }>), `${route}: the API's error shape`);
     }
     held.abort();
     await first;

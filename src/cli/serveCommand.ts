@@ -18,8 +18,6 @@ import { openGatewayStores, parseStoreOption, redact, type GatewayStores, type S
 import { OptimizerPool } from '../gateway/optimizerPool';
 import { PooledOptimizer } from '../gateway/pooledOptimizer';
 import { Admission } from '../gateway/admission';
-import { GatewayMetrics } from '../gateway/gatewayMetrics';
-import { RedisStateStore } from '../core/store/redisStateStore';
 
 export const SERVE_USAGE =
   'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR | --store DIR|redis://HOST:6379] [--token T] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--rewrite-share 0-1] [--workers N] [--deadline-ms MS] [--max-queue N] [--max-body-memory-mb N] [--store-max-mb N] [--quiet]';
@@ -88,8 +86,8 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   } catch (error) {
     throw new CliError(`herald serve: ${storeName} cannot be used (${describeError(error).replace(/^Herald: /, '')}); ${spec.kind === 'folder' ? 'give another with --store DIR' : 'start Redis or give another --store'}`);
   }
-  if (spec.kind === 'redis' && storeMaxBytes && stores.store instanceof RedisStateStore) {
-    const problem = await stores.store.applyBudget(storeMaxBytes);
+  if (storeMaxBytes && stores.connection) {
+    const problem = await stores.connection.applyBudget(storeMaxBytes);
     if (problem) logger.warn('store-budget-not-set', problem);
   }
   const tokens = new TokenCounter();
@@ -116,8 +114,10 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   const decisions = typeof options.decisions === 'string' ? new DecisionsFile(options.decisions, (message) => logger.warn('decisions-not-written', message)) : undefined;
   const admission = new Admission({ maxBodyBytes: maxBodyMemory, maxQueued, ...(pool ? { pool: () => pool!.stats() } : {}) });
   let storeUp = true;
+  /** Up when the store answers this process and every worker's own connection to it is up. */
   const probeStore = async (): Promise<boolean> => {
-    const up = await withTimeout(stores.store.ping(), 1000).then(() => true, () => false);
+    const answered = await withTimeout(stores.store.ping(), 1000).then(() => true, () => false);
+    const up = answered && (pool?.workersWithoutStore() ?? 0) === 0;
     if (up !== storeUp) {
       if (up) logger.info('store-reachable', `Herald: ${storeName} answers again; requests are optimized again`);
       else logger.error('store-unreachable', `Herald: ${storeName} does not answer; requests go out unoptimized until it does`);
@@ -125,6 +125,8 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
     storeUp = up;
     return up;
   };
+  // prom-client is loaded when serve starts, not with every CLI command.
+  const { GatewayMetrics } = await import('../gateway/gatewayMetrics');
   const metrics = new GatewayMetrics({ admission, storeUp: () => storeUp, ...(pool ? { pool: () => pool!.stats() } : {}) });
   let gateway: Gateway;
   try {
@@ -147,7 +149,8 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
         const queue = pool?.stats();
         const full = queue !== undefined && queue.queued >= maxQueued;
         // Unoptimized requests still go through when the store is away (fail-open): the replica stays in the balancer.
-        return { ok: !full, store: { kind: spec.kind, up }, ...(queue ? { queue: { ...queue, max: maxQueued } } : {}), ...(pool?.problem() ? { workers: pool.problem() } : {}) };
+        const waiting = pool?.workersWithoutStore() ?? 0;
+        return { ok: !full, store: { kind: spec.kind, up, ...(waiting > 0 ? { workersWithoutStore: waiting } : {}) }, ...(queue ? { queue: { ...queue, max: maxQueued } } : {}), ...(pool?.problem() ? { workers: pool.problem() } : {}) };
       },
       ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
     });

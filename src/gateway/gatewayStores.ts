@@ -12,7 +12,6 @@ import { SessionStateStore } from '../core/pipeline/sessionState';
 import { FileBlobStore } from '../core/stash/blobStore';
 import { Stash } from '../core/stash/stash';
 import { FolderStateStore } from '../core/store/folderStateStore';
-import { RedisStateStore } from '../core/store/redisStateStore';
 import { prefixedStore, type StateStore } from '../core/store/stateStore';
 import { StoreBlobStore } from '../core/store/storeBlobStore';
 import { StoreResponseCache } from '../core/store/storeResponseCache';
@@ -40,6 +39,13 @@ export interface GatewayStores {
   readonly responseCache: StoreResponseCache;
   /** The key handles and tenants derive from: the same for every process on the store. */
   readonly key: Uint8Array;
+  /** A networked store's connection (Redis): its changes, and its memory budget. Absent for a folder. */
+  readonly connection?: {
+    connected(): boolean;
+    onConnection(listener: (up: boolean) => void): void;
+    /** Resolves with a problem to report when the server refuses the budget. */
+    applyBudget(maxBytes: number): Promise<string | undefined>;
+  };
   close(): Promise<void>;
 }
 
@@ -75,12 +81,16 @@ export async function openGatewayStores(spec: StoreSpec, options: { key?: Uint8A
     const stash = new Stash({ store: new FileBlobStore(path.join(spec.directory, 'entries')), key, onProblem: options.onProblem, ...(limits.ttlMs ? { ttlMs: limits.ttlMs } : {}), ...(limits.maxBytes ? { maxBytes: limits.maxBytes } : {}) });
     return assemble(spec, store, stash, key, () => store.close());
   }
+  // Loaded only for a Redis store: the client is not part of every CLI command's start-up.
+  const { RedisStateStore } = await import('../core/store/redisStateStore');
   const redis = new RedisStateStore({ url: spec.url, ...(spec.prefix ? { prefix: spec.prefix } : {}), ...(limits.ttlMs ? { ttlMs: limits.ttlMs } : {}) });
   try {
-    await redis.ready();
+    // Given the key (an optimizer worker: the gateway read it), a process starts while Redis is
+    // away and connects once it is back; its requests fail open meanwhile.
+    if (!options.key) await redis.ready();
     const key = options.key ?? (await redis.sharedKey());
     const stash = new Stash({ store: new StoreBlobStore(prefixedStore(redis, 'stash:'), limits.ttlMs), key, onProblem: options.onProblem });
-    return assemble(spec, redis, stash, key, () => redis.close());
+    return { ...assemble(spec, redis, stash, key, () => redis.close()), connection: redis };
   } catch (error) {
     await redis.close();
     throw error;

@@ -54,6 +54,8 @@ interface Slot {
   /** Being ended (its task passed the deadline): takes nothing more, replaced when it exits. */
   retiring?: boolean;
   running?: Pending;
+  /** Whether the worker's own connection to a networked store is up; undefined when it has none. */
+  storeUp?: boolean;
 }
 
 export interface PoolStats {
@@ -122,6 +124,11 @@ export class OptimizerPool {
     };
   }
 
+  /** Workers whose own connection to the store (Redis) is down: their requests go out unoptimized. */
+  workersWithoutStore(): number {
+    return this.slots.filter((slot) => slot.storeUp === false && !slot.retiring).length;
+  }
+
   /** Why the pool cannot work, when its workers cannot start. */
   problem(): string | undefined {
     return this.broken;
@@ -166,6 +173,10 @@ export class OptimizerPool {
   private onMessage(slot: Slot, message: WorkerMessage): void {
     if (message.type === 'log') {
       this.options.logger[message.level](message.code, message.message);
+      return;
+    }
+    if (message.type === 'store') {
+      slot.storeUp = message.up;
       return;
     }
     if (message.type === 'ready') {

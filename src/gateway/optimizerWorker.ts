@@ -26,6 +26,12 @@ const logger: Logger = {
 
 async function start(): Promise<TenantOptimizer> {
   const stores = await openGatewayStores(setup.store, { key: setup.key, limits: setup.limits, onProblem: (code, message) => logger.warn(code, message) });
+  // The gateway's health counts the store up only while every worker's own connection is.
+  const connection = stores.connection;
+  if (connection) {
+    connection.onConnection((up) => port.postMessage({ type: 'store', up } satisfies WorkerMessage));
+    port.postMessage({ type: 'store', up: connection.connected() } satisfies WorkerMessage);
+  }
   const strategies = createStrategies({
     logger,
     ...(setup.assetsFolder ? bundledEnvironment(setup.assetsFolder) : {}),

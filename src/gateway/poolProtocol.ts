@@ -34,5 +34,7 @@ export type TaskAnswer = { readonly type: 'answer'; readonly id: number } & ({ r
 export type WorkerMessage =
   | TaskAnswer
   | { readonly type: 'ready' }
+  /** The worker's own connection to a networked store (Redis) came up or went down. */
+  | { readonly type: 'store'; readonly up: boolean }
   | { readonly type: 'failed'; readonly error: string }
   | { readonly type: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly code: string; readonly message: string };

@@ -21,6 +21,9 @@ export interface RedisStoreOptions {
   readonly commandTimeoutMs?: number;
 }
 
+/** Longest pause between two attempts to reconnect to a Redis that went away. */
+export const RECONNECT_MAX_GAP_MS = 250;
+
 export class RedisStateStore implements StateStore {
   readonly description: string;
   private readonly client: Redis;
@@ -40,8 +43,9 @@ export class RedisStateStore implements StateStore {
       commandTimeout: options.commandTimeoutMs ?? 1000,
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
-      // Reconnect for ever, at most a second apart: a restarted Redis is used again as soon as it is back.
-      retryStrategy: (times) => Math.min(50 * times, 1000),
+      // Reconnect for ever, at most a quarter of a second apart: a restarted Redis is used again
+      // as soon as it is back (a refused connection on a LAN costs next to nothing).
+      retryStrategy: (times) => Math.min(50 * times, RECONNECT_MAX_GAP_MS),
       lazyConnect: false,
     });
     this.client.on('error', (error: Error) => {
@@ -50,6 +54,20 @@ export class RedisStateStore implements StateStore {
     this.client.on('ready', () => {
       this.lastError = undefined;
     });
+  }
+
+  /** Whether the connection is up now (commands are sent, not refused at once). */
+  connected(): boolean {
+    return this.client.status === 'ready';
+  }
+
+  /**
+   * Calls `listener` each time the connection comes up (true) or goes down (false), so a
+   * process that uses the store in another thread can tell its parent (the gateway's health).
+   */
+  onConnection(listener: (up: boolean) => void): void {
+    this.client.on('ready', () => listener(true));
+    this.client.on('close', () => listener(false));
   }
 
   /** Resolves once connected (or rejects after `timeoutMs`). */

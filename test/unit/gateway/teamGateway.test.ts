@@ -9,6 +9,7 @@
  */
 import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as path from 'node:path';
 import { Redis } from 'ioredis';
 import { serializeRequest } from '../../../src/core/chat';
@@ -24,6 +25,12 @@ import { anthropicEvents, responsesEvents } from './providerAnswers';
 
 const TOKEN = 'team-token-for-tests';
 const KEY = Buffer.alloc(32, 11).toString('base64');
+/**
+ * Added to the README's lines: one worker a replica, and no time limit a loaded machine could
+ * reach (a turn past the deadline goes out unoptimized on one replica and not on the other; the
+ * deadline has its own tests in optimizerPool.test.ts).
+ */
+const REPLICA_EXTRAS = ['--workers', '1', '--deadline-ms', '600000', '--time-limit', '600000', '--quiet'];
 
 interface Turn {
   readonly path: string;
@@ -52,14 +59,33 @@ function codexAnswer(): Answer {
   return { kind: 'stream', events: responsesEvents({ id: 'resp_team', items: [{ type: 'message', id: 'msg_team', text: 'Done.' }] }) };
 }
 
-async function send(base: string, turn: Turn): Promise<{ status: number; text: string }> {
-  const response = await fetch(`${base}/herald/${TOKEN}${turn.path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-team-member', authorization: 'Bearer sk-team-member', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(turn.body) });
-  return { status: response.status, text: await response.text() };
+/**
+ * One turn, as a client sends it: through the balancer with the name clients reach it by (the
+ * README's --allowed-host) in `Host`, which nginx passes on; straight to a replica without.
+ */
+function send(base: string, turn: Turn, host?: string): Promise<{ status: number; text: string }> {
+  const body = Buffer.from(JSON.stringify(turn.body));
+  const url = new URL(`${base}/herald/${TOKEN}${turn.path}`);
+  const headers = { 'content-type': 'application/json', 'content-length': String(body.length), 'x-api-key': 'sk-team-member', authorization: 'Bearer sk-team-member', 'anthropic-version': '2023-06-01', ...(host ? { host } : {}) };
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
 }
 
 async function health(port: number): Promise<Record<string, unknown>> {
-  const response = await fetch(`http://127.0.0.1:${port}/herald/health`);
+  const response = await fetch(`http://127.0.0.1:${port}/herald/health`, { headers: { 'x-herald-token': TOKEN } });
   return (await response.json()) as Record<string, unknown>;
+}
+
+function storeUp(report: Record<string, unknown>): boolean | undefined {
+  return (report.store as { up?: boolean } | undefined)?.up;
 }
 
 async function decisions(port: number): Promise<Record<string, unknown>[]> {
@@ -85,6 +111,8 @@ describeWithData('a team gateway: two replicas on Redis behind nginx, as the REA
   let replicas: { started: Started; port: number }[] = [];
   let nginx: Started | undefined;
   let nginxPort = 0;
+  /** The name clients reach the balancer by, as the README's replicas allow it (`Host` through nginx). */
+  let publicHost: string | undefined;
   let answer: (request: ReceivedRequest, index: number) => Answer = () => codexAnswer();
 
   before(async function () {
@@ -95,6 +123,8 @@ describeWithData('a team gateway: two replicas on Redis behind nginx, as the REA
     }
     ensureBuilt();
     Object.assign(setup, readmeTeamSetup());
+    const allowed = /--allowed-host (\S+)/.exec(setup.serveLines[0]!)?.[1]?.split(',')[0];
+    publicHost = allowed ? `${allowed}:8080` : undefined;
     fs.mkdirSync(path.join(folder, 'redis'));
     redis = await startRedis(path.join(folder, 'redis'));
     upstream = new FakeUpstream((request, index) => answer(request, index));
@@ -122,7 +152,7 @@ describeWithData('a team gateway: two replicas on Redis behind nginx, as the REA
     const ports = [await freePort(), await freePort()];
     replicas = [];
     for (const [index, line] of setup.serveLines.slice(0, 2).entries()) {
-      replicas.push(await startReplica(line, { port: ports[index]!, redisUrl: `redis://127.0.0.1:${redis!.port}/${db}`, upstream: upstreamUrl, token: TOKEN }, ['--workers', '1', '--quiet']));
+      replicas.push(await startReplica(line, { port: ports[index]!, redisUrl: `redis://127.0.0.1:${redis!.port}/${db}`, upstream: upstreamUrl, token: TOKEN }, REPLICA_EXTRAS));
     }
     nginxPort = await freePort();
     const nginxFolder = path.join(folder, `nginx-${db}`);
@@ -141,7 +171,7 @@ describeWithData('a team gateway: two replicas on Redis behind nginx, as the REA
   async function throughOneReplica(turns: readonly Turn[], db: number): Promise<string[]> {
     await prepareDatabase(db);
     const port = await freePort();
-    const one = await startReplica(setup.serveLines[0]!, { port, redisUrl: `redis://127.0.0.1:${redis!.port}/${db}`, upstream: upstreamUrl, token: TOKEN }, ['--workers', '1', '--quiet']);
+    const one = await startReplica(setup.serveLines[0]!, { port, redisUrl: `redis://127.0.0.1:${redis!.port}/${db}`, upstream: upstreamUrl, token: TOKEN }, REPLICA_EXTRAS);
     const from = upstream!.received.length;
     try {
       for (const turn of turns) {
@@ -161,7 +191,7 @@ describeWithData('a team gateway: two replicas on Redis behind nginx, as the REA
     await startCluster(2);
     const from = upstream!.received.length;
     for (const turn of session.turns) {
-      const result = await send(`http://127.0.0.1:${nginxPort}`, turn);
+      const result = await send(`http://127.0.0.1:${nginxPort}`, turn, publicHost);
       assert.equal(result.status, 200, result.text.slice(0, 500));
     }
     const bodies = upstream!.received.slice(from).map((request) => request.body);
@@ -206,34 +236,47 @@ describeWithData('a team gateway: two replicas on Redis behind nginx, as the REA
       const from = upstream!.received.length;
       for (const [index, turn] of turns.slice(0, 10).entries()) {
         if (index === 6) await stopProcess(replicas[1]!.started, 'SIGKILL');
-        assert.equal((await send(`http://127.0.0.1:${nginxPort}`, turn)).status, 200, `turn ${index}`);
+        assert.equal((await send(`http://127.0.0.1:${nginxPort}`, turn, publicHost)).status, 200, `turn ${index}`);
       }
       const bodies = upstream!.received.slice(from).map((request) => request.body);
       bodies.forEach((body, index) => assert.equal(body, alone[index], `turn ${index}: the same bytes with a replica gone`));
 
-      // Redis goes away: the next turn is forwarded as it came, and the record says why.
+      // Redis goes away: the replica's health says so; the next turn goes out as it came (one
+      // provider call, the client's own bytes), and its record and the log say why.
       await stopProcess(redis!.started);
-      await waitFor(async () => (await health(replicas[0]!.port)).store !== undefined && ((await health(replicas[0]!.port)).store as { up: boolean }).up === false, 'the replica to see Redis gone');
+      await waitFor(async () => storeUp(await health(replicas[0]!.port)) === false, 'the replica to see Redis gone');
       const before = upstream!.received.length;
-      assert.equal((await send(`http://127.0.0.1:${nginxPort}`, turns[10]!)).status, 200, 'no request dropped while Redis is away');
-      assert.equal(upstream!.received.slice(before)[0]!.body, JSON.stringify(turns[10]!.body), 'the original request went out');
+      const during = await send(`http://127.0.0.1:${nginxPort}`, turns[10]!, publicHost);
+      assert.equal(during.status, 200, `no request dropped while Redis is away: ${during.text.slice(0, 300)}`);
+      assert.deepEqual(upstream!.received.slice(before).map((request) => request.body), [JSON.stringify(turns[10]!.body)], 'the original request went out, once');
       const failed = (await decisions(replicas[0]!.port)).at(-1)!;
       assert.equal(failed.status, 'forwarded-original');
       assert.match(String(failed.error), /state store/);
+      assert.match(replicas[0]!.started.output(), /store-unreachable: .*does not answer; requests go out unoptimized/);
 
-      // Redis is back with everything it had: handles and history are there, optimization resumes.
+      // Redis is back with everything it had. Once the replica's health says the store is up
+      // (its own connection and every worker's), every turn is optimized again: none dropped,
+      // none unoptimized.
       redis = await startRedis(path.join(folder, 'redis'), redis!.port);
-      await waitFor(async () => ((await health(replicas[0]!.port)).store as { up: boolean }).up === true, 'the replica to reconnect');
+      await waitFor(async () => storeUp(await health(replicas[0]!.port)) === true, 'the replica and its workers to reconnect');
       const after = upstream!.received.length;
-      for (const turn of turns.slice(11)) assert.equal((await send(`http://127.0.0.1:${nginxPort}`, turn)).status, 200);
-      // Each worker has its own Redis connection and may reconnect a moment after the replica's probe did.
-      const resumed = (await decisions(replicas[0]!.port)).slice(-3);
-      assert.ok(resumed.every((record) => record.status === 'optimized'), `optimized again once Redis answers (${resumed.map((record) => `${String(record.status)} ${String(record.error ?? '')}`).join('; ')})`);
+      const recordsBefore = (await decisions(replicas[0]!.port)).length;
+      for (const turn of turns.slice(11)) {
+        const result = await send(`http://127.0.0.1:${nginxPort}`, turn, publicHost);
+        assert.equal(result.status, 200, result.text.slice(0, 300));
+      }
       const later = upstream!.received.slice(after).map((request) => request.body);
+      assert.equal(later.length, turns.length - 11, 'one provider call a turn');
+      const resumed = (await decisions(replicas[0]!.port)).slice(recordsBefore);
+      assert.equal(resumed.length, turns.length - 11, 'every turn after the restart served by the live replica');
+      assert.ok(resumed.every((record) => record.status === 'optimized'), `optimized again once Redis answers (${resumed.map((record) => `${String(record.status)} ${String(record.error ?? '')}`).join('; ')})`);
       assert.ok(later.at(-1)!.length < JSON.stringify(turns.at(-1)!.body).length, 'the last turn went out smaller than it came');
+      later.forEach((body, index) => assert.equal(body, alone[11 + index], `turn ${11 + index}: after the restart, the bytes one replica sends`));
       const client = new Redis({ port: redis.port, host: '127.0.0.1', db: 4 });
       try {
-        for (const handle of new Set(bodies.flatMap((body) => findMarkers(body).map((marker) => marker.handle)))) assert.ok(await client.exists(`herald:stash:${handle}`), `${handle} survived the restart`);
+        const handles = new Set([...bodies, ...later].flatMap((body) => findMarkers(body).map((marker) => marker.handle)));
+        assert.ok(handles.size > 0, 'the session elided something');
+        for (const handle of handles) assert.ok(await client.exists(`herald:stash:${handle}`), `${handle} is in Redis after the restart`);
       } finally {
         client.disconnect();
       }

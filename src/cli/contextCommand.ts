@@ -1,24 +1,41 @@
 /**
  * `herald context --library DIR --task "…"`: the get_context bundle for a task, as Markdown
- * (or the whole result as JSON with --json). Pages are ranked by words and the shipped retrieval
- * model (`--lexical`: words only). A judge endpoint, when named, also makes the plan.
+ * (or the whole result as JSON with --json). Pages are ranked by words: on the library the shipped
+ * retrieval model never beat words alone on held-out tasks, so it ranks only with `--model`
+ * (`--lexical`, words only, is the default and still accepted). A judge endpoint, when named,
+ * also makes the plan.
  */
 import * as fs from 'node:fs';
 import { getContext, loadLibrary, type GetContextInput } from '../core/knowledge';
 import { createHttpModel } from '../core/models/httpModel';
 import type { ModelPort } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
+import { JUDGE_KIND_OPTION, JUDGE_MODEL_OPTION, JUDGE_URL_OPTION } from './commonOptions';
 import { describeError } from '../core/errors';
 import { shippedEmbedder } from './shippedModel';
 
-const SPEC = { library: true, task: true, 'max-tokens': true, pack: true, tags: true, folder: true, json: false, index: true, 'judge-url': true, 'judge-model': true, 'judge-kind': true, 'judge-mode': true, lexical: false };
-
-/** Usage line, for the command table. */
-export const CONTEXT_USAGE = 'context --library DIR --task "…" [--max-tokens N] [--pack P] [--tags a,b] [--folder F] [--json] [--index FILE] [--lexical] [--judge-url URL --judge-model M [--judge-kind openai|anthropic] [--judge-mode off|shadow|gate]]';
+/** `herald context`'s options: the parser and `herald context --help` read them. */
+export const CONTEXT_OPTIONS = {
+  library: { value: 'DIR', help: 'the library folder (default .herald)' },
+  task: { value: '"…"', help: 'what you are about to do (required)' },
+  'max-tokens': { value: 'N', help: "the bundle's token budget, 1000 to 30000" },
+  pack: { value: 'P', help: 'start from this pack' },
+  tags: { value: 'a,b', help: 'only pages with these tags' },
+  folder: { value: 'F', help: 'only pages in this folder' },
+  json: { help: 'print the whole result as JSON instead of the Markdown bundle' },
+  index: { value: 'FILE', help: "where the library's search index is kept" },
+  lexical: { help: 'rank pages by words only (the default; kept for scripts that pass it)' },
+  model: { help: "also rank by the shipped retrieval model's meaning (on held-out tasks it did not beat words alone)" },
+  'judge-url': JUDGE_URL_OPTION,
+  'judge-model': JUDGE_MODEL_OPTION,
+  'judge-kind': JUDGE_KIND_OPTION,
+  'judge-mode': { value: 'off|shadow|gate', help: "whether the judge's verdicts are only recorded (shadow) or decide (gate)" },
+} satisfies OptionSpec;
 
 export const contextCommand: CliCommand = async (args, io) => {
   try {
-    const { options, positional } = parseOptions(args, SPEC);
+    const { options, positional } = parseOptions(args, CONTEXT_OPTIONS);
     if (positional.length > 0) throw new CliError(`herald context: unexpected argument "${positional[0]}" (put the task in --task "…")`);
     const library = stringOption(options, 'library') ?? '.herald';
     const task = stringOption(options, 'task');
@@ -37,6 +54,7 @@ export const contextCommand: CliCommand = async (args, io) => {
       input.tags = tags.split(',').map((tag) => tag.trim()).filter((tag) => tag.length > 0);
       if (input.tags.length === 0) throw new CliError('herald context: --tags needs at least one tag, e.g. --tags pricing,email');
     }
+    if (options.model === true && options.lexical === true) throw new CliError('herald context: --model and --lexical contradict each other (words only is the default; --model adds the shipped model)');
     const judgeMode = stringOption(options, 'judge-mode');
     if (judgeMode !== undefined && judgeMode !== 'off' && judgeMode !== 'shadow' && judgeMode !== 'gate') throw new CliError(`herald context: unknown --judge-mode "${judgeMode}" (use off, shadow or gate)`);
     const model = modelFromOptions(options);
@@ -45,8 +63,9 @@ export const contextCommand: CliCommand = async (args, io) => {
     let result;
     try {
       const loaded = loadLibrary(library, { logger, indexFile: stringOption(options, 'index') });
-      const embedder = await shippedEmbedder('context', options.lexical === true, (line) => warnings.push(line));
-      result = await getContext(loaded, input, { model, judgeMode, logger, ...(embedder ? { embedder } : {}) });
+      // Words only unless --model asks for the shipped model's meaning ranking too.
+      const embedder = await shippedEmbedder('context', options.model !== true, (line) => warnings.push(line));
+      result = await getContext(loaded, input, { model, judgeMode, logger, ...(embedder ? { embedder, options: { shippedModelMeaning: true } } : {}) });
     } catch (error) {
       throw new CliError(`herald context: ${describeError(error).replace(/^Herald: /, '')}`);
     }

@@ -11,14 +11,22 @@ import { Pipeline } from '../core/pipeline';
 import { RecordingLogger } from '../core/ports';
 import { createStrategies } from '../core/strategies';
 import { parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
 import { sampleRequest } from './sample';
 import { openStashDirectory } from './stashDirectory';
 import { expandRequest } from './expandCommand';
 import { sitesFrom } from '../core/pipeline';
 import { cliStrategyEnvironment } from './optimizeCommand';
 
+/** `herald demo`'s options: the parser and `herald demo --help` read them. */
+export const DEMO_OPTIONS = {
+  stash: { value: 'DIR', help: 'the stash folder (default: a new temporary folder)' },
+  json: { help: 'print the report as JSON' },
+  print: { help: 'print the optimized request instead of the report' },
+} satisfies OptionSpec;
+
 export const demoCommand: CliCommand = async (args, io) => {
-  const { options } = parseOptions(args, { stash: true, json: false, print: false });
+  const { options } = parseOptions(args, DEMO_OPTIONS);
   const directoryName = typeof options.stash === 'string' ? options.stash : fs.mkdtempSync(path.join(os.tmpdir(), 'herald-demo-'));
   const logger = new RecordingLogger();
   const directory = openStashDirectory(directoryName, logger);

@@ -8,14 +8,19 @@ import { serializeRequest } from '../core/chat';
 import { expandRequest } from '../core/pipeline';
 import { RecordingLogger } from '../core/ports';
 import { parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
+import { FORMAT_OPTION, STASH_OPTION } from './commonOptions';
 import { formatOption, parseRequestOrFail } from './optimizeCommand';
 import { readJsonInput } from './readJson';
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 
 export { expandRequest } from '../core/pipeline';
 
+/** `herald expand`'s options: the parser and `herald expand --help` read them. */
+export const EXPAND_OPTIONS = { stash: STASH_OPTION, format: FORMAT_OPTION } satisfies OptionSpec;
+
 export const expandCommand: CliCommand = async (args, io) => {
-  const { options } = parseOptions(args, { stash: true, format: true });
+  const { options } = parseOptions(args, EXPAND_OPTIONS);
   const format = formatOption(options.format);
   const request = parseRequestOrFail(await readJsonInput(io), format);
   const directoryName = String(options.stash ?? defaultStashDirectory());

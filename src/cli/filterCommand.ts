@@ -10,15 +10,26 @@ import { filter, FilterInputError, FileThresholdStore, runQualityCheck, ScoringU
 import { createHttpModel } from '../core/models/httpModel';
 import type { ModelPort } from '../core/ports';
 import { CliError, parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
+import { JUDGE_KIND_OPTION, JUDGE_MODEL_OPTION, JUDGE_URL_OPTION, LEXICAL_OPTION } from './commonOptions';
 import { readJsonInput } from './readJson';
 import { describeError } from '../core/errors';
 import { shippedEmbedder } from './shippedModel';
 
-const SPEC = { 'judge-url': true, 'judge-model': true, 'judge-kind': true, thresholds: true, 'no-quality-check': false, pretty: false, lexical: false };
+/** `herald filter`'s options: the parser and `herald filter --help` read them. */
+export const FILTER_OPTIONS = {
+  'judge-url': JUDGE_URL_OPTION,
+  'judge-model': JUDGE_MODEL_OPTION,
+  'judge-kind': JUDGE_KIND_OPTION,
+  thresholds: { value: 'FILE', help: "each agent's learned threshold (default ~/.herald/thresholds.json)" },
+  'no-quality-check': { help: "skip the judge's after-the-answer check that tunes the agent's threshold" },
+  pretty: { help: 'indent the JSON' },
+  lexical: LEXICAL_OPTION,
+} satisfies OptionSpec;
 
 export const filterCommand: CliCommand = async (args, io) => {
   const arrivedAt = performance.now();
-  const { options, positional } = parseOptions(args, SPEC);
+  const { options, positional } = parseOptions(args, FILTER_OPTIONS);
   if (positional.length > 0) throw new CliError(`herald filter: unexpected argument "${positional[0]}" (the request is read from stdin)`);
   const judge = judgeFromOptions(options);
   const body = await readJsonInput(io);

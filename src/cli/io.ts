@@ -1,3 +1,5 @@
+import { takesValue, type OptionSpec } from './optionSpec';
+
 /** What a CLI command reads and writes, injected so tests run commands in-process. */
 export interface CliIo {
   /** The whole of standard input. */
@@ -18,10 +20,10 @@ export class CliError extends Error {
 }
 
 /**
- * Parses `--name value` and `--flag` options. `spec` maps each allowed option to whether it
- * takes a value; anything else is an error naming the option.
+ * Parses `--name value` and `--flag` options. `spec` declares each allowed option (whether it
+ * takes a value, and its help line: see optionSpec.ts); anything else is an error naming the option.
  */
-export function parseOptions(args: readonly string[], spec: Readonly<Record<string, boolean>>): { options: Record<string, string | true>; positional: string[] } {
+export function parseOptions(args: readonly string[], spec: OptionSpec): { options: Record<string, string | true>; positional: string[] } {
   const options: Record<string, string | true> = {};
   const positional: string[] = [];
   for (let index = 0; index < args.length; index++) {
@@ -32,7 +34,7 @@ export function parseOptions(args: readonly string[], spec: Readonly<Record<stri
     }
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     if (!(name in spec)) throw new CliError(`herald: unknown option --${name}`);
-    if (spec[name]) {
+    if (takesValue(spec[name])) {
       const value = inline ?? args[++index];
       if (value === undefined) throw new CliError(`herald: option --${name} needs a value`);
       options[name] = value;

@@ -1,24 +1,41 @@
 /** The `herald` command line. */
 import { COMMANDS } from './commands';
 import { CliError, type CliIo } from './io';
+import { asksForHelp, commandHelp, synopsis } from './optionSpec';
 import { describeError } from '../core/errors';
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
-  if (!name || name === 'help' || name === '--help' || name === '-h') {
+  if (!name || name === '--help' || name === '-h') {
     io.stdout(usage());
     return name ? 0 : 2;
   }
+  if (name === 'help') {
+    // `herald help serve` is `herald serve --help`.
+    const topic = args[0];
+    const entry = topic === undefined ? undefined : COMMANDS[topic];
+    if (topic !== undefined && !entry) {
+      io.stderr(`herald: unknown command "${topic}" (known: ${Object.keys(COMMANDS).join(', ')})\n`);
+      return 2;
+    }
+    io.stdout(entry ? commandHelp({ name: topic!, ...entry }) : usage());
+    return 0;
+  }
   const command = COMMANDS[name];
   if (!command) {
-    io.stderr(`herald: unknown command "${name}" (known: ${Object.keys(COMMANDS).join(', ')})\n`);
+    io.stderr(`herald: unknown command "${name}" (known: ${Object.keys(COMMANDS).join(', ')}; herald --help lists them)\n`);
     return 2;
+  }
+  if (asksForHelp(args, command.options)) {
+    io.stdout(commandHelp({ name, ...command }));
+    return 0;
   }
   try {
     return await command.run(args, io);
   } catch (error) {
     if (error instanceof CliError) {
-      io.stderr(error.message + '\n');
+      // A usage mistake (exit 2) says where the options are listed.
+      io.stderr(`${error.message}${error.exitCode === 2 ? ` (herald ${name} --help lists its options)` : ''}\n`);
       return error.exitCode;
     }
     io.stderr(`herald: ${name} failed: ${describeError(error)}\n`);
@@ -28,7 +45,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 
 function usage(): string {
   const lines = ['Herald — smaller language-model requests, nothing lost.', '', 'Usage: herald <command> [options]', ''];
-  for (const entry of Object.values(COMMANDS)) lines.push(`  herald ${entry.usage}`, `      ${entry.summary}`);
+  for (const [name, entry] of Object.entries(COMMANDS)) lines.push(`  ${synopsis({ name, ...entry })}`, `      ${entry.summary}`);
+  lines.push('', 'herald <command> --help (or herald help <command>) prints a command\'s options.');
   return lines.join('\n') + '\n';
 }
 

@@ -5,12 +5,25 @@ import { RecordingLogger } from '../core/ports';
 import { createStrategies, implementedStrategyIds, STRATEGY_ORDER, type StrategyEnvironment } from '../core/strategies';
 import { bundledEnvironment } from '../core/strategies/environment';
 import { CliError, parseOptions, type CliCommand } from './io';
+import type { OptionSpec } from './optionSpec';
+import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, FORMAT_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
 import { readJsonInput } from './readJson';
 import { writeFileAtomic } from '../core/files';
 import { defaultStashDirectory, openStashDirectory } from './stashDirectory';
 import { describeError } from '../core/errors';
 
-const SPEC = { format: true, enable: true, disable: true, 'window-tokens': true, stash: true, decisions: true, 'embedding-model': true, 'time-limit': true, 'rewrite-share': true };
+/** `herald optimize`'s options: the parser and `herald optimize --help` read them. */
+export const OPTIMIZE_OPTIONS = {
+  format: FORMAT_OPTION,
+  enable: ENABLE_OPTION,
+  disable: DISABLE_OPTION,
+  'window-tokens': { value: 'N', help: "the target's input window in tokens (window_budget crops a request over it)" },
+  stash: STASH_OPTION,
+  decisions: { value: 'FILE', help: "write every strategy's decision as JSON to FILE" },
+  'embedding-model': EMBEDDING_MODEL_OPTION,
+  'time-limit': TIME_LIMIT_OPTION,
+  'rewrite-share': REWRITE_SHARE_OPTION,
+} satisfies OptionSpec;
 
 /** A command-line run is one request: the OCR worker may stop as soon as the last image is read, so the process can exit. */
 const CLI_OCR_IDLE_MS = 250;
@@ -26,7 +39,7 @@ export function cliStrategyEnvironment(embeddingModelDir?: string): StrategyEnvi
 }
 
 export const optimizeCommand: CliCommand = async (args, io) => {
-  const { options, positional } = parseOptions(args, SPEC);
+  const { options, positional } = parseOptions(args, OPTIMIZE_OPTIONS);
   if (positional.length > 0) throw new CliError(`herald optimize: unexpected argument "${positional[0]}" (the request is read from stdin)`);
   const format = formatOption(options.format);
   const enabled = strategySwitches(options.enable, options.disable);

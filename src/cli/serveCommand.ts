@@ -10,23 +10,18 @@ import type { Logger } from '../core/ports';
 import { createStrategies } from '../core/strategies';
 import { TokenCounter } from '../core/tokens/tokenCounter';
 import { describeError } from '../core/errors';
-import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, TenantOptimizer, type FetchLike, type Gateway, type GatewayOptimizer } from '../gateway';
+import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEWAY_PORT, DEFAULT_MAX_BODY_BYTES, DEFAULT_OPENAI_BASE_URL, DEFAULT_UPSTREAM_TIMEOUTS, TenantOptimizer, UserDirectory, type FetchLike, type Gateway, type GatewayOptimizer, type UpstreamTimeouts } from '../gateway';
+import { redactSecrets } from '../gateway/redact';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
+import type { OptionSpec } from './optionSpec';
+import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
+import { tidyStashFolder } from './stashHygiene';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
 import { defaultStashDirectory } from './stashDirectory';
 import { openGatewayStores, parseStoreOption, redact, type GatewayStores, type StoreSpec } from '../gateway/gatewayStores';
 import { OptimizerPool } from '../gateway/optimizerPool';
 import { PooledOptimizer } from '../gateway/pooledOptimizer';
 import { Admission } from '../gateway/admission';
-
-export const SERVE_USAGE =
-  'serve [--host 127.0.0.1] [--port 8787] [--openai-base-url URL] [--anthropic-base-url URL] [--stash DIR | --store DIR|redis://HOST:6379] [--token T] [--max-body-mb N] [--decisions FILE] [--retrieve-rounds N] [--enable ids] [--disable ids] [--off] [--time-limit MS] [--rewrite-share 0-1] [--workers N] [--deadline-ms MS] [--max-queue N] [--max-body-memory-mb N] [--store-max-mb N] [--quiet]';
-
-const SPEC = {
-  host: true, port: true, 'openai-base-url': true, 'anthropic-base-url': true, stash: true, token: true, 'max-body-mb': true, decisions: true,
-  'retrieve-rounds': true, enable: true, disable: true, off: false, 'time-limit': true, 'rewrite-share': true, 'embedding-model': true, quiet: false,
-  store: true, workers: true, 'deadline-ms': true, 'max-queue': true, 'max-body-memory-mb': true, 'store-max-mb': true,
-};
 
 /**
  * Longest an optimization may take, its wait for a worker included, before the request goes
@@ -39,8 +34,44 @@ export const DEFAULT_DEADLINE_MS = 2500;
 export const DEFAULT_MAX_QUEUE = 256;
 /** Request bodies held at once before a request gets 503 (a body takes several times its size once parsed). */
 export const DEFAULT_MAX_BODY_MEMORY_BYTES = 512 * 1024 * 1024;
+/** `herald serve`'s options, one line each: the parser and `herald serve --help` read them. */
+export const SERVE_OPTIONS = {
+  host: { value: 'ADDRESS', help: 'the address to listen on (default 127.0.0.1; beyond loopback only with --token)' },
+  port: { value: 'N', help: 'the port (default 8787; 0 picks a free one)' },
+  'openai-base-url': { value: 'URL', help: 'where OpenAI requests go (default https://api.openai.com/v1)' },
+  'anthropic-base-url': { value: 'URL', help: 'where Anthropic requests go (default https://api.anthropic.com)' },
+  stash: STASH_OPTION,
+  store: { value: 'DIR|URL', help: 'where the state lives: a folder (the same as --stash DIR) or redis://HOST:6379 shared by a team\'s replicas' },
+  'store-max-mb': { value: 'N', help: 'size budget of the state: the folder\'s sweeps, or Redis\'s maxmemory when the server allows setting it' },
+  workers: { value: 'N', help: 'optimizer worker threads (default one per core; 0 optimizes on the event loop)' },
+  'deadline-ms': { value: 'MS', help: `longest an optimization may take, its wait for a worker included, before the request goes out as it came (default ${DEFAULT_DEADLINE_MS})` },
+  'max-queue': { value: 'N', help: `optimizations waiting for a worker before a request gets 429 with retry-after (default ${DEFAULT_MAX_QUEUE})` },
+  'max-body-memory-mb': { value: 'N', help: `request bodies held at once before a request gets 503 with retry-after (default ${DEFAULT_MAX_BODY_MEMORY_BYTES / 1024 / 1024})` },
+  token: { value: 'T', help: 'every client must send x-herald-token: T or a base URL ending /herald/T (or $HERALD_GATEWAY_TOKEN); required beyond loopback' },
+  users: { value: 'FILE', help: 'a team file of users and hashed tokens (herald users add); each user sees only their own requests, an admin sees all' },
+  'allowed-host': { value: 'NAMES', help: 'Host header names accepted besides loopback, comma-separated (the name a proxy or the clients use)' },
+  'allowed-origin': { value: 'ORIGINS', help: 'browser Origins accepted, comma-separated (none by default: a web page cannot call the gateway)' },
+  'upstream-timeout': { value: 'S[,S,S]', help: 'seconds to connect, to the first byte and between bytes of the provider (default 30,600,300)' },
+  'drain-seconds': { value: 'N', help: 'on SIGTERM, how long requests in flight may finish (default 30)' },
+  'max-body-mb': { value: 'N', help: 'larger request bodies get a 413 (default 32)' },
+  decisions: { value: 'FILE', help: "append each request's record to FILE as one JSON line" },
+  'retrieve-rounds': { value: 'N', help: 'most in-turn herald_retrieve rounds per request, 0 to 10 (default 4)' },
+  enable: ENABLE_OPTION,
+  disable: DISABLE_OPTION,
+  off: { help: 'forward every request untouched (retrieval still answers)' },
+  'time-limit': TIME_LIMIT_OPTION,
+  'rewrite-share': REWRITE_SHARE_OPTION,
+  'embedding-model': EMBEDDING_MODEL_OPTION,
+  quiet: { help: 'print warnings and errors only' },
+} satisfies OptionSpec;
+
+/** How long a stopping gateway lets the requests in flight finish (SIGTERM), by default. */
+const DEFAULT_DRAIN_SECONDS = 30;
+
 /** How often the store is probed for /metrics and the log, in ms. */
 const STORE_PROBE_INTERVAL_MS = 5_000;
+/** How often the folder's age and size limits are applied to the stash's originals, in ms. */
+const SWEEP_INTERVAL_MS = 30_000;
 
 /** A running `herald serve`. */
 export interface RunningServe {
@@ -48,13 +79,15 @@ export interface RunningServe {
   readonly port: number;
   /** The optimizer workers, when the pipeline runs on them. */
   readonly pool?: OptimizerPool;
-  /** Stops the gateway, its workers and its store connection. */
-  stop(): Promise<void>;
+  /** Stops the gateway (letting requests in flight finish for up to `graceMs`), its workers and its store connection. */
+  stop(graceMs?: number): Promise<void>;
+  /** How long `herald serve` lets requests in flight finish on SIGTERM, in ms (`--drain-seconds`). */
+  readonly drainMs: number;
 }
 
 /** Starts the gateway the arguments describe (the command waits for a signal; tests call this directly). */
 export async function startServe(args: readonly string[], io: CliIo, overrides: { fetch?: FetchLike } = {}): Promise<RunningServe> {
-  const { options, positional } = parseOptions(args, SPEC);
+  const { options, positional } = parseOptions(args, SERVE_OPTIONS);
   if (positional.length > 0) throw new CliError(`herald serve: unexpected argument "${positional[0]}"`);
   const port = options.port === undefined ? DEFAULT_GATEWAY_PORT : portOption(options.port);
   const maxBodyBytes = options['max-body-mb'] === undefined ? DEFAULT_MAX_BODY_BYTES : positiveInteger(options['max-body-mb'], '--max-body-mb') * 1024 * 1024;
@@ -64,8 +97,20 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   const rewriteShare = options['rewrite-share'] === undefined ? undefined : shareOption(options['rewrite-share'], '--rewrite-share');
   const token = typeof options.token === 'string' ? options.token : process.env.HERALD_GATEWAY_TOKEN;
   const quiet = options.quiet === true;
+  const upstreamTimeouts = options['upstream-timeout'] === undefined ? DEFAULT_UPSTREAM_TIMEOUTS : timeoutsOption(options['upstream-timeout']);
+  const drainMs = options['drain-seconds'] === undefined ? DEFAULT_DRAIN_SECONDS * 1000 : nonNegativeSeconds(options['drain-seconds'], '--drain-seconds') * 1000;
+  const allowedHosts = listOption(options['allowed-host']);
+  const allowedOrigins = listOption(options['allowed-origin']);
 
-  const logger = new LineLogger(io, quiet);
+  const logger = new LineLogger(io, quiet, token ? [token] : []);
+  let users: UserDirectory | undefined;
+  if (typeof options.users === 'string') {
+    try {
+      users = new UserDirectory(options.users, (message) => logger.warn('users-file-unreadable', message));
+    } catch (error) {
+      throw new CliError(`herald serve: the users file ${options.users} cannot be used (${describeError(error).replace(/^Herald: /, '')}); create it with herald users add NAME --users ${options.users}`);
+    }
+  }
   const workers = options.workers === undefined ? Math.max(1, os.availableParallelism()) : countOption(options.workers, '--workers', 0, 64);
   const deadlineMs = options['deadline-ms'] === undefined ? DEFAULT_DEADLINE_MS : positiveInteger(options['deadline-ms'], '--deadline-ms');
   const maxQueued = options['max-queue'] === undefined ? DEFAULT_MAX_QUEUE : countOption(options['max-queue'], '--max-queue', 1, 100_000);
@@ -79,6 +124,15 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
     throw new CliError(describeError(error).replace(/^Herald:/, 'herald serve:'));
   }
   const storeName = spec.kind === 'folder' ? `the stash folder ${spec.directory}` : redact(spec.url);
+  if (spec.kind === 'folder') {
+    try {
+      // Before anything is written there: modes tightened, a killed writer's temporary files removed.
+      const tidied = tidyStashFolder(spec.directory);
+      if (tidied.removed > 0 || tidied.tightened > 0) logger.warn('stash-folder-tidied', `Herald: the stash folder ${spec.directory} had ${tidied.removed} leftover temporary file(s) (removed) and ${tidied.tightened} file(s) or folder(s) others could read (now owner-only)`);
+    } catch (error) {
+      throw new CliError(`herald serve: the stash folder ${spec.directory} cannot be used (${describeError(error)}); give another with --store DIR`);
+    }
+  }
   const limits = storeMaxBytes ? { maxBytes: storeMaxBytes } : {};
   let stores: GatewayStores;
   try {
@@ -97,12 +151,14 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   let optimizer: GatewayOptimizer;
   if (workers > 0 && options.off !== true) {
     pool = new OptimizerPool({ size: workers, logger, setup: { store: spec, limits, key: stores.key, config, assetsFolder: __dirname, ...(embeddingModel ? { embeddingModelDir: embeddingModel } : {}) } });
-    optimizer = new PooledOptimizer({ pool, tokens, stash: stores.stash, deadlineMs });
+    optimizer = new PooledOptimizer({ pool, tokens, stashStore: stores.stashStore, stashKey: stores.key, deadlineMs });
   } else {
     const inProcess = new TenantOptimizer({
       strategies: createStrategies({ ...cliStrategyEnvironment(embeddingModel), responseCache: stores.responseCache }),
       config,
-      stash: stores.stash,
+      // Each tenant's entries under its own namespace of the store's.
+      stashStore: stores.stashStore,
+      stashKey: stores.key,
       memo: stores.memo,
       state: stores.state,
       responseCache: stores.responseCache,
@@ -128,6 +184,8 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   // prom-client is loaded when serve starts, not with every CLI command.
   const { GatewayMetrics } = await import('../gateway/gatewayMetrics');
   const metrics = new GatewayMetrics({ admission, storeUp: () => storeUp, ...(pool ? { pool: () => pool!.stats() } : {}) });
+  // Loaded here, not with the CLI: only serve needs the HTTP client (and its start-up cost).
+  const timed = overrides.fetch ? undefined : (await import('../gateway/timedFetch')).timedFetch(upstreamTimeouts);
   let gateway: Gateway;
   try {
     gateway = createGateway({
@@ -136,6 +194,9 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
       openaiBaseUrl: typeof options['openai-base-url'] === 'string' ? options['openai-base-url'] : DEFAULT_OPENAI_BASE_URL,
       anthropicBaseUrl: typeof options['anthropic-base-url'] === 'string' ? options['anthropic-base-url'] : DEFAULT_ANTHROPIC_BASE_URL,
       token,
+      ...(users ? { users } : {}),
+      ...(allowedHosts ? { allowedHosts } : {}),
+      ...(allowedOrigins ? { allowedOrigins } : {}),
       maxBodyBytes,
       retrieveRounds,
       optimizer,
@@ -152,11 +213,12 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
         const waiting = pool?.workersWithoutStore() ?? 0;
         return { ok: !full, store: { kind: spec.kind, up, ...(waiting > 0 ? { workersWithoutStore: waiting } : {}) }, ...(queue ? { queue: { ...queue, max: maxQueued } } : {}), ...(pool?.problem() ? { workers: pool.problem() } : {}) };
       },
-      ...(overrides.fetch ? { fetch: overrides.fetch } : {}),
+      fetch: overrides.fetch ?? timed!.fetch,
     });
   } catch (error) {
     await pool?.close();
     await stores.close();
+    void timed?.close();
     throw new CliError(describeError(error).replace(/^Herald:/, 'herald serve:'));
   }
   if (pool) {
@@ -173,10 +235,15 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   } catch (error) {
     await pool?.close();
     await stores.close();
+    void timed?.close();
     throw new CliError(`herald serve: cannot listen on ${typeof options.host === 'string' ? options.host : '127.0.0.1'}:${port} (${describeError(error)}); pick another --port`);
   }
   const timer = setInterval(() => void probeStore(), STORE_PROBE_INTERVAL_MS);
   timer.unref();
+  const sweeping = setInterval(() => {
+    stores.sweep().catch((error: unknown) => logger.warn('stash-not-swept', `Herald: the stash's age and size limits could not be applied (${describeError(error)}); the next sweep tries again`));
+  }, SWEEP_INTERVAL_MS);
+  sweeping.unref();
   const openai = typeof options['openai-base-url'] === 'string' ? options['openai-base-url'] : DEFAULT_OPENAI_BASE_URL;
   const anthropic = typeof options['anthropic-base-url'] === 'string' ? options['anthropic-base-url'] : DEFAULT_ANTHROPIC_BASE_URL;
   io.stdout(`Herald gateway on ${gateway.url()} — OpenAI clients: ${gateway.url()}/v1 (→ ${openai}), Anthropic clients: ${gateway.url()} (→ ${anthropic})${options.off === true ? '; optimizer off' : ''}; state in ${storeName}${pool ? `; ${workers} optimizer workers, deadline ${deadlineMs} ms` : ''}\n`);
@@ -184,10 +251,13 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
     gateway,
     port: listening,
     pool,
-    async stop() {
+    drainMs,
+    async stop(graceMs = 0) {
       clearInterval(timer);
-      await gateway.close();
+      clearInterval(sweeping);
+      await gateway.close(graceMs);
       await pool?.close();
+      await timed?.close();
       await decisions?.flush();
       await stores.close();
     },
@@ -196,11 +266,21 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
 
 export const serveCommand: CliCommand = async (args, io) => {
   const running = await startServe(args, io);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
+  // SIGTERM (a supervisor, a rolling restart) drains: no new requests, the ones in flight finish
+  // for up to --drain-seconds. Ctrl-C stops at once; a second signal of either kind ends the process.
+  const graceMs = await new Promise<number>((resolve) => {
+    const interrupted = (): void => stopOn(0);
+    const terminated = (): void => stopOn(running.drainMs);
+    const stopOn = (ms: number): void => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', terminated);
+      resolve(ms);
+    };
+    process.once('SIGINT', interrupted);
+    process.once('SIGTERM', terminated);
   });
-  await running.stop();
+  if (graceMs > 0) io.stderr(`herald: stopping; requests in flight have up to ${Math.round(graceMs / 1000)} s to finish\n`);
+  await running.stop(graceMs);
   return 0;
 };
 
@@ -225,7 +305,36 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** The optimizer with the pipeline switched off: requests go out as they came, retrieval still answers. */
 function optimizerOff(optimizer: TenantOptimizer): GatewayOptimizer {
-  return { tokens: optimizer.tokens, optimize: undefined, afterResponse: async () => undefined, retrieve: (handle: string) => optimizer.retrieve(handle) };
+  return {
+    tokens: optimizer.tokens,
+    forTenant: (tenant) => {
+      const scope = optimizer.forTenant(tenant);
+      return { optimize: undefined, afterResponse: async () => undefined, retrieve: (handle) => scope.retrieve(handle) };
+    },
+  };
+}
+
+/** `--upstream-timeout S` (every phase) or `CONNECT,FIRST_BYTE,IDLE`, in seconds. */
+function timeoutsOption(value: string | true): UpstreamTimeouts {
+  const parts = String(value).split(',').map((part) => Number(part.trim()));
+  if ((parts.length !== 1 && parts.length !== 3) || parts.some((part) => !Number.isFinite(part) || part <= 0 || part > 86_400)) {
+    throw new CliError(`herald: --upstream-timeout takes seconds (one number for every phase, or CONNECT,FIRST_BYTE,IDLE such as 10,300,300), not "${String(value)}"`);
+  }
+  const [connect, firstByte, idle] = parts.length === 1 ? [parts[0]!, parts[0]!, parts[0]!] : (parts as [number, number, number]);
+  return { connectMs: connect * 1000, firstByteMs: firstByte * 1000, idleMs: idle * 1000 };
+}
+
+function nonNegativeSeconds(value: string | true, name: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number < 0 || number > 3600) throw new CliError(`herald: ${name} takes seconds from 0 to 3600, not "${String(value)}"`);
+  return number;
+}
+
+/** A comma-separated list option, or undefined when not given. */
+function listOption(value: string | true | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  const items = String(value).split(',').map((item) => item.trim()).filter((item) => item.length > 0);
+  return items.length > 0 ? items : undefined;
 }
 
 function portOption(value: string | true): number {
@@ -240,19 +349,23 @@ function roundsOption(value: string | true): number {
   return number;
 }
 
-/** One line per event on stderr: what the gateway did, never what a request carried. */
+/** One line per event on stderr: what the gateway did, never what a request carried (every line redacted). */
 class LineLogger implements Logger {
-  constructor(private readonly io: CliIo, private readonly quiet: boolean) {}
+  constructor(private readonly io: CliIo, private readonly quiet: boolean, private readonly secrets: readonly string[]) {}
 
   info(_code: string, message: string): void {
-    if (!this.quiet) this.io.stderr(`herald: ${message.replace(/^Herald: /, '')}\n`);
+    if (!this.quiet) this.line(message.replace(/^Herald: /, ''));
   }
 
   warn(code: string, message: string): void {
-    this.io.stderr(`herald: ${code}: ${message.replace(/^Herald: /, '')}\n`);
+    this.line(`${code}: ${message.replace(/^Herald: /, '')}`);
   }
 
   error(code: string, message: string): void {
-    this.io.stderr(`herald: ${code}: ${message.replace(/^Herald: /, '')}\n`);
+    this.line(`${code}: ${message.replace(/^Herald: /, '')}`);
+  }
+
+  private line(text: string): void {
+    this.io.stderr(`herald: ${redactSecrets(text, this.secrets)}\n`);
   }
 }

@@ -15,6 +15,8 @@ export class DecisionsFile {
 
   constructor(private readonly file: string, private readonly onProblem: (message: string) => void) {
     fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    // An existing file is made the owner's only, as a new one is created.
+    if (fs.existsSync(file)) fs.chmodSync(file, 0o600);
   }
 
   append(record: GatewayRecord): void {

@@ -1,8 +1,8 @@
 /**
  * The gateway's metrics at `/metrics`, in Prometheus's text format (prom-client): requests,
  * tokens before and after, what the provider billed (its own usage figures, priced with the
- * price table), rounds and latencies per tenant (a user's name when the gateway knows its users,
- * else the tenant's hash; never a credential) and model; the queue, the workers and the store.
+ * price table), rounds and latencies per tenant (the user's name from `--users`, else the
+ * tenant's hash, `anonymous` for requests without a credential; never a credential) and model; the queue, the workers and the store.
  * Its own registry, so two gateways in one process (tests) keep their counts apart.
  */
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -10,6 +10,7 @@ import { DEFAULT_PRICES, priceFor, usageCost, type PriceTable } from '../core/co
 import type { GatewayRecord } from './gatewayServer';
 import type { Admission } from './admission';
 import type { PoolStats } from './optimizerPool';
+import type { Tenant } from './tenants';
 
 export interface GatewayMetricsSources {
   readonly pool?: () => PoolStats;
@@ -65,7 +66,9 @@ export class GatewayMetrics {
   }
 
   /** Counts one finished request. */
-  observe(record: GatewayRecord, tenant: string): void {
+  observe(record: GatewayRecord, who: Tenant): void {
+    // One series per user (or credential); requests without a credential share one.
+    const tenant = who.user ?? (who.anonymous ? 'anonymous' : who.id);
     const model = record.family ?? 'unknown';
     this.requests.inc({ tenant, model, api: record.api, status: record.status, http_status: String(record.httpStatus) });
     this.tokensBefore.inc({ tenant, model }, record.tokensBefore);

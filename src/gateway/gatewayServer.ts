@@ -8,24 +8,30 @@
  * appear in no record, log line or file. Herald's own failure forwards the original request
  * (fail-open); the provider's errors reach the client as they came.
  */
-import { timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseRequest } from '../core/chat';
 import type { ChatRequest } from '../core/chat/types';
 import { recordOfFailure, runRequestFlow, type RequestRecord } from '../core/flow/requestFlow';
+import { describeTurnTokens } from '../core/flow/turnFigures';
 import type { Logger } from '../core/ports';
 import { describeError } from '../core/errors';
 import { chatApi } from './apis/chatApi';
 import { messagesApi } from './apis/messagesApi';
 import { responsesApi } from './apis/responsesApi';
-import type { ApiId, ClientOutput, WireApi } from './apis/wireApi';
-import type { GatewayOptimizer } from './gatewayOptimizer';
-import { tenantOf } from './gatewayOptimizer';
+import type { ApiId, ClientOutput, ClientWriter, WireApi } from './apis/wireApi';
+import { InFlight } from './drain';
+import type { GatewayOptimizer, TenantScope } from './gatewayOptimizer';
 import { GatewayTarget } from './gatewayTarget';
 import type { Admission } from './admission';
 import type { GatewayMetrics } from './gatewayMetrics';
-import { DeliveredStreamError, forwardedHeaders, relayedHeaders, UpstreamError, UpstreamUnreachable, type FetchLike } from './upstream';
+import { redactingLogger, redactRecord } from './redact';
+import { isJsonContentType, isLoopback, RequestGuard, routeOf, type Route } from './requestGuard';
+import { tenantOfRequest, tenantOfUser, type Tenant } from './tenants';
+import { DeliveredStreamError, forwardedHeaders, relayedHeaders, timeoutPhaseOf, UpstreamError, UpstreamTimeout, UpstreamUnreachable, type FetchLike } from './upstream';
+import type { User, UserDirectory } from './users';
+
+export { isLoopback } from './requestGuard';
 
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
@@ -45,10 +51,17 @@ export interface GatewayOptions {
   /** Where Anthropic requests go, without `/v1`. Default https://api.anthropic.com. */
   readonly anthropicBaseUrl?: string;
   /**
-   * A secret a client not on this machine must present (`x-herald-token` header, or a path
-   * starting `/herald/<token>/`). Required when `host` is not a loopback address.
+   * A secret every client presents once it is set, loopback included (`x-herald-token` header,
+   * or a path starting `/herald/<token>/`). Required when `host` is not a loopback address
+   * (or `users`).
    */
   readonly token?: string;
+  /** The team's users: each presents their own token and is their requests' tenant (instead of `token`). */
+  readonly users?: UserDirectory;
+  /** More names the `Host` header may carry besides the gateway's own address. */
+  readonly allowedHosts?: readonly string[];
+  /** Web origins a browser may call the gateway from; a request from any other origin is refused. */
+  readonly allowedOrigins?: readonly string[];
   /** Largest request body in bytes; larger ones get a 413. Default 32 MiB. */
   readonly maxBodyBytes?: number;
   /** Most rounds of Herald's own tool answers in one turn; 0 offers none. Default 4. */
@@ -59,7 +72,7 @@ export interface GatewayOptions {
   readonly logger: Logger;
   /** Each finished request's record (metadata only), for a decisions file or the Decisions view. */
   readonly onRecord?: (record: GatewayRecord) => void;
-  /** The upstream `fetch`, for tests. Default the global fetch. */
+  /** The upstream `fetch` (`herald serve` gives one with its timeouts, tests a fake). Default the global fetch. */
   readonly fetch?: FetchLike;
   /** The body-memory budget and the queue bound; past them a request gets 503 or 429 with retry-after. */
   readonly admission?: Admission;
@@ -81,13 +94,18 @@ export interface GatewayRecord extends RequestRecord {
   readonly stream: boolean;
   /** The status the client got. */
   readonly httpStatus: number;
+  /** The user who asked, when the gateway knows its users. */
+  readonly user?: string;
 }
 
 export interface Gateway {
   /** Starts listening; resolves with the port. */
   listen(): Promise<number>;
-  /** Stops accepting requests and ends the open ones. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting requests; lets the ones in flight finish for up to `graceMs` (default 0),
+   * then ends what is left.
+   */
+  close(graceMs?: number): Promise<void>;
   /** The most recent requests' records, newest last. */
   recent(): readonly GatewayRecord[];
   /** The base URL clients use (`http://host:port`). */
@@ -96,17 +114,19 @@ export interface Gateway {
 
 const ROUTES: Readonly<Record<string, WireApi>> = { '/v1/chat/completions': chatApi, '/v1/responses': responsesApi, '/v1/messages': messagesApi };
 
-export function isLoopback(address: string | undefined): boolean {
-  if (!address) return false;
-  return address === '::1' || address === 'localhost' || /^(::ffff:)?127\./.test(address);
-}
-
 export function createGateway(options: GatewayOptions): Gateway {
   const host = options.host ?? '127.0.0.1';
-  if (!isLoopback(host) && !options.token) {
-    throw new Error(`Herald: listening on ${host} makes the gateway reachable from other machines; give it a token (--token or HERALD_GATEWAY_TOKEN) that their clients send as x-herald-token`);
+  if (!isLoopback(host) && !options.token && !options.users) {
+    throw new Error(`Herald: listening on ${host} makes the gateway reachable from other machines; give it a token (--token or HERALD_GATEWAY_TOKEN) that their clients send as x-herald-token, or a team of users (--users FILE)`);
   }
+  if (options.token !== undefined && options.users) throw new Error('Herald: give the gateway either one token (--token) or a team of users (--users), not both');
   const fetchLike: FetchLike = options.fetch ?? ((url, init) => fetch(url, init as RequestInit));
+  const guard = new RequestGuard({ bind: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}), ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), ...(options.token !== undefined ? { token: options.token } : {}), ...(options.users ? { users: options.users } : {}) });
+  // Every log line and record is redacted: the token, keys in URLs, bearer values.
+  const secrets: readonly string[] = options.token ? [options.token] : [];
+  const logger = redactingLogger(options.logger, () => secrets);
+  const inFlight = new InFlight();
+  let draining = false;
   const openaiBase = trimBase(options.openaiBaseUrl ?? DEFAULT_OPENAI_BASE_URL);
   const anthropicBase = trimBase(options.anthropicBaseUrl ?? DEFAULT_ANTHROPIC_BASE_URL);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -114,20 +134,22 @@ export function createGateway(options: GatewayOptions): Gateway {
   let counter = 0;
   let port = options.port ?? DEFAULT_GATEWAY_PORT;
 
-  const record = (entry: GatewayRecord): void => {
+  const record = (raw: GatewayRecord): void => {
+    const entry = redactRecord(raw, secrets);
     recent.push(entry);
     if (recent.length > RECENT_RECORDS) recent.shift();
     try {
       options.onRecord?.(entry);
     } catch (error) {
-      options.logger.warn('gateway-record-failed', `Herald: a request's record could not be kept: ${describeError(error)}`);
+      logger.warn('gateway-record-failed', `Herald: a request's record could not be kept: ${describeError(error)}`);
     }
-    options.logger.info('gateway-request', `Herald: ${entry.api} ${entry.httpStatus} ${entry.status}: ${entry.tokensBefore} → ${entry.tokensAfter} tokens, ${entry.retrievals} retrievals, ${Math.round(entry.totalMs)} ms`);
+    logger.info('gateway-request', `Herald: ${entry.api} ${entry.httpStatus} ${entry.status}: ${describeTurnTokens(entry)}, ${entry.retrievals} retrievals, ${Math.round(entry.totalMs)} ms`);
   };
 
   const server = http.createServer((request, response) => {
+    inFlight.track(response);
     handle(request, response).catch((error: unknown) => {
-      options.logger.error('gateway-failed', `Herald: the gateway could not answer ${request.method} ${pathOf(request.url)}: ${describeError(error)}`);
+      logger.error('gateway-failed', `Herald: the gateway could not answer ${request.method} ${pathOf(request.url)}: ${describeError(error)}`);
       if (!response.headersSent) sendJson(response, 500, chatApi.errorBody(500, 'Herald: the gateway failed on this request; see its log'));
       else response.end();
     });
@@ -135,21 +157,46 @@ export function createGateway(options: GatewayOptions): Gateway {
   server.on('connection', (socket) => socket.setNoDelay(true));
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
-    const url = new URL(request.url ?? '/', 'http://gateway');
-    let path = url.pathname;
-    let presented = headerValue(request.headers['x-herald-token']);
-    const prefixed = /^\/herald\/([^/]+)(\/v1\/.*)$/.exec(path);
-    if (prefixed) {
-      presented = decodeURIComponent(prefixed[1]!);
-      path = prefixed[2]!;
-    }
-    if (options.token && !isLoopback(request.socket.remoteAddress) && !sameSecret(presented, options.token)) {
-      sendJson(response, 401, chatApi.errorBody(401, 'Herald: this gateway needs its token (the x-herald-token header, or a base URL starting /herald/<token>/)'));
+    const route = routeOf(request);
+    if (!route) {
       request.resume();
+      return sendJson(response, 400, chatApi.errorBody(400, 'Herald: the request path is not valid percent-encoding'));
+    }
+    const api = request.method === 'POST' ? ROUTES[route.path] : undefined;
+    // Refusals in the shape of the API asked (count_tokens is Anthropic's).
+    const shape = api ?? (route.path === '/v1/messages/count_tokens' ? messagesApi : chatApi);
+    const refuse = (status: number, message: string): void => {
+      request.resume();
+      sendJson(response, status, shape.errorBody(status, message));
+    };
+    if (draining) {
+      response.setHeader('connection', 'close');
+      return refuse(503, 'Herald: the gateway is shutting down; send the request again');
+    }
+    const place = guard.checkPlace(request);
+    if (!place.ok) return refuse(place.status, place.message);
+    for (const [name, value] of Object.entries(guard.corsHeaders(request))) response.setHeader(name, value);
+    if (request.method === 'OPTIONS' && request.headers.origin !== undefined) {
+      request.resume();
+      response.writeHead(204, guard.preflightHeaders(request));
+      response.end();
       return;
     }
-    const api = ROUTES[path];
-    if (api && request.method === 'POST') return admitted(api, request, response, url.search);
+    const identity = guard.checkIdentity(route);
+    if (!identity.ok) return refuse(identity.status, identity.message);
+    const user = identity.user;
+    const tenant = user ? tenantOfUser(user.name, options.tenantKey) : tenantOfRequest(request.headers, route.searchParams, options.tenantKey);
+    const path = route.path;
+    if (api) {
+      if (!isJsonContentType(request.headers['content-type'])) return refuse(415, notJson(request));
+      return admitted(api, request, response, route, tenant, user);
+    }
+    // Claude Code probes its base URL at start-up; the provider answers it with an empty 200.
+    if (request.method === 'HEAD' && path === '/') {
+      response.writeHead(200, { 'content-length': '0' });
+      response.end();
+      return;
+    }
     if (request.method === 'GET' && path === '/herald/health') {
       const health = options.health ? await options.health() : { ok: true };
       return sendJson(response, health.ok ? 200 : 503, { ...health, port });
@@ -160,19 +207,26 @@ export function createGateway(options: GatewayOptions): Gateway {
       response.end(text);
       return;
     }
-    if (request.method === 'GET' && path === '/herald/decisions') return sendJson(response, 200, { requests: recent });
+    if (request.method === 'GET' && path === '/herald/decisions') return sendJson(response, 200, { requests: visibleTo(user) });
     if (request.method === 'POST' && path === '/v1/messages/count_tokens') {
-      await passthrough(request, response, `${anthropicBase}${path}${url.search}`, undefined);
+      if (!isJsonContentType(request.headers['content-type'])) return refuse(415, notJson(request));
+      await passthrough(request, response, `${anthropicBase}${path}${route.search}`, undefined, messagesApi);
       return;
     }
     if (request.method === 'GET' && (path === '/v1/models' || path.startsWith('/v1/models/'))) {
       // Both providers list models here; Anthropic's clients say who they are by their headers.
       const anthropic = request.headers['x-api-key'] !== undefined || request.headers['anthropic-version'] !== undefined;
-      await passthrough(request, response, anthropic ? `${anthropicBase}${path}${url.search}` : `${openaiBase}${path.slice(3)}${url.search}`, undefined);
+      await passthrough(request, response, anthropic ? `${anthropicBase}${path}${route.search}` : `${openaiBase}${path.slice(3)}${route.search}`, undefined, anthropic ? messagesApi : chatApi);
       return;
     }
     request.resume();
     sendJson(response, 404, chatApi.errorBody(404, `Herald: the gateway serves POST /v1/chat/completions, /v1/responses, /v1/messages (and count_tokens, GET /v1/models); not ${request.method} ${path}`));
+  }
+
+  /** The records a user may see: their own; every one for an admin, or when the gateway has no users. */
+  function visibleTo(user: User | undefined): readonly GatewayRecord[] {
+    if (!options.users || user?.admin) return recent;
+    return recent.filter((entry) => entry.user === user?.name);
   }
 
   function upstreamUrl(api: WireApi, search: string): string {
@@ -180,8 +234,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   }
 
   /** An API request, once the admission lets it in (its body counted until the answer ends). */
-  async function admitted(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, search: string): Promise<void> {
-    if (!options.admission) return handleApi(api, request, response, search);
+  async function admitted(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, route: Route, tenant: Tenant, user: User | undefined): Promise<void> {
+    if (!options.admission) return handleApi(api, request, response, route, tenant, user);
     const declared = Number(request.headers['content-length']);
     const verdict = options.admission.admit(Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxBody) : maxBody);
     if (!verdict.admitted) {
@@ -194,13 +248,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       return;
     }
     try {
-      await handleApi(api, request, response, search);
+      await handleApi(api, request, response, route, tenant, user);
     } finally {
       verdict.release();
     }
   }
 
-  async function handleApi(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, search: string): Promise<void> {
+  async function handleApi(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, route: Route, tenant: Tenant, user: User | undefined): Promise<void> {
+    const search = route.search;
     const started = Date.now();
     const bytes = await readBody(request, maxBody);
     if (bytes === undefined) {
@@ -221,33 +276,34 @@ export function createGateway(options: GatewayOptions): Gateway {
     }
     const fields = body as Record<string, unknown>;
     const url = upstreamUrl(api, search);
-    let parsed: ChatRequest;
-    try {
-      parsed = parseRequest(body, api.format);
-    } catch (error) {
-      // Fail-open: a request Herald cannot read goes to the provider as it came; the provider decides.
-      options.logger.warn('gateway-request-unreadable', `Herald: a ${api.id} request could not be read (${describeError(error)}); it was forwarded untouched`);
-      await passthrough(request, response, url, bytes);
-      return;
-    }
-    options.optimizer.remember?.(parsed, { bytes, format: api.format });
     const stream = fields.stream === true;
     const abort = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) abort.abort();
     });
-    const exchange = api.exchange();
-    const model = typeof fields.model === 'string' ? fields.model : undefined;
-    const target = new GatewayTarget({ api, exchange, url, headers: forwardedHeaders(request.headers), stream, fetch: fetchLike, tokens: options.optimizer.tokens, original: { request: parsed, json: JSON.stringify(body), bytes }, model });
-    const output: ClientOutput = { response, head: () => target.head, rounds: () => target.rounds, model };
-    const writer = exchange.writer(output, stream);
-    const tenant = tenantOf(request.headers, options.tenantKey);
-    const answersItself = api.answersItself(fields);
-    const optimize = options.optimizer.optimize;
+    let prepared: { parsed: ChatRequest; target: GatewayTarget; writer: ClientWriter; answersItself: boolean; scope: TenantScope };
+    try {
+      const scope = options.optimizer.forTenant(tenant);
+      const parsed = parseRequest(body, api.format);
+      // A worker pool parses the bytes the client sent rather than the gateway's serialization.
+      options.optimizer.remember?.(parsed, { bytes, format: api.format });
+      const exchange = api.exchange();
+      const model = typeof fields.model === 'string' ? fields.model : undefined;
+      const target = new GatewayTarget({ api, exchange, url, headers: forwardedHeaders(request.headers), stream, fetch: fetchLike, tokens: options.optimizer.tokens, original: { request: parsed, json: jsonOrUndefined(body), bytes }, model });
+      const output: ClientOutput = { response, head: () => target.head, rounds: () => target.rounds, model };
+      prepared = { parsed, target, writer: exchange.writer(output, stream), answersItself: api.answersItself(fields), scope };
+    } catch (error) {
+      // Fail-open: a request Herald cannot read (or nests too deep to write) goes to the provider as it came; the provider decides.
+      logger.warn('gateway-request-unreadable', `Herald: a ${api.id} request could not be read (${describeError(error)}); it was forwarded untouched`);
+      await passthrough(request, response, url, bytes, api, abort.signal);
+      return;
+    }
+    const { parsed, target, writer, answersItself, scope } = prepared;
+    const optimize = scope.optimize;
     const id = `g${started.toString(36)}-${(++counter).toString(36)}`;
     const finished = (flowRecord: RequestRecord | undefined, httpStatus: number): void => {
       if (!flowRecord) return;
-      const entry: GatewayRecord = { ...flowRecord, api: api.id, stream, httpStatus };
+      const entry: GatewayRecord = { ...flowRecord, api: api.id, stream, httpStatus, ...(user ? { user: user.name } : {}) };
       record(entry);
       options.metrics?.observe(entry, tenant);
     };
@@ -258,19 +314,19 @@ export function createGateway(options: GatewayOptions): Gateway {
         target,
         optimize: optimize
           ? async (input, _windowTokens, signal, targetKind) => {
-            const result = await optimize(input, tenant, signal, targetKind);
+            const result = await optimize(input, signal, targetKind);
             // A cached answer Herald would write itself cannot stand in where the provider keeps state by id.
             return result.response !== undefined && !answersItself ? { ...result, response: undefined } : result;
           }
           : undefined,
-        retrieve: (handle) => options.optimizer.retrieve(handle),
+        retrieve: (handle) => scope.retrieve(handle),
         report: (chunk) => writer.write(chunk),
         signal: abort.signal,
         retrieveRounds: answersItself ? options.retrieveRounds ?? 4 : 0,
-        logger: options.logger,
+        logger,
         countTokens: (input) => options.optimizer.tokens.countRequest(input),
-        afterResponse: (input, answer, sessionId) => options.optimizer.afterResponse(input, answer, sessionId, tenant),
-        ...(options.optimizer.loadTools ? { loadTools: (sessionId: string, names: readonly string[]) => options.optimizer.loadTools!(sessionId, names) } : {}),
+        afterResponse: (input, answer, sessionId) => scope.afterResponse(input, answer, sessionId),
+        ...(scope.loadTools ? { loadTools: (sessionId: string, names: readonly string[]) => scope.loadTools!(sessionId, names) } : {}),
       });
       writer.finish();
       finished(flowRecord, target.head?.status ?? 200);
@@ -282,29 +338,37 @@ export function createGateway(options: GatewayOptions): Gateway {
         response.destroy();
         return;
       }
+      if (target.rounds === 0 && !writer.started) {
+        // Herald's own failure before the provider was called: the original request goes out as it came, once.
+        logger.error('gateway-flow-failed', `Herald: the ${api.id} request failed inside Herald (${describeError(error)}); the original request was forwarded`);
+        const status = await passthrough(request, response, url, bytes, api, abort.signal);
+        finished(flowRecord && { ...flowRecord, status: 'forwarded-original' }, status);
+        return;
+      }
+      // The provider was called: its failure is the answer, never a second call.
       if (!writer.started && error instanceof UpstreamError) {
         // The provider's own answer, as it came: status, retry-after and rate-limit headers, body.
         response.writeHead(error.status, { ...error.headers, 'content-length': String(error.body.length) });
         response.end(error.body);
         finished(flowRecord, error.status);
-      } else if (!writer.started && error instanceof UpstreamUnreachable) {
-        sendJson(response, 502, api.errorBody(502, error.message));
-        finished(flowRecord, 502);
-      } else if (!writer.started && target.rounds <= 1 && !(error instanceof DeliveredStreamError)) {
-        // Herald's own failure before anything reached the client: the original request goes out as it came.
-        options.logger.error('gateway-flow-failed', `Herald: the ${api.id} request failed inside Herald (${describeError(error)}); the original request was forwarded`);
-        const status = await passthrough(request, response, url, bytes, abort.signal);
-        finished(flowRecord && { ...flowRecord, status: 'forwarded-original' }, status);
+      } else if (!writer.started && !(error instanceof DeliveredStreamError)) {
+        const status = error instanceof UpstreamTimeout ? 504 : 502;
+        sendJson(response, status, api.errorBody(status, failureMessage(error)));
+        finished(flowRecord, status);
       } else {
-        if (!(error instanceof DeliveredStreamError)) writer.failAfterStart(error instanceof UpstreamError ? error.body.toString('utf8') : describeError(error));
+        if (!(error instanceof DeliveredStreamError)) writer.failAfterStart(error instanceof UpstreamError ? error.body.toString('utf8') : failureMessage(error));
         else response.end();
         finished(flowRecord, target.head?.status ?? 200);
       }
     }
   }
 
-  /** Forwards a request untouched and pipes the answer back as it arrives; resolves with the status the client got. */
-  async function passthrough(request: http.IncomingMessage, response: http.ServerResponse, url: string, body: Buffer | undefined, signal?: AbortSignal): Promise<number> {
+  /**
+   * Forwards a request untouched and pipes the answer back as it arrives; resolves with the
+   * status the client got. An answer that breaks off is cut for the client too (never ended
+   * as if it were whole).
+   */
+  async function passthrough(request: http.IncomingMessage, response: http.ServerResponse, url: string, body: Buffer | undefined, shape: WireApi, signal?: AbortSignal): Promise<number> {
     const abort = new AbortController();
     signal?.addEventListener('abort', () => abort.abort(), { once: true });
     response.on('close', () => {
@@ -312,7 +376,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     });
     const bytes = body ?? (request.method === 'GET' || request.method === 'HEAD' ? undefined : await readBody(request, maxBody));
     if (body === undefined && bytes === undefined && request.method !== 'GET' && request.method !== 'HEAD') {
-      sendJson(response, 413, chatApi.errorBody(413, `Herald: the request body is larger than the gateway's limit of ${maxBody} bytes`));
+      sendJson(response, 413, shape.errorBody(413, `Herald: the request body is larger than the gateway's limit of ${maxBody} bytes`));
       return 413;
     }
     let upstream: Response;
@@ -320,15 +384,19 @@ export function createGateway(options: GatewayOptions): Gateway {
       upstream = await fetchLike(url, { method: request.method ?? 'GET', headers: forwardedHeaders(request.headers), ...(bytes !== undefined ? { body: bytes } : {}), signal: abort.signal });
     } catch (error) {
       if (abort.signal.aborted) return 499;
-      sendJson(response, 502, chatApi.errorBody(502, new UpstreamUnreachable(url, error).message));
-      return 502;
+      const phase = timeoutPhaseOf(error);
+      const status = phase ? 504 : 502;
+      sendJson(response, status, shape.errorBody(status, (phase ? new UpstreamTimeout(url, phase) : new UpstreamUnreachable(url, error)).message));
+      return status;
     }
     response.writeHead(upstream.status, relayedHeaders(upstream.headers));
     if (upstream.body) {
       try {
         for await (const chunk of upstream.body as unknown as AsyncIterable<Uint8Array>) response.write(chunk);
       } catch {
-        // The client or the provider went away mid-answer; nothing more can be sent.
+        // The client or the provider went away mid-answer: the client's answer is cut as the provider's was.
+        response.destroy();
+        return upstream.status;
       }
     }
     response.end();
@@ -345,11 +413,14 @@ export function createGateway(options: GatewayOptions): Gateway {
           resolve(port);
         });
       }),
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: async (graceMs = 0) => {
+      draining = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (graceMs > 0) await inFlight.idle(graceMs);
+      server.closeAllConnections();
+      await closed;
+    },
     recent: () => recent,
     url: () => `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
   };
@@ -391,15 +462,24 @@ function sendJson(response: http.ServerResponse, status: number, body: unknown):
   response.end(text);
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
+function notJson(request: http.IncomingMessage): string {
+  return `Herald: the gateway takes JSON bodies only (content-type: application/json), not ${request.headers['content-type'] ?? 'a body without a content type'}`;
 }
 
-function sameSecret(presented: string | undefined, expected: string): boolean {
-  if (presented === undefined) return false;
-  const a = Buffer.from(presented);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
+/** The body as JSON text, or undefined when it cannot be written again (nested deeper than the stack allows). */
+function jsonOrUndefined(body: unknown): string | undefined {
+  try {
+    return JSON.stringify(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What the client is told when the provider's answer failed after the provider was called. */
+function failureMessage(error: unknown): string {
+  const message = describeError(error);
+  if (error instanceof UpstreamTimeout || error instanceof UpstreamUnreachable || /^Herald: the upstream/.test(message)) return message;
+  return `Herald: the request failed after the upstream was called (${message}); it was not sent again`;
 }
 
 function trimBase(url: string): string {

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MessageMemo } from '../core/pipeline/messageMemo';
 import { SessionStateStore } from '../core/pipeline/sessionState';
-import { FileBlobStore } from '../core/stash/blobStore';
+import { FileBlobStore, type BlobStore } from '../core/stash/blobStore';
 import { Stash } from '../core/stash/stash';
 import { FolderStateStore } from '../core/store/folderStateStore';
 import { prefixedStore, type StateStore } from '../core/store/stateStore';
@@ -33,7 +33,8 @@ export interface GatewayStores {
   readonly spec: StoreSpec;
   /** The store the memo, pins and answers live in. */
   readonly store: StateStore;
-  readonly stash: Stash;
+  /** Where the stash's originals live (each tenant under its namespace, see `tenantOptimizer.ts`). */
+  readonly stashStore: BlobStore;
   readonly memo: MessageMemo;
   readonly state: SessionStateStore;
   readonly responseCache: StoreResponseCache;
@@ -46,6 +47,8 @@ export interface GatewayStores {
     /** Resolves with a problem to report when the server refuses the budget. */
     applyBudget(maxBytes: number): Promise<string | undefined>;
   };
+  /** Applies the folder's age and size limits to every tenant's originals (Redis expires and evicts them itself). */
+  sweep(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -78,8 +81,12 @@ export async function openGatewayStores(spec: StoreSpec, options: { key?: Uint8A
     fs.mkdirSync(spec.directory, { recursive: true, mode: 0o700 });
     const key = options.key ?? readOrCreateKeyFile(path.join(spec.directory, 'key'));
     const store = new FolderStateStore(path.join(spec.directory, 'state'), { ttlMs: limits.ttlMs ?? 7 * 24 * 3600 * 1000, maxBytes: limits.maxBytes ?? 512 * 1024 * 1024 });
-    const stash = new Stash({ store: new FileBlobStore(path.join(spec.directory, 'entries')), key, onProblem: options.onProblem, ...(limits.ttlMs ? { ttlMs: limits.ttlMs } : {}), ...(limits.maxBytes ? { maxBytes: limits.maxBytes } : {}) });
-    return assemble(spec, store, stash, key, () => store.close());
+    const stashStore = new FileBlobStore(path.join(spec.directory, 'entries'));
+    // A stash over every entry, for its sweep only (it elides nothing).
+    const sweeper = new Stash({ store: stashStore, key, onProblem: options.onProblem, ...(limits.ttlMs ? { ttlMs: limits.ttlMs } : {}), ...(limits.maxBytes ? { maxBytes: limits.maxBytes } : {}) });
+    return assemble(spec, store, stashStore, key, async () => {
+      await sweeper.flush();
+    }, () => store.close());
   }
   // Loaded only for a Redis store: the client is not part of every CLI command's start-up.
   const { RedisStateStore } = await import('../core/store/redisStateStore');
@@ -89,16 +96,16 @@ export async function openGatewayStores(spec: StoreSpec, options: { key?: Uint8A
     // away and connects once it is back; its requests fail open meanwhile.
     if (!options.key) await redis.ready();
     const key = options.key ?? (await redis.sharedKey());
-    const stash = new Stash({ store: new StoreBlobStore(prefixedStore(redis, 'stash:'), limits.ttlMs), key, onProblem: options.onProblem });
-    return { ...assemble(spec, redis, stash, key, () => redis.close()), connection: redis };
+    const stashStore = new StoreBlobStore(prefixedStore(redis, 'stash:'), limits.ttlMs);
+    return { ...assemble(spec, redis, stashStore, key, async () => undefined, () => redis.close()), connection: redis };
   } catch (error) {
     await redis.close();
     throw error;
   }
 }
 
-function assemble(spec: StoreSpec, store: StateStore, stash: Stash, key: Uint8Array, close: () => Promise<void>): GatewayStores {
-  return { spec, store, stash, memo: new MessageMemo(undefined, store), state: new SessionStateStore(undefined, store), responseCache: new StoreResponseCache(store), key, close };
+function assemble(spec: StoreSpec, store: StateStore, stashStore: BlobStore, key: Uint8Array, sweep: () => Promise<void>, close: () => Promise<void>): GatewayStores {
+  return { spec, store, stashStore, sweep, memo: new MessageMemo(undefined, store), state: new SessionStateStore(undefined, store), responseCache: new StoreResponseCache(store), key, close };
 }
 
 function readOrCreateKeyFile(file: string): Uint8Array {

@@ -8,7 +8,7 @@ import type { ForwardTarget, OwnToolRound, ResponseChunk, TargetInformation } fr
 import type { TokenCounter } from '../core/tokens/tokenCounter';
 import type { WireApi, WireExchange } from './apis/wireApi';
 import { readSse } from './sse';
-import { callUpstream, type FetchLike } from './upstream';
+import { answerFailure, callUpstream, type FetchLike, type UpstreamResponse } from './upstream';
 
 export interface GatewayTargetOptions {
   readonly api: WireApi;
@@ -21,7 +21,7 @@ export interface GatewayTargetOptions {
   readonly fetch: FetchLike;
   readonly tokens: TokenCounter;
   /** The request as the client sent it, parsed, and its bytes: sent as they came when Herald changed nothing. */
-  readonly original: { readonly request: ChatRequest; readonly json: string; readonly bytes: Buffer };
+  readonly original: { readonly request: ChatRequest; readonly json: string | undefined; readonly bytes: Buffer };
   readonly model?: string;
 }
 
@@ -49,16 +49,34 @@ export class GatewayTarget implements ForwardTarget {
   }
 
   async *send(request: ChatRequest, signal: AbortSignal): AsyncGenerator<ResponseChunk> {
+    // Written before the call: a request Herald cannot write is its own failure, and the upstream was not called.
+    const body = this.bodyOf(request);
     this.rounds++;
-    const response = await callUpstream(this.options.fetch, this.options.url, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, this.bodyOf(request), signal);
+    const response = await callUpstream(this.options.fetch, this.options.url, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, body, signal);
     this.head ??= { status: response.status, headers: response.headers };
+    try {
+      yield* this.read(response);
+    } catch (error) {
+      // Once the provider answered, its failure is the client's answer: never a silent second call.
+      throw answerFailure(error, this.options.url, signal);
+    }
+  }
+
+  private async *read(response: UpstreamResponse): AsyncGenerator<ResponseChunk> {
     if (this.options.stream && response.contentType.includes('text/event-stream')) {
       yield* this.options.exchange.readStream(readSse(response.body));
       return;
     }
     const chunks: Buffer[] = [];
     for await (const chunk of response.body) chunks.push(Buffer.from(chunk));
-    const answer = this.options.exchange.readJson(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+    const text = Buffer.concat(chunks).toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (error) {
+      throw new Error(`a ${response.status} answer of ${chunks.reduce((sum, chunk) => sum + chunk.length, 0)} bytes (${response.contentType || 'no content type'}) that is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const answer = this.options.exchange.readJson(parsed);
     if (!this.options.stream) {
       yield* answer;
       return;

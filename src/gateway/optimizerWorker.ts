@@ -38,7 +38,7 @@ async function start(): Promise<TenantOptimizer> {
     ...(setup.embeddingModelDir ? { embeddingModelDir: setup.embeddingModelDir } : {}),
     responseCache: stores.responseCache,
   });
-  return new TenantOptimizer({ strategies, config: setup.config, stash: stores.stash, memo: stores.memo, state: stores.state, responseCache: stores.responseCache, tokens: new TokenCounter(), logger });
+  return new TenantOptimizer({ strategies, config: setup.config, stashStore: stores.stashStore, stashKey: stores.key, anonymousStashShared: true, memo: stores.memo, state: stores.state, responseCache: stores.responseCache, tokens: new TokenCounter(), logger });
 }
 
 const ready = start();
@@ -55,16 +55,16 @@ async function answer(task: PoolTask): Promise<TaskAnswer> {
   try {
     const optimizer = await ready;
     if (task.type === 'loadTools') {
-      await optimizer.loadTools(task.sessionId, task.names);
+      await optimizer.forTenant(task.tenant).loadTools!(task.sessionId, task.names);
       return { type: 'answer', id: task.id, ok: true, value: undefined };
     }
     const request = parseRequest(JSON.parse(Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8')), task.format);
     if (task.type === 'afterResponse') {
-      await optimizer.afterResponse(request, task.answer, task.sessionId, task.tenant);
+      await optimizer.forTenant(task.tenant).afterResponse(request, task.answer, task.sessionId);
       return { type: 'answer', id: task.id, ok: true, value: undefined };
     }
     // The pool abandons a task by ending this worker, so nothing here waits on a signal.
-    const result = await optimizer.optimize(request, task.tenant, new AbortController().signal, task.targetKind);
+    const result = await optimizer.forTenant(task.tenant).optimize!(request, new AbortController().signal, task.targetKind);
     return { type: 'answer', id: task.id, ok: true, value: result };
   } catch (error) {
     return { type: 'answer', id: task.id, ok: false, error: describeError(error) };

@@ -3,6 +3,7 @@ import type { RequestFormat } from '../core/chat';
 import type { PipelineConfig } from '../core/pipeline/pipeline';
 import type { TargetKind } from '../core/pipeline/types';
 import type { StoreLimitsSpec, StoreSpec } from './gatewayStores';
+import type { Tenant } from './tenants';
 
 /** How each worker builds its optimizer: plain data. */
 export interface WorkerSetup {
@@ -21,13 +22,14 @@ interface BodyTask {
   readonly id: number;
   readonly body: Uint8Array;
   readonly format: RequestFormat;
-  readonly tenant: string;
+  /** Whose request (plain data: the worker builds the tenant's view as the gateway's process would). */
+  readonly tenant: Tenant;
 }
 
 export type PoolTask =
   | (BodyTask & { readonly type: 'optimize'; readonly targetKind?: TargetKind })
   | (BodyTask & { readonly type: 'afterResponse'; readonly answer: unknown; readonly sessionId: string })
-  | { readonly type: 'loadTools'; readonly id: number; readonly sessionId: string; readonly names: readonly string[] };
+  | { readonly type: 'loadTools'; readonly id: number; readonly sessionId: string; readonly names: readonly string[]; readonly tenant: Tenant };
 
 export type TaskAnswer = { readonly type: 'answer'; readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string });
 

@@ -6,11 +6,13 @@
 import { serializeRequest, type RequestFormat } from '../core/chat';
 import type { ChatRequest } from '../core/chat/types';
 import type { PipelineResult } from '../core/pipeline/pipeline';
-import type { TargetKind } from '../core/pipeline/types';
-import type { Stash } from '../core/stash/stash';
+import type { BlobStore } from '../core/stash/blobStore';
+import { ScopedBlobStore } from '../core/stash/scopedBlobStore';
+import { Stash } from '../core/stash/stash';
 import type { TokenCounter } from '../core/tokens/tokenCounter';
-import type { GatewayOptimizer } from './gatewayOptimizer';
+import { tenantNamespace, tenantStashKey, type GatewayOptimizer, type TenantScope } from './gatewayOptimizer';
 import type { OptimizerPool } from './optimizerPool';
+import type { Tenant } from './tenants';
 
 /** The bytes a request arrived as, and their format: what a worker parses. */
 export interface RequestSource {
@@ -21,8 +23,10 @@ export interface RequestSource {
 export interface PooledOptimizerOptions {
   readonly pool: OptimizerPool;
   readonly tokens: TokenCounter;
-  /** Reads originals for in-turn retrievals (the same store the workers write). */
-  readonly stash: Stash;
+  /** Where the workers stash originals (each tenant under its namespace): in-turn retrievals read them here. */
+  readonly stashStore: BlobStore;
+  /** The install's stash key; each tenant's is derived from it. */
+  readonly stashKey: Uint8Array;
   /** Longest an optimization may take, queue included, before the request goes out as it came. */
   readonly deadlineMs: number;
 }
@@ -43,25 +47,30 @@ export class PooledOptimizer implements GatewayOptimizer {
     this.sources.set(request, source);
   }
 
-  readonly optimize = async (request: ChatRequest, tenant: string, signal: AbortSignal, targetKind?: TargetKind): Promise<PipelineResult> => {
-    await this.pinWrites;
-    const source = this.sourceOf(request);
-    return (await this.options.pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}) }, { bytes: source.bytes.byteLength, deadlineMs: this.options.deadlineMs, signal })) as PipelineResult;
-  };
-
-  loadTools(sessionId: string, names: readonly string[]): Promise<void> {
-    const written = this.options.pool.run({ type: 'loadTools', sessionId, names }, { bytes: 0, deadlineMs: this.options.deadlineMs }).then(() => undefined);
-    this.pinWrites = written.catch(() => undefined);
-    return written;
-  }
-
-  async afterResponse(request: ChatRequest, answer: unknown, sessionId: string, tenant: string): Promise<void> {
-    const source = this.sourceOf(request);
-    await this.options.pool.run({ type: 'afterResponse', body: source.bytes, format: source.format, tenant, answer, sessionId }, { bytes: source.bytes.byteLength, deadlineMs: this.options.deadlineMs });
-  }
-
-  retrieve(handle: string): Promise<string | undefined> {
-    return this.options.stash.retrieve(handle);
+  forTenant(tenant: Tenant): TenantScope {
+    const { pool, deadlineMs } = this.options;
+    let stash: Stash | undefined;
+    return {
+      optimize: async (request, signal, targetKind) => {
+        await this.pinWrites;
+        const source = this.sourceOf(request);
+        return (await pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}) }, { bytes: source.bytes.byteLength, deadlineMs, signal })) as PipelineResult;
+      },
+      loadTools: (sessionId, names) => {
+        const written = pool.run({ type: 'loadTools', sessionId, names, tenant }, { bytes: 0, deadlineMs }).then(() => undefined);
+        this.pinWrites = written.catch(() => undefined);
+        return written;
+      },
+      afterResponse: async (request, answer, sessionId) => {
+        const source = this.sourceOf(request);
+        await pool.run({ type: 'afterResponse', body: source.bytes, format: source.format, tenant, answer, sessionId }, { bytes: source.bytes.byteLength, deadlineMs });
+      },
+      retrieve: (handle) => {
+        // The tenant's namespace and key, as the worker that stashed the original had them.
+        stash ??= new Stash({ store: new ScopedBlobStore(this.options.stashStore, tenantNamespace(tenant)), key: tenantStashKey(this.options.stashKey, tenant) });
+        return stash.retrieve(handle);
+      },
+    };
   }
 
   private sourceOf(request: ChatRequest): RequestSource {

@@ -4,6 +4,7 @@
  * Headers live only in the call; nothing here logs, stores or describes them.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import { redactSecrets } from './redact';
 
 /** Request headers that belong to one connection, not to the request (RFC 9110 §7.6.1), and ones Herald sets itself. */
 const DROPPED_REQUEST_HEADERS = new Set(['host', 'connection', 'keep-alive', 'proxy-authorization', 'proxy-authenticate', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'content-length', 'accept-encoding', 'expect', 'x-herald-token']);
@@ -42,9 +43,61 @@ export class UpstreamError extends Error {
 /** The provider could not be reached at all (refused, reset, a name that does not resolve). */
 export class UpstreamUnreachable extends Error {
   constructor(readonly url: string, cause: unknown) {
-    super(`Herald: the upstream ${url} could not be reached (${causeOf(cause)})`);
+    super(`Herald: the upstream ${redactSecrets(url)} could not be reached (${causeOf(cause)})`);
     this.name = 'UpstreamUnreachable';
   }
+}
+
+export type TimeoutPhase = 'connect' | 'first byte' | 'idle';
+
+/** The provider took longer than the gateway's `--upstream-timeout` allows (a 504 for the client). */
+export class UpstreamTimeout extends Error {
+  constructor(readonly url: string, readonly phase: TimeoutPhase) {
+    const what = phase === 'connect' ? 'did not accept the connection' : phase === 'first byte' ? 'did not start its answer' : 'went silent in the middle of its answer';
+    super(`Herald: the upstream ${redactSecrets(url)} ${what} within the gateway's ${phase} timeout (herald serve --upstream-timeout)`);
+    this.name = 'UpstreamTimeout';
+  }
+}
+
+/** The provider's answer started and then broke off, or cannot be read (truncated JSON, an HTML page, a reset). */
+export class UpstreamBroken extends Error {
+  constructor(readonly url: string, cause: unknown) {
+    super(`Herald: the upstream's answer from ${redactSecrets(url)} broke off or could not be read (${causeOf(cause)})`);
+    this.name = 'UpstreamBroken';
+  }
+}
+
+/** How long the gateway waits for the provider: to connect, for the answer's first byte, and between two pieces of it. */
+export interface UpstreamTimeouts {
+  readonly connectMs: number;
+  readonly firstByteMs: number;
+  readonly idleMs: number;
+}
+
+/**
+ * 10 s to connect; 300 s for the first byte and between two pieces (a non-streamed answer of a
+ * reasoning model may take minutes to start, a stream may pause while the model thinks; the
+ * providers' own SDKs wait 600 s in all). These are also the global fetch's own defaults, which
+ * a gateway started without {@link timedFetch} (the extension's) keeps.
+ */
+export const DEFAULT_UPSTREAM_TIMEOUTS: UpstreamTimeouts = { connectMs: 10_000, firstByteMs: 300_000, idleMs: 300_000 };
+
+/** The timeout phase an error of the upstream call stands for, if it is one. */
+export function timeoutPhaseOf(error: unknown): TimeoutPhase | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 5; current = (current as { cause?: unknown }).cause, depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') return 'connect';
+    if (code === 'UND_ERR_HEADERS_TIMEOUT') return 'first byte';
+    if (code === 'UND_ERR_BODY_TIMEOUT') return 'idle';
+  }
+  return undefined;
+}
+
+/** An error met while reading the provider's answer, as the gateway reports it: a timeout, or a broken answer; the gateway's own kinds pass as they are. */
+export function answerFailure(error: unknown, url: string, signal: AbortSignal): unknown {
+  if (signal.aborted || error instanceof UpstreamError || error instanceof UpstreamUnreachable || error instanceof UpstreamTimeout || error instanceof UpstreamBroken || error instanceof DeliveredStreamError) return error;
+  const phase = timeoutPhaseOf(error);
+  return phase ? new UpstreamTimeout(url, phase) : new UpstreamBroken(url, error);
 }
 
 /** An error the provider reported inside a stream that already went to the client as it came. */
@@ -72,7 +125,8 @@ export async function callUpstream(fetchLike: FetchLike, url: string, method: st
     response = await fetchLike(url, { method, headers, ...(body !== undefined ? { body } : {}), signal });
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new UpstreamUnreachable(url, error);
+    const phase = timeoutPhaseOf(error);
+    throw phase ? new UpstreamTimeout(url, phase) : new UpstreamUnreachable(url, error);
   }
   const relayed = relayedHeaders(response.headers);
   if (response.status < 200 || response.status >= 300) {
@@ -93,5 +147,5 @@ async function* emptyBody(): AsyncGenerator<Uint8Array> {
 
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } } | undefined)?.cause;
-  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+  return redactSecrets(cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error)));
 }

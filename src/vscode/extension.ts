@@ -8,6 +8,8 @@ import { createVscodePartKit } from './chat/vscodePartKit';
 import { registerOriginalDocuments } from './commands/originalDocuments';
 import { registerOriginalView } from './commands/originalView';
 import { registerCommands } from './commands/registerCommands';
+import { DefaultChatModel } from './agents/defaultChatModel';
+import { registerAgents } from './agents/registerAgents';
 import { registerGateway } from './gateway/registerGateway';
 import { EndpointManager } from './endpoints/endpointManager';
 import { HeraldHost } from './host/heraldHost';
@@ -30,9 +32,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
   const host = await HeraldHost.create(context);
   context.subscriptions.push(host);
   const endpoints = new EndpointManager(host);
+  // Without Copilot, Herald's first model is the chat's default (else VS Code's chat has no model at all).
+  const defaultModel = new DefaultChatModel(host.logger);
+  context.subscriptions.push(defaultModel);
 
   const contributions: [string, () => vscode.Disposable[]][] = [
-    ['model provider', () => registerModelProvider(host, endpoints)],
+    ['model provider', () => registerModelProvider(host, endpoints, defaultModel)],
     ['commands', () => registerCommands(host, endpoints)],
     ['original documents', () => [...registerOriginalDocuments(host), ...registerOriginalView(host)]],
     ['sidebar', () => registerSidebar(host)],
@@ -41,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
     ['@herald participant', () => registerParticipant(host)],
     ['welcome', () => registerWelcome(host)],
     ['gateway', () => registerGateway(host)],
+    ['agent extensions', () => registerAgents(host)],
   ];
   for (const [name, register] of contributions) {
     try {
@@ -53,7 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
   return { requests: () => host.log.list(), totals: () => host.log.sessionTotals() };
 }
 
-function registerModelProvider(host: HeraldHost, endpoints: EndpointManager): vscode.Disposable[] {
+function registerModelProvider(host: HeraldHost, endpoints: EndpointManager, defaultModel: DefaultChatModel): vscode.Disposable[] {
   const provider = new HeraldChatProvider({
     kit: createVscodePartKit(),
     log: host.log,
@@ -72,7 +78,7 @@ function registerModelProvider(host: HeraldHost, endpoints: EndpointManager): vs
   const timer = setTimeout(() => void refresh(), 2000);
   return [
     provider,
-    vscode.lm.registerLanguageModelChatProvider(HERALD_VENDOR, provider),
+    vscode.lm.registerLanguageModelChatProvider(HERALD_VENDOR, defaultModel.wrap(provider)),
     vscode.lm.onDidChangeChatModels(() => void refresh()),
     host.onDidChangeSettings(() => {
       endpoints.rebuild();

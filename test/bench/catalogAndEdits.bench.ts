@@ -7,9 +7,9 @@
  * A model that meets a tool only in the catalog either loads it first (one more round inside
  * the turn, its tools block changed, so that round is written to the provider's cache whole)
  * or calls it directly (no round; the tool joins the full set on the next request): both are
- * replayed, as the bounds of what a real model does. Cost counts the tools block, which heads
- * the cached prefix: a request whose tools differ from the previous request's is a cache write
- * from its first token. A Copilot-hosted target bills requests, not tokens: there the figure is
+ * replayed, as the bounds of what a real model does. Cost is priced as the provider bills it
+ * (test/support/cachePricing.ts), tools block included: it heads the cached prefix, so a
+ * request whose tools differ from the previous request's reads nothing from the cache. A Copilot-hosted target bills requests, not tokens: there the figure is
  * premium requests (one per request sent, Herald's extra rounds included) against the window
  * the catalog frees.
  *
@@ -31,12 +31,11 @@ import { recordLoadedTools, TOOL_CATALOG_ID } from '../../src/core/strategies/to
 import { TokenCounter } from '../../src/core/tokens';
 import { copilotMcpName, loadMcpTools, sessionsOf, type ClientGroup, type ClientSession } from '../support/clients';
 import { factRecall } from '../support/factRecall';
+import { pricersFor } from '../support/cachePricing';
 import { expandsBack } from '../support/replay';
 import type { BenchReport } from './run';
 import { median, percent, quantile } from './stats';
 
-const READ = 0.1;
-const WRITE = 1.25;
 /** Copilot's window for the Claude and GPT models of its export (maxPromptTokens 127,997). */
 const COPILOT_WINDOW = 128_000;
 
@@ -74,18 +73,6 @@ function toolTokensOf(request: ChatRequest, tokens: TokenCounter): number {
   return request.tools.reduce((sum, tool) => sum + tokens.count(tool.name) + tokens.count(tool.description ?? '') + tokens.count(JSON.stringify(tool.inputSchema ?? null) ?? ''), 0);
 }
 
-/** What a provider bills for `current` after `previous` with prompt caching: the tools block and the messages it repeats are read, the rest written. */
-function sentCost(previous: ChatRequest | undefined, current: ChatRequest, tokens: TokenCounter): number {
-  const tools = toolTokensOf(current, tokens);
-  const messages = current.messages.map((message) => tokens.countMessage(message));
-  const all = tools + messages.reduce((sum, value) => sum + value, 0);
-  if (!previous || JSON.stringify(previous.tools) !== JSON.stringify(current.tools)) return all * WRITE;
-  let shared = 0;
-  while (shared < previous.messages.length && shared < current.messages.length && JSON.stringify(previous.messages[shared]) === JSON.stringify(current.messages[shared])) shared++;
-  const read = tools + messages.slice(0, shared).reduce((sum, value) => sum + value, 0);
-  return read * READ + (all - read) * WRITE;
-}
-
 /** The round Herald sends after answering a load: the same messages, the model's load call and Herald's answer, the grown tools. */
 function loadRound(sent: ChatRequest, tools: ChatRequest['tools'], names: readonly string[]): ChatRequest {
   const call: ChatMessage = { role: 'assistant', parts: [{ type: 'tool_call', id: 'herald_load', name: CATALOG_TOOL_NAME, arguments: { names } }], contentShape: 'parts' };
@@ -98,6 +85,8 @@ async function replaySession(session: ClientSession, config: PipelineConfig, tar
   const pipeline = new Pipeline(createStrategies(), config, { stash, tokens });
   const run = { windowTokens: COPILOT_WINDOW, ...(targetKind ? { targetKind } : {}) };
   let previousSent: ChatRequest | undefined;
+  // Priced as the session's provider bills (cachePricing.ts): Claude traffic by breakpoints, the rest by the longest earlier prefix.
+  const pricer = session.requests[0] ? pricersFor(session.requests[0].request, tokens).own : undefined;
   let previousOptimized: readonly ChatMessage[] = [];
   let previousOriginal: readonly ChatMessage[] = [];
   for (const entry of session.requests) {
@@ -108,7 +97,7 @@ async function replaySession(session: ClientSession, config: PipelineConfig, tar
     into.sent++;
     into.tokens += tokens.countRequest(sent);
     into.toolTokens += toolTokensOf(sent, tokens);
-    into.cost += sentCost(previousSent, sent, tokens);
+    into.cost += pricer!.bill(sent).cost;
     if (previousSent && JSON.stringify(previousSent.tools) !== JSON.stringify(sent.tools)) into.toolsChanged++;
     if (tokens.countRequest(sent) > COPILOT_WINDOW - 16_000) into.overWindow++;
     into.stable += previousOptimized.slice(0, -1).every((message, index) => JSON.stringify(message) === JSON.stringify(sent.messages[index])) ? 1 : 0;
@@ -139,7 +128,7 @@ async function replaySession(session: ClientSession, config: PipelineConfig, tar
       into.sent++;
       into.extraRounds++;
       into.tokens += tokens.countRequest(round);
-      into.cost += sentCost(previousSent, round, tokens);
+      into.cost += pricer!.bill(round).cost;
       previousSent = round;
     }
   }

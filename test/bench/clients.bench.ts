@@ -3,8 +3,9 @@
  * test/support/clients): Copilot's own export, Copilot-shaped sessions assembled from the
  * trajectories, the long and the short Claude Code sessions, and the trajectories as
  * mini-swe-agent sent them. Per client: billed tokens with the tools array counted (and how
- * much of them is the tools array), cost with prompt caching priced in (a changed tools block
- * invalidates the cached prefix), prefix stability (tools block included), losslessness, tools
+ * much of them is the tools array), cost with prompt caching priced as the provider bills it
+ * (test/support/cachePricing.ts: Anthropic's breakpoints for Claude traffic, OpenAI's longest
+ * earlier prefix for the rest, the other rule beside it), prefix stability (tools block included), losslessness, tools
  * the next reply called that the optimized request still offered or could load, facts still
  * shown, median and p95 ms per request. For Claude Code also against the provider's own usage
  * figures: the transcript lacks Claude Code's instructions and most of its tools, so Herald's
@@ -22,7 +23,7 @@ import { createStrategies } from '../../src/core/strategies';
 import { FAMILY_FACTORS, TokenCounter } from '../../src/core/tokens/tokenCounter';
 import { CLIENT_GROUPS, sessionsOf, type ClientGroup } from '../support/clients';
 import { addTurn, emptyTotals, replayClientSession, type ClientReplayTotals } from '../support/clients/clientReplay';
-import { CACHE_READ_PRICE, CACHE_WRITE_PRICE } from '../support/replay';
+import { ANTHROPIC_CACHE_RULE } from '../../src/core/costs/cacheBilling';
 import { hasSharedData } from '../support/sharedData';
 import type { BenchReport } from './run';
 import { median, percent, quantile } from './stats';
@@ -93,6 +94,10 @@ interface GroupResult {
   readonly summarizations: number;
   readonly summarizationsWithTools: number;
   readonly systemPrompts: SystemPrompts;
+  /** Sessions priced under each provider's rule. */
+  readonly providers: Record<string, number>;
+  /** Requests over Anthropic's breakpoint limit, before and after. */
+  readonly overBreakpointLimit: { before: number; after: number };
 }
 
 async function replayGroup(group: ClientGroup, limit: number, config: PipelineConfig, tokens: TokenCounter): Promise<GroupResult> {
@@ -102,11 +107,16 @@ async function replayGroup(group: ClientGroup, limit: number, config: PipelineCo
   let summarizations = 0;
   let summarizationsWithTools = 0;
   const systemPrompts: SystemPrompts = { distinct: new Map() };
+  const providers: Record<string, number> = {};
+  const overBreakpointLimit = { before: 0, after: 0 };
   const sessions = sessionsOf(group, limit);
   for (const session of sessions) {
     const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
     const pipeline = new Pipeline(createStrategies(), config, { stash, tokens });
     const summary = await replayClientSession(pipeline, stash, session, tokens);
+    providers[summary.provider] = (providers[summary.provider] ?? 0) + 1;
+    overBreakpointLimit.before += summary.overBreakpointLimit.before;
+    overBreakpointLimit.after += summary.overBreakpointLimit.after;
     summary.turns.forEach((turn, index) => {
       addTurn(totals, turn);
       const entry = session.requests[index]!;
@@ -125,11 +135,11 @@ async function replayGroup(group: ClientGroup, limit: number, config: PipelineCo
         usage ??= { requests: 0, tokens: 0, cost: 0 };
         usage.requests++;
         usage.tokens += entry.usage.input + entry.usage.cacheWrite + entry.usage.cacheRead;
-        usage.cost += entry.usage.input + entry.usage.cacheWrite * CACHE_WRITE_PRICE + entry.usage.cacheRead * CACHE_READ_PRICE;
+        usage.cost += entry.usage.input + entry.usage.cacheWrite * ANTHROPIC_CACHE_RULE.writePrice + entry.usage.cacheRead * ANTHROPIC_CACHE_RULE.readPrice;
       }
     });
   }
-  return { group, sessions: sessions.length, totals, shares, ...(usage ? { usage } : {}), summarizations, summarizationsWithTools, systemPrompts };
+  return { group, sessions: sessions.length, totals, shares, ...(usage ? { usage } : {}), summarizations, summarizationsWithTools, systemPrompts, providers, overBreakpointLimit };
 }
 
 function linesOf(result: GroupResult): string[] {
@@ -139,7 +149,7 @@ function linesOf(result: GroupResult): string[] {
     `${result.group}: ${result.sessions} sessions, ${totals.requests} requests`,
     `  billed tokens (tools array counted): ${totals.tokensBefore} → ${totals.tokensAfter} (saved ${percent(totals.tokensBefore - totals.tokensAfter, totals.tokensBefore)}); tools array ${percent(totals.toolTokensBefore, totals.tokensBefore)} of them, ${totals.toolTokensBefore} → ${totals.toolTokensAfter}`,
     `  where they are (before): tools ${percent(shares.tools, all)}, system ${percent(shares.system, all)}, tool results ${percent(shares.toolResults, all)}, user ${percent(shares.user, all)}, assistant ${percent(shares.assistant, all)}`,
-    `  cached cost (0.1 read / 1.25 write, tools block first): ${totals.costBefore.toFixed(0)} → ${totals.costAfter.toFixed(0)} (saved ${percent(totals.costBefore - totals.costAfter, totals.costBefore)})`,
+    `  cached cost as the provider bills it (${Object.entries(result.providers).map(([provider, count]) => `${count} sessions ${provider === 'anthropic' ? "Anthropic: entries at breakpoints" : 'OpenAI: longest earlier prefix'}`).join(', ')}): ${totals.costBefore.toFixed(0)} → ${totals.costAfter.toFixed(0)} (saved ${percent(totals.costBefore - totals.costAfter, totals.costBefore)}); under the other rule ${totals.costBeforeOther.toFixed(0)} → ${totals.costAfterOther.toFixed(0)} (saved ${percent(totals.costBeforeOther - totals.costAfterOther, totals.costBeforeOther)})${result.overBreakpointLimit.before + result.overBreakpointLimit.after > 0 ? `; requests over the 4-breakpoint limit: ${result.overBreakpointLimit.before} → ${result.overBreakpointLimit.after}` : ''}`,
     `  prefix stability ${percent(totals.stable, totals.requests)} (tools block changed by Herald on ${totals.toolsBlockChanges} requests); lossless ${percent(totals.lossless, totals.requests)}`,
     `  tools the next reply called, still offered or loadable: ${totals.calledReachable} of ${totals.called}${totals.unreachable.length > 0 ? ` (missing: ${[...new Set(totals.unreachable)].slice(0, 8).join(', ')})` : ''}`,
     `  code-like facts the next reply took from history, still shown: ${percent(totals.factsVisible, totals.factsUsed)} (${totals.factsVisible} of ${totals.factsUsed})`,
@@ -186,6 +196,10 @@ export async function bench(): Promise<BenchReport> {
       toolTokensAfter: result.totals.toolTokensAfter,
       costBefore: result.totals.costBefore,
       costAfter: result.totals.costAfter,
+      costBeforeOther: result.totals.costBeforeOther,
+      costAfterOther: result.totals.costAfterOther,
+      providers: result.providers,
+      overBreakpointLimit: result.overBreakpointLimit,
       stable: result.totals.stable,
       toolsBlockChanges: result.totals.toolsBlockChanges,
       lossless: result.totals.lossless,

@@ -4,11 +4,17 @@
  * fresh tool result). Per workload and per category: tokens before and after, the share saved,
  * how many key facts the optimized request still shows outside a marker, and losslessness.
  * HERALD_BENCH_WORKLOADS=id,id runs only those; HERALD_BENCH_CONFIG takes a PipelineConfig as JSON.
+ *
+ * Two sets: the own 33 (tuned on, rows printed) and the held-out set of issue 29, cut by a fixed
+ * rule (test/support/workloads/heldOutSplit.ts) into a tune half, printed row by row, and a
+ * measure half whose totals alone are printed: tuning never sees its misses.
+ * HERALD_BENCH_SET=own|held-out picks one set (both by default); HERALD_BENCH_SHOW_MEASURED=1
+ * prints the measure half's rows too (for the final report, never while tuning).
  */
 import type { PipelineConfig } from '../../src/core/pipeline';
 import { TokenCounter } from '../../src/core/tokens';
 import { hasSharedData } from '../support/sharedData';
-import { buildWorkloads, type WorkloadCategory } from '../support/workloads';
+import { buildHeldOutWorkloads, buildWorkloads, heldOutHalf, type Workload, type WorkloadCategory } from '../support/workloads';
 import { runWorkload, type WorkloadResult } from '../support/workloads/measure';
 import type { BenchReport } from './run';
 import { median, percent } from './stats';
@@ -32,8 +38,29 @@ export async function bench(): Promise<BenchReport> {
   if (!hasSharedData()) return { title: 'One-request workloads (skipped: ../shared/data is absent)', lines: [] };
   const wanted = (process.env.HERALD_BENCH_WORKLOADS ?? '').split(',').filter(Boolean);
   const config = JSON.parse(process.env.HERALD_BENCH_CONFIG ?? '{}') as PipelineConfig;
-  const workloads = buildWorkloads().filter((workload) => wanted.length === 0 || wanted.includes(workload.id));
+  const set = process.env.HERALD_BENCH_SET ?? '';
+  const showMeasured = process.env.HERALD_BENCH_SHOW_MEASURED === '1';
+  const pick = (workloads: Workload[]): Workload[] => workloads.filter((workload) => wanted.length === 0 || wanted.includes(workload.id));
   const tokens = new TokenCounter(200_000);
+  const lines: string[] = [];
+  const figures: Record<string, unknown> = {};
+  if (set === '' || set === 'own') {
+    const own = await runSet(pick(buildWorkloads()), tokens, config, true);
+    lines.push('own workloads:', ...own.lines);
+    figures.own = own.figures;
+  }
+  if (set === '' || set === 'held-out') {
+    const heldOut = pick(buildHeldOutWorkloads());
+    const tune = await runSet(heldOut.filter((workload) => heldOutHalf(workload.id) === 'tune'), tokens, config, true);
+    const measure = await runSet(heldOut.filter((workload) => heldOutHalf(workload.id) === 'measure'), tokens, config, showMeasured);
+    lines.push('held-out, tune half:', ...tune.lines, `held-out, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
+    figures.heldOutTune = tune.figures;
+    figures.heldOutMeasure = measure.figures;
+  }
+  return { title: 'One-request workloads: default pipeline, tokens saved and key facts visible', lines, figures };
+}
+
+async function runSet(workloads: readonly Workload[], tokens: TokenCounter, config: PipelineConfig, detailed: boolean): Promise<{ lines: string[]; figures: Record<string, unknown> }> {
   const all = empty();
   const byCategory = new Map<WorkloadCategory, Totals>();
   const rows: string[] = ['| workload | pattern | tokens before | after | saved | facts visible |', '|---|---|---:|---:|---:|---:|'];
@@ -50,9 +77,11 @@ export async function bench(): Promise<BenchReport> {
     const facts = `${result.visible.length}/${workload.facts.length}`;
     rows.push(`| \`${workload.id}\`${workload.planted ? ' (planted)' : ''} | ${workload.pattern} | ${result.tokensBefore} | ${result.tokensAfter} | ${percent(result.tokensBefore - result.tokensAfter, result.tokensBefore)} | ${facts}${result.lossless ? '' : ' (not lossless!)'} |`);
   }
-  const lines = [
+  const summary = [
     `workloads: ${all.workloads}; tokens ${all.before} → ${all.after}: saved ${percent(all.before - all.after, all.before)} over the set (median per workload ${percent(median(savings), 1)}); key facts visible ${all.visible}/${all.facts}; workloads with every fact visible ${all.complete}/${all.workloads}; lossless ${results.filter((result) => result.lossless).length}/${results.length}`,
     ...[...byCategory].map(([category, totals]) => `  ${category}: ${totals.workloads} workloads, tokens ${totals.before} → ${totals.after}, saved ${percent(totals.before - totals.after, totals.before)}, facts visible ${totals.visible}/${totals.facts}`),
+  ];
+  const details = [
     ...rows,
     'facts hidden behind a marker:',
     ...results.filter((result) => result.hidden.length > 0).map((result) => `  ${result.id}: ${result.hidden.map((fact) => JSON.stringify(fact.slice(0, 80))).join(', ')}`),
@@ -63,12 +92,11 @@ export async function bench(): Promise<BenchReport> {
     }, {})).sort((a, b) => b[1] - a[1]).map(([id, value]) => `  ${id}: ${value} (${percent(value, all.before)})`),
   ];
   return {
-    title: 'One-request workloads: default pipeline, tokens saved and key facts visible',
-    lines,
+    lines: detailed ? [...summary, ...details] : summary,
     figures: {
       workloads: all.workloads, tokensBefore: all.before, tokensAfter: all.after, factsVisible: all.visible, facts: all.facts, complete: all.complete,
       categories: Object.fromEntries(byCategory),
-      perWorkload: results.map((result) => ({ id: result.id, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, visible: result.visible.length, hidden: result.hidden, lossless: result.lossless, durationMs: result.durationMs })),
+      ...(detailed ? { perWorkload: results.map((result) => ({ id: result.id, tokensBefore: result.tokensBefore, tokensAfter: result.tokensAfter, visible: result.visible.length, hidden: result.hidden, lossless: result.lossless, durationMs: result.durationMs })) } : {}),
     },
   };
 }

@@ -27,6 +27,7 @@ import { chromium, type Frame, type Page } from 'playwright-core';
 import { hasSharedData, loadTrajectory } from '../support/sharedData';
 import { FAKE_MODEL, FAKE_USAGE, startFakeServer, type FakeServer } from './fakeOpenAiServer';
 import { scanForSecret, secretForms } from './secretScan';
+import { runEditorWalks } from './checks/editorWalks';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
@@ -151,6 +152,8 @@ async function main(): Promise<number> {
     if (process.env.HERALD_E2E_KEEP !== '1') fs.rmSync(temporary, { recursive: true, force: true });
     else log(`kept ${temporary}`);
   }
+  // Issue 27's walks from a fresh install, each in a VS Code of its own (test/e2e/checks/editorWalks.ts).
+  await timed('walks', () => runEditorWalks({ node22, entry, vsix, artifacts: ARTIFACTS, check, log }));
   const failed = checks.filter((entry) => !entry.ok);
   const summary = { ok: failed.length === 0, totalMs: Date.now() - started, timings, checks };
   fs.writeFileSync(path.join(ARTIFACTS, 'summary.json'), JSON.stringify(summary, null, 2));

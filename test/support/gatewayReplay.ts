@@ -11,6 +11,8 @@ import { parseRequest, serializeRequest, toAnthropic } from '../../src/core/chat
 import type { ChatMessage, ChatRequest } from '../../src/core/chat/types';
 import type { CliIo } from '../../src/cli/io';
 import { startServe } from '../../src/cli/serveCommand';
+import { tenantStashKey } from '../../src/gateway/gatewayOptimizer';
+import { tenantOfRequest } from '../../src/gateway/tenants';
 import { FakeUpstream, type Answer } from '../unit/gateway/fakeUpstream';
 import { anthropicEvents, type AnthropicBlock } from '../unit/gateway/providerAnswers';
 import type { ClientSession } from './clients';
@@ -27,9 +29,12 @@ export interface GatewayReplay {
   readonly totalMs: readonly number[];
   /** The gateway's record of each request. */
   readonly records: readonly Record<string, unknown>[];
-  /** The gateway's stash key (handles are derived from it: a comparison replay uses the same one). */
+  /** The stash key of the replaying client's tenant (its handles are derived from it: a comparison replay uses the same one). */
   readonly stashKey: Uint8Array;
 }
+
+/** The replaying client's headers (its key makes its tenant). */
+const CLIENT_HEADERS = { 'x-api-key': 'sk-ant-replay', 'anthropic-version': '2023-06-01' };
 
 /** The recorded reply as the blocks the fake provider streams (thinking, text, tool calls). */
 export function replyBlocks(reply: ChatMessage | undefined): AnthropicBlock[] {
@@ -62,7 +67,7 @@ export async function replayThroughGateway(session: ClientSession, options: { re
       const body = serializeRequest(request);
       sent.push(body);
       const started = performance.now();
-      const response = await fetch(`http://127.0.0.1:${serve.port}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-ant-replay', 'anthropic-version': '2023-06-01' }, body: JSON.stringify(body) });
+      const response = await fetch(`http://127.0.0.1:${serve.port}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', ...CLIENT_HEADERS }, body: JSON.stringify(body) });
       const reader = response.body!.getReader();
       let first = true;
       for (;;) {
@@ -77,7 +82,9 @@ export async function replayThroughGateway(session: ClientSession, options: { re
       if (response.status !== 200) throw new Error(`Herald: the gateway answered ${response.status} on request ${sent.length}`);
     }
     const bodies = upstream.bodies('/v1/messages');
-    return { received: bodies.map((body) => parseRequest(body, 'anthropic')), bodies, sent, firstByteMs, totalMs, records: [...(serve.gateway.recent() as unknown as Record<string, unknown>[])], stashKey: fs.readFileSync(path.join(folder, 'key')) };
+    const key = fs.readFileSync(path.join(folder, 'key'));
+    const stashKey = tenantStashKey(key, tenantOfRequest(CLIENT_HEADERS, new URLSearchParams(), key));
+    return { received: bodies.map((body) => parseRequest(body, 'anthropic')), bodies, sent, firstByteMs, totalMs, records: [...(serve.gateway.recent() as unknown as Record<string, unknown>[])], stashKey };
   } finally {
     await serve.stop();
     await upstream.close();

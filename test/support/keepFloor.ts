@@ -17,7 +17,7 @@ import { formatMarker } from '../../src/core/stash/marker';
 import { HISTORY_TRIM_DEFAULTS } from '../../src/core/strategies/historyTrim';
 import { planTrim, renderTrim } from '../../src/core/strategies/history/trimPlan';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
-import { cachedCost } from './replay';
+import { pricersFor } from './cachePricing';
 
 /** How the floor reads the rules. */
 export interface FloorReading {
@@ -88,12 +88,11 @@ function assistantAction(part: Part): string {
 export function floorOf(requests: readonly ChatRequest[], tokens: TokenCounter, reading: FloorReading): { tokens: number; cachedCost: number } {
   let total = 0;
   let cost = 0;
-  let previous: ChatMessage[] = [];
+  const pricer = requests[0] ? pricersFor(requests[0], tokens).own : undefined;
   for (const request of requests) {
     const floor = floorRequest(request, reading);
     for (const message of floor) total += tokens.countMessage(message);
-    cost += cachedCost(previous, floor, tokens);
-    previous = floor;
+    cost += pricer!.bill({ ...request, messages: floor, tools: [] }).cost;
   }
   return { tokens: total, cachedCost: cost };
 }

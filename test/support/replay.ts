@@ -1,7 +1,8 @@
 /**
  * Turn-by-turn replay of a conversation through a pipeline, measuring what a provider
- * bills: tokens, cost with prompt caching priced in (BENCHMARKS.md: the part repeating the
- * previous request at 0.1, the rest at 1.25), prefix stability and losslessness.
+ * bills: tokens, cost with prompt caching priced as the provider bills it (cachePricing.ts:
+ * Anthropic's breakpoints for Claude traffic, OpenAI's longest earlier prefix for the rest),
+ * prefix stability and losslessness.
  */
 import { parseRequest, serializeRequest, type ChatMessage, type ChatRequest } from '../../src/core/chat';
 import { partText } from '../../src/core/chat/types';
@@ -9,15 +10,13 @@ import { expandRequest, sitesFrom, type Pipeline, type RequestElisionSite } from
 import type { Decision } from '../../src/core/pipeline/types';
 import type { Stash } from '../../src/core/stash/stash';
 import type { TokenCounter } from '../../src/core/tokens/tokenCounter';
+import { pricersFor, type SessionPricers } from './cachePricing';
 import { factRecall, freshFactRecall } from './factRecall';
-
-export const CACHE_READ_PRICE = 0.1;
-export const CACHE_WRITE_PRICE = 1.25;
 
 export interface ReplayTurn {
   readonly tokensBefore: number;
   readonly tokensAfter: number;
-  /** Cost units (1 = one fresh input token) with caching priced in, before and after. */
+  /** Cost units (1 = one fresh input token) with caching priced as the provider bills it, before and after. */
   readonly cachedCostBefore: number;
   readonly cachedCostAfter: number;
   /** Every message of the previous optimized request but its last is repeated byte for byte. */
@@ -49,8 +48,9 @@ export interface ReplaySummary {
 
 export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly unknown[], tokens: TokenCounter): Promise<ReplaySummary> {
   const turns: ReplayTurn[] = [];
-  let previousOriginal: readonly ChatMessage[] = [];
   let previousOptimized: readonly ChatMessage[] = [];
+  let before: SessionPricers | undefined;
+  let after: SessionPricers | undefined;
   let previousRequest: ChatRequest | undefined;
   const saved: Record<string, number> = {};
   let factsUsed = 0;
@@ -59,6 +59,8 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
   let freshFactsVisible = 0;
   for (const body of bodies) {
     const request = parseRequest(body);
+    before ??= pricersFor(request, tokens);
+    after ??= pricersFor(request, tokens);
     // The reply to the previous request is the assistant message that follows its messages here.
     const reply = previousRequest ? request.messages[previousRequest.messages.length] : undefined;
     if (previousRequest && reply?.role === 'assistant') {
@@ -78,8 +80,8 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
     turns.push({
       tokensBefore: result.tokensBefore,
       tokensAfter: result.tokensAfter,
-      cachedCostBefore: cachedCost(previousOriginal, request.messages, tokens),
-      cachedCostAfter: cachedCost(previousOptimized, wire.messages, tokens),
+      cachedCostBefore: before.own.bill(request).cost,
+      cachedCostAfter: after.own.bill(wire).cost,
       prefixStable,
       lossless,
       durationMs: result.durationMs,
@@ -87,7 +89,6 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
       optimized: wire,
     });
     for (const [id, tokens] of Object.entries(result.savedByStrategy)) saved[id] = (saved[id] ?? 0) + tokens;
-    previousOriginal = request.messages;
     previousOptimized = wire.messages;
     previousRequest = request;
   }
@@ -106,17 +107,6 @@ export async function replay(pipeline: Pipeline, stash: Stash, bodies: readonly 
     freshFactsUsed,
     freshFactsVisible,
   };
-}
-
-/** Cost of a request when the messages it shares with the previous one are cache reads. */
-export function cachedCost(previous: readonly ChatMessage[], current: readonly ChatMessage[], tokens: TokenCounter): number {
-  let shared = 0;
-  while (shared < previous.length && shared < current.length && JSON.stringify(previous[shared]) === JSON.stringify(current[shared])) shared++;
-  let cost = 0;
-  current.forEach((message, index) => {
-    cost += tokens.countMessage(message) * (index < shared ? CACHE_READ_PRICE : CACHE_WRITE_PRICE);
-  });
-  return cost;
 }
 
 /**

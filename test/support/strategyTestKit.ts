@@ -5,6 +5,7 @@
 import { parseRequest } from '../../src/core/chat/convert';
 import type { ChatRequest } from '../../src/core/chat/types';
 import { Pipeline, type PipelineResult } from '../../src/core/pipeline/pipeline';
+import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../src/core/pipeline/cacheEconomics';
 import type { Strategy } from '../../src/core/pipeline/types';
 import { MemoryBlobStore } from '../../src/core/stash/blobStore';
 import { Stash } from '../../src/core/stash/stash';
@@ -20,10 +21,15 @@ export interface TestRig {
   run(body: unknown): Promise<PipelineResult & { input: ChatRequest }>;
 }
 
-/** A pipeline of the given strategies over an in-memory stash with a fixed key. */
+/**
+ * A pipeline of the given strategies over an in-memory stash with a fixed key. Rewrites of
+ * cached history are held to the fixed share (`cachedRewriteMinSavedShare`), so a strategy's
+ * test sees the strategy's own choices in its short conversations, not the session-length
+ * pricing (tested in test/unit/pipeline/cacheEconomics.test.ts).
+ */
 export function createRig(strategies: readonly Strategy[], options: Readonly<Record<string, Readonly<Record<string, unknown>>>> = {}): TestRig {
   const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(7) });
-  const pipeline = new Pipeline(strategies, { options }, { stash, tokens: sharedTokens });
+  const pipeline = new Pipeline(strategies, { options, cachedRewriteMinSavedShare: CACHED_REWRITE_MIN_SAVED_SHARE }, { stash, tokens: sharedTokens });
   return {
     pipeline,
     stash,

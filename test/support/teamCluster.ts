@@ -9,7 +9,6 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { SERVE_USAGE } from '../../src/cli/serveCommand';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..');
 const README = path.join(PROJECT_ROOT, 'README.md');
@@ -97,11 +96,7 @@ export async function startReplica(line: string, replace: { port: number; redisU
   const args: string[] = [];
   for (let index = 0; index < words.length; index++) {
     const word = words[index]!;
-    if (word === '--allowed-host' && !SERVE_USAGE.includes('--allowed-host')) {
-      // The Host check (and its option) comes with the gateway's security work, merged apart
-      // from this one; a build without it answers every Host, so the option is left out.
-      index++;
-    } else if (word === '--port') {
+    if (word === '--port') {
       args.push(word, String(replace.port));
       index++;
     } else if (word === '--store') {

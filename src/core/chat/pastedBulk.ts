@@ -5,6 +5,7 @@
  * is never part of it. Everything here is a pure function of the message's text.
  */
 import { detectContentFormat } from '../content/detect';
+import { dataLineKind, dataLineShare } from '../content/dataLines';
 
 /** A span of pasted bulk inside a text. */
 export interface BulkSpan {
@@ -12,9 +13,24 @@ export interface BulkSpan {
   readonly end: number;
 }
 
-/** Pasted bulk shorter than this (lines, characters) is left to read as it is. */
-const MIN_LINES = 20;
-const MIN_CHARS = 1_500;
+/**
+ * Pasted bulk shorter than this (lines, characters) is left to read as it is: below about 100
+ * tokens no cut pays for its marker and the retrieve round it risks, even under a chat's short
+ * prompt (priced in `strategies/shared/pastePays.ts`; each cut is priced again with its request).
+ */
+const MIN_LINES = 8;
+const MIN_CHARS = 400;
+/**
+ * A run read as data by the content detector alone (a diff, a listing, a page), not line by line,
+ * is taken from the sizes that held before pastes were split by unit: such runs are mostly what a
+ * task quotes, and their cleaners keep each part whole.
+ */
+const MIN_FORMAT_LINES = 20;
+const MIN_FORMAT_CHARS = 1_500;
+/** A list of pasted items is looked for from this size (its items are ranked whole). */
+const MIN_LIST_CHARS = 1_500;
+/** A block whose lines are this share data of any kind (log lines, samples, spans, hits…) is data, mixed or not. */
+const DATA_LINE_SHARE = 0.6;
 /** A list of pasted items needs at least this many of them. */
 const MIN_ITEMS = 5;
 
@@ -57,7 +73,32 @@ function ownLead(paragraph: Paragraph): number {
 }
 
 function isData(text: string): boolean {
-  return detectContentFormat(text) !== 'text';
+  return detectContentFormat(text) !== 'text' || dataLineShare(text.split('\n')) >= DATA_LINE_SHARE;
+}
+
+/**
+ * A line the user typed: three words or more ending as a sentence does, and no line of data (a
+ * Herald marker closing a cut paste is the paste's: it is found again the same way).
+ */
+function isSentence(line: string): boolean {
+  const trimmed = line.trim();
+  return /[?.!:]$/.test(trimmed) && /^\S+(?:\s+\S+){2,}/.test(trimmed) && !trimmed.includes('[herald: ') && dataLineKind(line) === undefined;
+}
+
+/**
+ * A run of data without the lines of prose at its ends: a question typed on the line right after
+ * a paste (or right above it) is the user's, never part of the paste.
+ */
+function trimProse(text: string, span: BulkSpan): BulkSpan {
+  const body = text.slice(span.start, span.end);
+  const lines = body.split('\n');
+  let first = 0;
+  let last = lines.length - 1;
+  while (first < last && isSentence(lines[first]!)) first++;
+  while (last > first && isSentence(lines[last]!)) last--;
+  const start = span.start + lines.slice(0, first).reduce((sum, line) => sum + line.length + 1, 0);
+  const end = start + lines.slice(first, last + 1).join('\n').length;
+  return { start, end };
 }
 
 function lineCount(text: string): number {
@@ -68,8 +109,9 @@ function lineCount(text: string): number {
 
 /**
  * Runs of pasted bulk in a text, outside the spans already taken (fenced blocks, tagged output):
- * consecutive paragraphs that each read as data (by the content detector), from 20 lines and
- * 1,500 characters.
+ * consecutive paragraphs that each read as data (by the content detector, or line by line: a paste
+ * may mix logs, samples and spans), from 8 lines and 400 characters, less the lines of prose at
+ * its ends (a run the detector alone reads as data, from 20 lines and 1,500 characters).
  */
 export function pastedBulkSpans(text: string, taken: readonly BulkSpan[] = []): BulkSpan[] {
   if (text.length < MIN_CHARS) return [];
@@ -87,7 +129,7 @@ export function pastedBulkSpans(text: string, taken: readonly BulkSpan[] = []): 
 
 /** The span of a pasted list of items (retrieved chunks, search results, candidates), when the text holds one. */
 export function itemListSpan(text: string): BulkSpan | undefined {
-  return text.length < MIN_CHARS ? undefined : itemList(text, { start: 0, end: text.length })?.[0];
+  return text.length < MIN_LIST_CHARS ? undefined : itemList(text, { start: 0, end: text.length })?.[0];
 }
 
 function dataRuns(text: string, region: BulkSpan): BulkSpan[] {
@@ -95,8 +137,11 @@ function dataRuns(text: string, region: BulkSpan): BulkSpan[] {
   let run: BulkSpan | undefined;
   const close = (): void => {
     if (run !== undefined) {
-      const body = text.slice(run.start, run.end);
-      if (body.length >= MIN_CHARS && lineCount(body) >= MIN_LINES && isData(body)) spans.push(run);
+      const trimmed = trimProse(text, run);
+      const body = text.slice(trimmed.start, trimmed.end);
+      const lines = lineCount(body);
+      const byLines = body.length >= MIN_CHARS && lines >= MIN_LINES && dataLineShare(body.split('\n')) >= DATA_LINE_SHARE;
+      if (byLines || (body.length >= MIN_FORMAT_CHARS && lines >= MIN_FORMAT_LINES && isData(body))) spans.push(trimmed);
     }
     run = undefined;
   };
@@ -158,7 +203,7 @@ function itemList(text: string, region: BulkSpan): BulkSpan[] | undefined {
   const tail = paragraphs(text, items[items.length - 1]!.index, region.end);
   const closing = tail[tail.length - 1];
   if (tail.length > 1 && closing !== undefined && /\?\s*$/.test(closing.text) && lineCount(closing.text) <= 5) end = tail[tail.length - 2]!.end;
-  if (end - first < MIN_CHARS) return undefined;
+  if (end - first < MIN_LIST_CHARS) return undefined;
   return [{ start: first, end }];
 }
 

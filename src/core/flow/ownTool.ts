@@ -14,6 +14,12 @@ export interface OwnToolContext {
   /** The request as it goes to the target (optimized, with the tools offered so far). */
   readonly request: ChatRequest;
   readonly target: TargetInformation;
+  /**
+   * True when Herald's optimizer ran on this request (it may elide, so markers may appear): a
+   * tool that answers markers is offered then, from the session's first request. False when the
+   * optimizer is off or failed (the request goes out as the caller sent it).
+   */
+  readonly optimized: boolean;
   /** The session the pipeline ran the request under, when it ran. */
   readonly sessionId?: string;
   /** The original behind a stash handle, or undefined. */
@@ -48,6 +54,9 @@ export interface OwnTool {
    * The definition to add to this request, or undefined when the tool is not offered. Called
    * once per turn, after the pipeline; a tool a strategy already put in the request (under
    * this name, absent from the caller's tools) is answered without being offered again.
+   * The answer must be the same on every request of a session (decided by the host's setup,
+   * never by what this request happens to carry): the tools block heads the cached prefix, and
+   * a tool offered from the middle of a session makes the provider write it all again.
    */
   offer(context: OwnToolContext): ToolDefinition | undefined;
   /** Answers one call; `input` is the call's arguments as an object. */

@@ -14,8 +14,11 @@ import type { ForwardTarget, OwnToolRound, ProviderUsage, ResponseChunk, ToolCal
 import type { OwnTool, OwnToolAnswer, OwnToolContext } from './ownTool';
 import { OWN_TOOLS } from './ownTools';
 import { RETRIEVE_TOOL_NAME } from './retrieveTool';
+import { requestWithoutRetrievePromise } from './markerPromise';
+import { answerClientPointers } from './clientPointers';
 import { describeError } from '../errors';
 import type { BillingKind } from '../costs/billing';
+import { totalInputTokens } from '../costs/usage';
 
 export { RETRIEVE_TOOL, RETRIEVE_TOOL_NAME, answerRetrieveCall } from './retrieveTool';
 const PREVIEW_CHARS = 200;
@@ -30,8 +33,22 @@ export interface RequestRecord {
   readonly family?: string;
   /** `optimized`, `served-from-cache` (semantic_cache answered, the target was not called), `forwarded-original` (the pipeline failed), `optimizer-off`, `failed` (the target failed) or `cancelled` (the caller stopped it). A failed or cancelled request saves nothing. */
   readonly status: 'optimized' | 'served-from-cache' | 'forwarded-original' | 'optimizer-off' | 'failed' | 'cancelled';
+  /**
+   * Tokens of the request as the caller sent it: what going direct would have sent, in one
+   * round. When the provider reported usage, in the provider's count (Herald's count scaled by
+   * the provider's count of what was sent over Herald's: see `countedTokens`).
+   */
   readonly tokensBefore: number;
+  /**
+   * Tokens sent to the target for this turn, every round counted (the first request and each
+   * round of Herald's own tool answers, which re-sends the whole request): the provider's own
+   * input figures summed over the rounds when it reported usage, else Herald's count.
+   */
   readonly tokensAfter: number;
+  /** Herald's own counts (o200k) of the caller's request and of everything sent, when `tokensAfter` is the provider's. */
+  readonly countedTokens?: { readonly before: number; readonly after: number };
+  /** Herald's count of each request sent to the target this turn, in order (absent when none was sent). */
+  readonly roundTokens?: readonly number[];
   /** Time the pipeline took, in ms. */
   readonly optimizeMs: number;
   /** Time until the answer was complete, in ms. */
@@ -156,7 +173,8 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     }
   }
   const tokensBefore = result?.tokensBefore ?? input.countTokens(input.request);
-  const tokensAfter = result?.tokensAfter ?? tokensBefore;
+  // What each round sent, counted as it goes out (own tools and the rounds' answers included).
+  const roundTokens: number[] = [];
   const ownToolCalls: Record<string, number> = {};
   let usage: ProviderUsage | undefined;
   let callerRetrievals = 0;
@@ -168,8 +186,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     model: input.target.information.name,
     family: input.target.information.family,
     status,
-    tokensBefore,
-    tokensAfter,
+    ...turnTokens(tokensBefore, roundTokens, usage, status === 'served-from-cache' ? 0 : result?.tokensAfter ?? tokensBefore),
     optimizeMs: result?.durationMs ?? 0,
     totalMs: now() - startedAt,
     decisions: result?.decisions ?? [],
@@ -204,6 +221,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const context = (current: ChatRequest): OwnToolContext => ({
     original: input.request,
     request: current,
+    optimized: result !== undefined,
     target: input.target.information,
     sessionId: result?.sessionId,
     retrieve: input.retrieve,
@@ -211,9 +229,19 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
     ...(input.optimize && result ? { currentTools: () => toolsNow(input) } : {}),
     signal: input.signal,
   });
+  // A client's pointer back to a result Herald elided gets that result's text.
+  if (result) {
+    try {
+      request = await answerClientPointers(request, input.retrieve);
+    } catch (failure) {
+      input.logger.warn('client-pointers-failed', `Herald: a pointer to an elided result could not be answered: ${describeError(failure)}`);
+    }
+  }
   const offered = offerOwnTools(input, request, context);
   request = offered.request;
   const own = offered.active;
+  // No retrieve tool for the model: no marker may promise one.
+  if (result && !own.has(RETRIEVE_TOOL_NAME) && !input.request.tools.some((tool) => tool.name === RETRIEVE_TOOL_NAME)) request = requestWithoutRetrievePromise(request);
 
   // What the caller saw, kept for semantic_cache; an answer with parts Herald cannot store is not kept.
   const seen: CachedAnswer['chunks'][number][] = [];
@@ -230,6 +258,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       // The answer's closing events wait for the end of the round: a further round continues the same answer.
       const closing: ResponseChunk[] = [];
       rounds++;
+      roundTokens.push(input.countTokens(request));
       for await (const chunk of input.target.send(request, input.signal)) {
         if (chunk.type === 'wire') {
           if (chunk.call && own.has(chunk.call.name)) continue;
@@ -368,6 +397,19 @@ function neutralContinuation(request: ChatRequest, round: OwnToolRound): ChatReq
 /** A chunk as semantic_cache keeps it: its content, without the wire it came in. */
 function contentOf(chunk: Extract<ResponseChunk, { type: 'text' | 'tool_call' }>): CachedAnswer['chunks'][number] {
   return chunk.type === 'text' ? { type: 'text', text: chunk.text } : { type: 'tool_call', id: chunk.id, name: chunk.name, input: chunk.input };
+}
+
+/**
+ * A turn's before and after: Herald's counts over every round, or, when the provider reported its
+ * input, the provider's figure after and Herald's before scaled by the provider's count of what
+ * was sent over Herald's (the same tokenizer on both sides of the saving).
+ */
+function turnTokens(before: number, rounds: readonly number[], usage: ProviderUsage | undefined, unsent: number): Pick<RequestRecord, 'tokensBefore' | 'tokensAfter' | 'countedTokens' | 'roundTokens'> {
+  if (rounds.length === 0) return { tokensBefore: before, tokensAfter: unsent };
+  const counted = rounds.reduce((sum, tokens) => sum + tokens, 0);
+  const billed = usage ? totalInputTokens(usage) : 0;
+  if (billed === 0 || counted === 0) return { tokensBefore: before, tokensAfter: counted, roundTokens: [...rounds] };
+  return { tokensBefore: Math.round((before * billed) / counted), tokensAfter: billed, countedTokens: { before, after: counted }, roundTokens: [...rounds] };
 }
 
 function addUsage(total: ProviderUsage | undefined, next: ProviderUsage): ProviderUsage {

@@ -1,6 +1,10 @@
 /**
- * `herald_retrieve`: the original behind a marker, byte for byte, inside the turn. Offered
- * only when the request carries markers.
+ * `herald_retrieve`: the original behind a marker, byte for byte, inside the turn. Offered on
+ * every request Herald optimizes for a client that sends tools (an agent), from a session's
+ * first request on, whether or not this request carries a marker yet: the tools block heads the
+ * provider's cached prefix, so a tool added at the first elision would make it write the whole
+ * prompt again. A request that arrives without any tools (a plain chat), or that Herald did not
+ * optimize (off, or failed: it goes out as it came), gets it only when it carries a marker.
  */
 import { partText, type ChatRequest, type ToolDefinition } from '../chat/types';
 import { findMarkers, isHandle } from '../stash/marker';
@@ -22,7 +26,7 @@ export const RETRIEVE_TOOL: ToolDefinition = {
 
 export const retrieveTool: OwnTool = {
   name: RETRIEVE_TOOL_NAME,
-  offer: (context) => (hasMarkers(context.request) ? RETRIEVE_TOOL : undefined),
+  offer: (context) => ((context.optimized && context.original.tools.length > 0) || hasMarkers(context.request) ? RETRIEVE_TOOL : undefined),
   answer: async (input, context) => {
     const handle = handleOf(input);
     const text = await answerRetrieveCall(input, context.retrieve);

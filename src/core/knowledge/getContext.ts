@@ -53,7 +53,7 @@ export interface GetContextDependencies {
   readonly judgeMode?: JudgeMode;
   /** Remembered verdicts; without it nothing is remembered. */
   readonly judgeMemory?: JudgeMemory;
-  /** Ranks sections by meaning when given. */
+  /** Ranks sections by meaning when given (Herald's shipped model only with `options.shippedModelMeaning`). */
   readonly embedder?: Embedder;
   /** The connection's user: their private notes may come back. */
   readonly viewer?: string;
@@ -85,6 +85,7 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
   const audience: Audience = { viewer: dependencies.viewer, allowedFolders: dependencies.allowedFolders, folder: input.folder, tags: input.tags, today: isoDay(now) };
   const visible = library.pages.filter((page) => isVisible(page, audience));
   const visibleIds = new Set(visible.map((page) => page.id));
+  const embedder = meaningEmbedder(dependencies.embedder, options.shippedModelMeaning);
   const judgeModel = dependencies.judgeModel ?? dependencies.model;
   const judgeMode: JudgeMode = judgeModel ? (dependencies.judgeMode ?? 'gate') : 'off';
 
@@ -107,14 +108,14 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     taskTags: new Set(taskTags),
     liftedFolders: matchFolders(library, taskTerms, options.folderMatch),
     options,
-    embedder: dependencies.embedder,
+    embedder,
     signal: dependencies.signal,
   });
 
   // Packs: the named one alone, or those whose phrasings the task comes close to.
   const goodForPhrases = [...library.packs.flatMap((pack) => pack.goodFor), ...visible.flatMap((page) => page.meta.good_for)];
-  const meaning = dependencies.embedder ? await phraseMeanings(dependencies.embedder, input.task, goodForPhrases, dependencies.signal) : undefined;
-  const meaningMatch = options.meaningMatch ?? (dependencies.embedder?.name.startsWith(SHIPPED_MODEL_NAME) ? SHIPPED_MODEL_MEANING_MATCH : DEFAULT_MEANING_MATCH);
+  const meaning = embedder ? await phraseMeanings(embedder, input.task, goodForPhrases, dependencies.signal) : undefined;
+  const meaningMatch = options.meaningMatch ?? (embedder?.name.startsWith(SHIPPED_MODEL_NAME) ? SHIPPED_MODEL_MEANING_MATCH : DEFAULT_MEANING_MATCH);
   // By words, or by meaning when an embedder is given and the phrasing is close enough.
   const phraseScore = (phrase: string): number => {
     const lexical = phraseCoverage(taskTerms, phrase);
@@ -254,8 +255,19 @@ export async function getContext(library: Library, rawInput: GetContextInput, de
     nothingFound,
     nearest: nearest.map((page) => ({ page_id: page.id, title: page.meta.title })),
     rulesOverBudget: assembly.rulesOverBudget,
+    signals: embedder ? `words + meaning (${embedder.name})` : 'words',
     judge: { mode: judgeMode, asked: verdicts.size, failed: judgeFailure, wouldDrop },
   };
+}
+
+/**
+ * The embedder the library ranks by meaning with: a user's model always; Herald's shipped model
+ * only when `shippedModelMeaning` asks for it (see {@link KnowledgeOptions.shippedModelMeaning}:
+ * on the library it brought unrelated pages and found no reworded page that words missed).
+ */
+function meaningEmbedder(embedder: Embedder | undefined, shippedModelMeaning: boolean): Embedder | undefined {
+  if (!embedder) return undefined;
+  return embedder.name.startsWith(SHIPPED_MODEL_NAME) && !shippedModelMeaning ? undefined : embedder;
 }
 
 /**

@@ -16,11 +16,19 @@ export const knowledgeOptionsSchema = z.strictObject({
   useMatch: z.number().min(0).max(1).default(0.6),
   /**
    * With an embedder: a phrasing (pack or page `good_for`) this close in meaning to the task
-   * matches, whatever its words. Default: 0.45 with Herald's shipped retrieval model (its
-   * cosines run lower: a task and a phrasing for the same work score about 0.5–0.7, unrelated
-   * ones below 0.1), 0.8 with any other model (MiniLM-like sentence embedders).
+   * matches, whatever its words. Default: 0.45 with Herald's shipped retrieval model (when
+   * `shippedModelMeaning` lets it rank the library at all), 0.8 with any other model
+   * (MiniLM-like sentence embedders).
    */
   meaningMatch: z.number().min(0).max(1).optional(),
+  /**
+   * Whether Herald's shipped retrieval model (herald-retrieval) may rank the library by meaning.
+   * Off by default: on held-out tasks it never beat words alone at any threshold (its cosines
+   * for a task the library does not cover reach those of a reworded one: "write a haiku about
+   * volcanoes" scores 0.63 against "writing to a finance buyer"), so the library ranks by words
+   * and the model is not asked. A user's own model (`herald.embedding.modelFolder`) is always used.
+   */
+  shippedModelMeaning: z.boolean().default(false),
   /** How many pages at most come in as "use" pages. */
   usePages: z.number().int().min(0).default(4),
   /** How much of a folder's phrasing a task must cover to lift the folder's pages into search. */

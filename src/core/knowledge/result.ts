@@ -49,6 +49,8 @@ export interface ContextResult {
   readonly nearest: readonly { readonly page_id: string; readonly title: string }[];
   /** Rules alone came to more than the budget; they were all sent anyway. */
   readonly rulesOverBudget: boolean;
+  /** What ranked the pages: `words`, or `words + meaning (<model>)` when a model ranked by meaning too. */
+  readonly signals: string;
   /** What the judge did on this request. */
   readonly judge: { readonly mode: JudgeMode; readonly asked: number; readonly failed?: string; readonly wouldDrop: readonly string[] };
 }

@@ -1,30 +1,131 @@
 /**
- * What rewriting a history message costs once prompt caching is priced in.
+ * What rewriting content the provider already holds in its prompt cache costs, priced with the
+ * cache model of the target's provider (`costs/cacheBilling.ts`: Anthropic writes at 1.25 of
+ * the input price and reads at 0.1; OpenAI and the providers that cache prefixes automatically
+ * bill no write premium, a rewritten token is fresh input at 1, and read cached ones at 0.1).
  *
- * A tool output (or a user message) that becomes history was in the previous request as it
- * stood, so the provider holds it in its prompt cache. Left alone, it is billed as a cache read
- * (0.1 of a fresh input token) on each of the R requests it still appears in: 0.1·o·R for o
- * tokens. Rewritten to n tokens, it is billed as a cache write (1.25) once and as a read on the
- * R − 1 requests after: 1.25·n + 0.1·n·(R − 1). The rewrite pays only when it removes at least
- * 11.5 / (11.5 + R) of the message: 70% when 5 requests are left, 37% when 20 are, 25% when 35 are.
+ * **The rule.** A history message that was in the previous request is cached as it stood.
+ * Rewriting it from `o` tokens to `n` pays only when what it saves over the requests the session
+ * can still be expected to run exceeds what it costs now:
  *
- * How many requests are left is not known when the message is decided, and decide-once
- * forbids waiting. The default takes the break-even at about 17 requests left, which is what an
- * agent session of the length the benchmark replays (about 38 requests) has left on average
- * when a message becomes history. Providers that bill no cache write and read at a quarter or
- * half of the input price (OpenAI's) make smaller rewrites pay: the share is a setting.
+ *     saved  = read · (o − n) · R                      (R more requests read n instead of o)
+ *     cost   = write · n − read · o                    (this request writes n instead of reading o)
+ *            + (write − read) · S                      (the cached content after it, written again)
+ *            + risk · (read · T + write · o)           (a retrieve round the elision may cause: the
+ *                                                       whole request re-read, the original written)
  *
- * An assistant message is not subject to this: it is new in the request where it is first
- * history, billed as a write whatever its length, so shortening it pays from the first request.
+ * `S` counts the cached messages after the rewrite that this run has not already rewritten (one
+ * rewrite makes the provider write everything after it; a second one behind it costs only its
+ * own bytes), `T` the request's tokens. `R`, how many requests the session has left, is not
+ * known when the message is decided and decide-once forbids waiting: the session's own length
+ * so far stands in for it (a session that has run k requests is, as a rule, about halfway
+ * through), within [{@link MIN_REMAINING_REQUESTS}, {@link MAX_REMAINING_REQUESTS}]. So a short
+ * session only rewrites cached history where the saving is most of it (a mask), and a long one
+ * where a third of it goes; early rewrites, which every later request reads, are held to the
+ * strictest test. Anthropic's context editing (`clear_tool_uses`'s `clear_at_least`) makes the
+ * same trade: clear only when enough is cleared to pay for the cache it breaks.
+ *
+ * The assistant's own messages are new in the request where they are first history (the model
+ * wrote them after the previous request), and fresh input is new in this one: neither is
+ * cached, so neither is held to this rule.
+ *
+ * A pipeline configured with `cachedRewriteMinSavedShare` keeps the earlier fixed rule: a
+ * rewrite must remove at least that share of the message.
  */
+import type { ChatRequest } from '../chat/types';
+import type { TokenCounter } from '../tokens/tokenCounter';
+import { ANTHROPIC_CACHE_RULE, OPENAI_CACHE_RULE } from '../costs/cacheBilling';
 
-/** Least share of a cached history message's tokens a rewrite must remove to pay for its cache write (the default). */
+/** Least share of a cached history message's tokens a rewrite must remove, in the fixed rule (`cachedRewriteMinSavedShare`). */
 export const CACHED_REWRITE_MIN_SAVED_SHARE = 0.4;
+
+/** Fewest requests a session is taken to have left (a session that has just begun is not assumed to end now). */
+export const MIN_REMAINING_REQUESTS = 2;
+/** Most requests a session is taken to have left (clients compact or end long before this). */
+export const MAX_REMAINING_REQUESTS = 60;
+/**
+ * Chance that an elision of cached history makes the model ask for the original inside the
+ * turn. Models rarely do (a few percent of markers in recorded sessions); a small figure keeps
+ * the round in the price without letting it forbid every mask.
+ */
+export const RETRIEVAL_RISK = 0.05;
+
+/** The prices of one provider's cache, per input token. */
+export interface CachePrices {
+  readonly read: number;
+  /** A token of cached content written again (Anthropic: a cache write; OpenAI: fresh input). */
+  readonly write: number;
+}
+
+/** Anthropic's prices for Anthropic-format requests; the automatic-prefix prices for the rest. */
+export function cachePricesOf(request: Pick<ChatRequest, 'format'>): CachePrices {
+  return request.format === 'anthropic' || request.format === 'vscode' || request.format === 'neutral'
+    ? { read: ANTHROPIC_CACHE_RULE.readPrice, write: ANTHROPIC_CACHE_RULE.writePrice }
+    : { read: OPENAI_CACHE_RULE.readPrice, write: 1 };
+}
+
+/** One prospective rewrite of cached content, in tokens. */
+export interface RewriteQuote {
+  readonly beforeTokens: number;
+  readonly afterTokens: number;
+  /** Cached tokens after it the provider would write again. */
+  readonly suffixTokens: number;
+  /** The whole request's tokens (what a retrieve round re-reads). */
+  readonly requestTokens: number;
+  readonly remainingRequests: number;
+}
+
+/** What the rewrite gains over leaving the content as the provider holds it, in input-token equivalents (negative: it costs). */
+export function rewriteGain(quote: RewriteQuote, prices: CachePrices, risk = RETRIEVAL_RISK): number {
+  const { beforeTokens: o, afterTokens: n } = quote;
+  const saved = prices.read * (o - n) * quote.remainingRequests;
+  const cost = prices.write * n - prices.read * o + (prices.write - prices.read) * quote.suffixTokens + risk * (prices.read * quote.requestTokens + prices.write * o);
+  return saved - cost;
+}
 
 /**
  * True when rewriting a history message (or one tool output in it) from `beforeTokens` to
- * `afterTokens` removes at least `minSavedShare` of it: enough to pay for the cache write it causes.
+ * `afterTokens` removes at least `minSavedShare` of it: the fixed rule.
  */
 export function paysForCacheWrite(beforeTokens: number, afterTokens: number, minSavedShare: number): boolean {
   return beforeTokens - afterTokens >= minSavedShare * beforeTokens;
+}
+
+/**
+ * One run's prices for rewriting cached history: where the cached content ends, how much of it
+ * follows each message, how long the session is, and how far this run's rewrites already reach.
+ */
+export class RewriteEconomics {
+  /** Tokens of messages [0, i) of the request, for every i. */
+  private readonly prefix: number[];
+  /** Messages before this index were in the previous request (the provider holds them). */
+  readonly cachedEnd: number;
+  readonly remainingRequests: number;
+  private readonly prices: CachePrices;
+  /** The earliest cached message this run rewrote (everything after it is written again anyway). */
+  private earliest = Number.POSITIVE_INFINITY;
+
+  constructor(request: ChatRequest, freshStart: number, tokens: TokenCounter, private readonly minSavedShare?: number) {
+    this.prefix = [0];
+    for (const message of request.messages) this.prefix.push(this.prefix[this.prefix.length - 1]! + tokens.countMessage(message));
+    let end = freshStart;
+    while (end > 0 && request.messages[end - 1]!.role !== 'assistant') end--;
+    // The assistant message before the fresh input is the model's last answer: new in this request.
+    this.cachedEnd = Math.max(0, end - 1);
+    const requestsSoFar = request.messages.filter((message) => message.role === 'assistant').length;
+    this.remainingRequests = Math.min(MAX_REMAINING_REQUESTS, Math.max(MIN_REMAINING_REQUESTS, requestsSoFar));
+    this.prices = cachePricesOf(request);
+  }
+
+  /** Whether rewriting the output at `messageIndex` from `beforeTokens` to `afterTokens` pays; records it when it does. */
+  pays(messageIndex: number, beforeTokens: number, afterTokens: number): boolean {
+    if (this.minSavedShare !== undefined) return paysForCacheWrite(beforeTokens, afterTokens, this.minSavedShare);
+    if (messageIndex >= this.cachedEnd) return afterTokens < beforeTokens;
+    const suffixEnd = Math.min(this.cachedEnd, this.earliest);
+    const suffixTokens = suffixEnd > messageIndex + 1 ? this.prefix[suffixEnd]! - this.prefix[messageIndex + 1]! : 0;
+    const quote = { beforeTokens, afterTokens, suffixTokens, requestTokens: this.prefix[this.prefix.length - 1]!, remainingRequests: this.remainingRequests };
+    if (rewriteGain(quote, this.prices) <= 0) return false;
+    this.earliest = Math.min(this.earliest, messageIndex);
+    return true;
+  }
 }

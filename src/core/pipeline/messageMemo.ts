@@ -19,6 +19,16 @@ export const MEMO_SCHEMA_VERSION = 4;
 
 /** Arrival entries share the map under this prefix (a chain hash never starts with it). */
 const ARRIVAL_PREFIX = 'arrival:';
+/**
+ * Arrival entries by the message's own content ({@link ownKeyOf}), found when the chain misses:
+ * a client that changes an earlier message on resume (Claude Code's `-c` rebuilds the
+ * conversation from its transcript) still gets each fresh message's form as it arrived. The
+ * arrival form is a function of the message itself (a tool result carries its call's id), so
+ * its own bytes name it.
+ */
+const OWN_ARRIVAL_PREFIX = 'arrival-own:';
+/** Decided entries by the message's own content, for the same reason. */
+const OWN_DECIDED_PREFIX = 'decided-own:';
 
 /** Tokens each strategy removed from one message when it was decided. */
 export type MessageSavings = Readonly<Record<string, number>>;
@@ -65,8 +75,20 @@ export class MessageMemo {
    * store cannot be read: the caller fails open.
    */
   async prefetch(keys: readonly string[], arrival = false): Promise<void> {
+    await this.load(keys.map((key) => (arrival ? ARRIVAL_PREFIX + key : key)));
+  }
+
+  /**
+   * Loads the entries kept under messages' own keys ({@link ownKeyOf}): their decided and their
+   * arrival forms, which a run consults when a message's chain misses (see {@link decidedOwn}).
+   */
+  async prefetchOwn(ownKeys: readonly string[]): Promise<void> {
+    await this.load(ownKeys.flatMap((key) => [OWN_DECIDED_PREFIX + key, OWN_ARRIVAL_PREFIX + key]));
+  }
+
+  private async load(keys: readonly string[]): Promise<void> {
     if (!this.backing) return;
-    const wanted = [...new Set(keys.map((key) => (arrival ? ARRIVAL_PREFIX + key : key)))].filter((key) => !this.entries.has(key));
+    const wanted = [...new Set(keys)].filter((key) => !this.entries.has(key));
     if (wanted.length === 0) return;
     const values = await this.backing.getMany(wanted.map(storeKeyOf));
     values.forEach((value, index) => {
@@ -107,6 +129,11 @@ export class MessageMemo {
     };
     for (const key of keys) visit(this.entries.get(arrival ? ARRIVAL_PREFIX + key : key)?.sites);
     return [...handles];
+  }
+
+  /** Handles of every elision recorded under messages' own keys (decided and arrival forms). */
+  handlesOfOwn(ownKeys: readonly string[]): string[] {
+    return [...new Set([...this.handlesOf(ownKeys.map((key) => OWN_DECIDED_PREFIX + key)), ...this.handlesOf(ownKeys.map((key) => OWN_ARRIVAL_PREFIX + key))])];
   }
 
   private remember(key: string, entry: MemoEntry): void {
@@ -159,7 +186,8 @@ export class MessageMemo {
    * Records a decision: `decided` is the optimized message, `inputHints` the hints the
    * client's message carried (undefined: none), `sites` indexed as in `decided`.
    */
-  decide(key: string, decided: ChatMessage, inputHints: MessageCacheHints | undefined, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
+  decide(key: string, decided: ChatMessage, inputHints: MessageCacheHints | undefined, savings?: MessageSavings, sites: readonly MessageElisionSite[] = [], ownKey?: string): void {
+    if (ownKey !== undefined) this.decide(OWN_DECIDED_PREFIX + ownKey, decided, inputHints, savings, sites);
     const { bare, hints } = stripCacheHints(decided);
     const bareSites = sites.flatMap((site) => {
       const partIndex = barePartIndex(hints, site.partIndex);
@@ -180,17 +208,27 @@ export class MessageMemo {
    * cached for it, so the turn it becomes history starts from these bytes (see `setArrival`);
    * with this request's hints in place, as `replay` gives a decided message.
    */
-  arrival(key: string, hints: MessageCacheHints | undefined): ReplayedMessage | undefined {
-    return this.replay(ARRIVAL_PREFIX + key, hints);
+  /**
+   * The decided form of a message an earlier turn decided under another chain (an earlier
+   * message changed since: a resume that rebuilt the conversation), found by its own bytes.
+   */
+  decidedOwn(ownKey: string, hints: MessageCacheHints | undefined): ReplayedMessage | undefined {
+    return this.replay(OWN_DECIDED_PREFIX + ownKey, hints);
+  }
+
+  arrival(key: string, hints: MessageCacheHints | undefined, ownKey?: string): ReplayedMessage | undefined {
+    return this.replay(ARRIVAL_PREFIX + key, hints) ?? (ownKey !== undefined ? this.replay(OWN_ARRIVAL_PREFIX + ownKey, hints) : undefined);
   }
 
   /**
    * Records a fresh message's arrival form under the same chain key it will have as history
    * (the client resends the original bytes next turn): decided once, on arrival. Kept without
-   * cache hints, as `decide` keeps a decided message.
+   * cache hints, as `decide` keeps a decided message; with `ownKey` ({@link ownKeyOf}) also
+   * under the message's own content.
    */
-  setArrival(key: string, message: ChatMessage, inputHints: MessageCacheHints | undefined, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
+  setArrival(key: string, message: ChatMessage, inputHints: MessageCacheHints | undefined, savings?: MessageSavings, sites: readonly MessageElisionSite[] = [], ownKey?: string): void {
     this.decide(ARRIVAL_PREFIX + key, message, inputHints, savings, sites);
+    if (ownKey !== undefined) this.decide(OWN_ARRIVAL_PREFIX + ownKey, message, inputHints, savings, sites);
   }
 
   get size(): number {
@@ -227,6 +265,11 @@ function parseStored(value: string): MemoEntry | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A message's own key: the configuration and the message's bytes (without cache hints), nothing before it. */
+export function ownKeyOf(configHash: string, bare: ChatMessage): string {
+  return chainLink(`own\u0000${configHash}`, digestOf(bare));
 }
 
 /** Chain hashes: entry i covers the configuration and messages 0..i (each message by the digest of its JSON). */

@@ -8,11 +8,11 @@ import type { ChatMessage, ChatRequest } from '../chat/types';
 import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import { TokenCounter } from '../tokens/tokenCounter';
-import { CACHED_REWRITE_MIN_SAVED_SHARE } from './cacheEconomics';
+import { CACHED_REWRITE_MIN_SAVED_SHARE, RewriteEconomics } from './cacheEconomics';
 import { ElisionTracker, type MessageElisionSite, type RequestElisionSite } from './elisionSites';
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
-import { chainHashes, MessageMemo } from './messageMemo';
+import { chainHashes, MessageMemo, ownKeyOf } from './messageMemo';
 import { SessionStateStore } from './sessionState';
 import { loadRunState, saveRunState } from './runState';
 import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
@@ -29,10 +29,17 @@ export interface PipelineConfig {
   readonly timeLimitMs?: number;
   /**
    * Least share (0–1) of a cached history output's tokens a rewrite must remove to pay for the
-   * cache write it causes; 0 rewrites whatever saves a token. Default 0.4, the break-even with
-   * cache reads at 0.1 and writes at 1.25 of the input price (see `cacheEconomics.ts`).
+   * cache write it causes; 0 rewrites whatever saves a token. Unset (the default), a rewrite of
+   * cached history is priced with the target provider's cache and the session's expected
+   * length instead (see `cacheEconomics.ts`).
    */
   readonly cachedRewriteMinSavedShare?: number;
+  /**
+   * Whose decided history this pipeline reads and writes (a gateway's tenant): the memo keys of
+   * two scopes never meet, so a message decided for one is never replayed, markers and all, for
+   * another. Unset: one scope, the keys as they always were.
+   */
+  readonly scope?: string;
 }
 
 export interface PipelineDependencies {
@@ -118,6 +125,7 @@ export class Pipeline {
       enabled: this.enabledIds(),
       options: config.options ?? {},
       cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
+      ...(config.scope !== undefined ? { scope: config.scope } : {}),
     }));
   }
 
@@ -133,8 +141,14 @@ export class Pipeline {
     // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
     const stripped = input.messages.map(stripCacheHints);
     const chain = chainHashes(this.configHash, stripped.map((entry) => entry.bare));
+    const ownKeys = new Map<number, string>();
+    const ownKey = (index: number): string => {
+      let key = ownKeys.get(index);
+      if (key === undefined) ownKeys.set(index, (key = ownKeyOf(this.configHash, stripped[index]!.bare)));
+      return key;
+    };
     // A memo and pins shared with other processes are read before the synchronous run (runState.ts).
-    await loadRunState({ memo: this.memo, state: this.state, stash: this.dependencies.stash }, chain, freshStart, sessionId);
+    await loadRunState({ memo: this.memo, state: this.state, stash: this.dependencies.stash }, chain, freshStart, sessionId, ownKey);
 
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
@@ -155,9 +169,11 @@ export class Pipeline {
     const messageSavings = new Map<number, Record<string, number>>();
     // Last turn's fresh input, now history: it starts from the form it arrived in, which is what
     // the provider cached (decided once, on arrival); a later rewrite pays its cache write.
+    // A message an earlier turn decided under another chain (the client rebuilt an earlier message,
+    // as on a resume) starts from that decision, found by its own bytes: decided stays decided.
     const undecided = input.messages.slice(frozenCount);
     for (let index = frozenCount; index < freshStart; index++) {
-      const arrived = this.memo.arrival(chain[index]!, stripped[index]!.hints);
+      const arrived = this.memo.decidedOwn(ownKey(index), stripped[index]!.hints) ?? this.memo.arrival(chain[index]!, stripped[index]!.hints, ownKey(index));
       if (!arrived) continue;
       undecided[index - frozenCount] = arrived.message;
       sites.seed(index, arrived.sites);
@@ -169,6 +185,8 @@ export class Pipeline {
     let request: ChatRequest = frozenCount === 0 && undecided.every((message, index) => message === input.messages[index]) ? input : { ...input, messages: [...replayed, ...undecided] };
 
     const tokensBefore = this.tokens.countRequest(input);
+    // What rewriting cached history costs this run, priced for the target's provider (cacheEconomics.ts).
+    const rewrites = new RewriteEconomics(request, freshStart, this.tokens, this.config.cachedRewriteMinSavedShare);
     // The fresh input's arrival form: the request as it stood before any tail annotation.
     let arrival = { request, savings: new Map<number, Record<string, number>>(), sites: new Map<number, MessageElisionSite[]>() };
     let annotated = false;
@@ -187,7 +205,7 @@ export class Pipeline {
         decisions.push(skipped(strategy.id, 'request-cancelled', 'the caller cancelled the request', this.tokens.countRequest(request)));
         continue;
       }
-      const outcome = await this.runOne(strategy, request, input, frozenCount, freshStart, sessionId, options);
+      const outcome = await this.runOne(strategy, request, input, frozenCount, freshStart, sessionId, options, rewrites);
       decisions.push(outcome.decision);
       const saved = outcome.decision.tokensBefore - outcome.decision.tokensAfter;
       if (saved !== 0) savedByStrategy[strategy.id] = (savedByStrategy[strategy.id] ?? 0) + saved;
@@ -216,10 +234,10 @@ export class Pipeline {
     }
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
     if (!holdout && response === undefined && restored.length === 0 && !options.signal?.aborted) {
-      for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index));
+      for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index), ownKey(index));
       for (let index = freshStart; index < arrival.request.messages.length; index++) {
         const message = arrival.request.messages[index]!;
-        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index));
+        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index), ownKey(index));
       }
     }
     await saveRunState({ memo: this.memo, state: this.state }, sessionId);
@@ -309,6 +327,7 @@ export class Pipeline {
     freshStart: number,
     sessionId: string,
     options: RunOptions,
+    rewrites: RewriteEconomics,
   ): Promise<{ decision: Decision; result?: StrategyResult }> {
     const before = this.tokens.countRequest(request);
     const limit = this.config.timeLimitMs ?? DEFAULT_TIME_LIMIT_MS;
@@ -341,6 +360,7 @@ export class Pipeline {
         original,
         options: this.strategyOptions(strategy),
         cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
+        rewrites,
         state: this.state.scope(sessionId, strategy.id),
         windowTokens: options.windowTokens,
         targetKind: options.targetKind,

@@ -5,7 +5,8 @@
  * both are no-ops.
  *
  * Loaded: the decided history (by chain hash, up to the first message never decided), the
- * arrival forms of the messages after it, the session's pins read fresh (another replica may
+ * arrival forms of the messages after it (by chain, and by each message's own bytes with its
+ * decided form so), the session's pins read fresh (another replica may
  * have served the last turn), and the stash entries those messages' elisions refer to (so this
  * process knows them as its own, as the process that elided them did: strategies leave an
  * issued marker alone, and every replica must decide alike).
@@ -22,23 +23,26 @@ export interface RunState {
 }
 
 /** Loads what a run of a request with these chain hashes reads. Throws when the store cannot be read. */
-export async function loadRunState(run: RunState, chain: readonly string[], freshStart: number, sessionId: string): Promise<void> {
+export async function loadRunState(run: RunState, chain: readonly string[], freshStart: number, sessionId: string, ownKey: (index: number) => string): Promise<void> {
   if (!run.memo.shared && !run.state.shared) return;
   try {
-    await load(run, chain, freshStart, sessionId);
+    await load(run, chain, freshStart, sessionId, ownKey);
   } catch (error) {
     throw new Error(`Herald: the state store could not be read (${describeError(error).replace(/^Herald: /, '')}); nothing was optimized`);
   }
 }
 
-async function load({ memo, state, stash }: RunState, chain: readonly string[], freshStart: number, sessionId: string): Promise<void> {
+async function load({ memo, state, stash }: RunState, chain: readonly string[], freshStart: number, sessionId: string, ownKey: (index: number) => string): Promise<void> {
   const history = chain.slice(0, freshStart);
   await Promise.all([memo.prefetch(history), state.prefetch(sessionId)]);
   let frozen = 0;
   while (frozen < freshStart && memo.has(chain[frozen]!)) frozen++;
   const undecided = chain.slice(frozen, freshStart);
-  await memo.prefetch(undecided, true);
-  const handles = [...memo.handlesOf(history.slice(0, frozen)), ...memo.handlesOf(undecided, true)].filter((handle) => !stash.issued(handle));
+  // A message whose chain misses starts from its decided or arrival form by its own bytes (a
+  // resumed conversation whose earlier messages changed), wherever that was decided.
+  const own = undecided.map((_, offset) => ownKey(frozen + offset));
+  await Promise.all([memo.prefetch(undecided, true), memo.prefetchOwn(own)]);
+  const handles = [...memo.handlesOf(history.slice(0, frozen)), ...memo.handlesOf(undecided, true), ...memo.handlesOfOwn(own)].filter((handle) => !stash.issued(handle));
   await Promise.all([...new Set(handles)].map((handle) => stash.entry(handle)));
 }
 

@@ -5,6 +5,7 @@ import type { Stash } from '../stash/stash';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import type { SessionState } from './sessionState';
 import type { OptionSchema } from './optionSchema';
+import type { RewriteEconomics } from './cacheEconomics';
 
 /**
  * How the target Herald's request flow forwards to bills, when the flow answers Herald's own
@@ -33,6 +34,12 @@ export interface StrategyContext {
    * the output as it stood, and the rewrite costs a cache write (see `PipelineConfig`).
    */
   readonly cachedRewriteMinSavedShare: number;
+  /**
+   * Prices a rewrite of a cached history message (the provider's cache, what follows it, the
+   * session's expected length) and records the ones taken; absent outside a pipeline run, where
+   * `cachedRewriteMinSavedShare` decides alone. See `cacheEconomics.ts`.
+   */
+  readonly rewrites?: RewriteEconomics;
   /** Per-session key/value pins (a decision taken once and replayed). */
   readonly state: SessionState;
   /** The target model's usable input budget in tokens, when known. */

@@ -1,9 +1,11 @@
+import { contentKey } from '../chat/cacheHints';
 import type { ChatRequest } from '../chat/types';
 
 /**
  * Why a strategy's output cannot be used, or undefined when it can: the message count,
  * roles, part counts and tool-call ids must match the input, and protected messages must be
- * unchanged. A strategy may rewrite parts, never drop, add or reorder them.
+ * unchanged but for their cache hints (hints are not content: cache_optimizer moves its own
+ * breakpoint off decided history). A strategy may rewrite parts, never drop, add or reorder them.
  */
 export function invalidResult(
   before: ChatRequest,
@@ -16,7 +18,7 @@ export function invalidResult(
     const a = before.messages[index]!;
     const b = after.messages[index]!;
     if (a === b) continue;
-    if (protectedIndex(index) && JSON.stringify(a) !== JSON.stringify(b)) return `changed message ${index}, which is protected (decided earlier or fresh input)`;
+    if (protectedIndex(index) && JSON.stringify(a) !== JSON.stringify(b) && contentKey(a) !== contentKey(b)) return `changed message ${index}, which is protected (decided earlier or fresh input)`;
     if (a.role !== b.role) return `changed the role of message ${index}`;
     if (!Array.isArray(b.parts) || a.parts.length !== b.parts.length) return `changed the number of parts of message ${index}`;
     for (let partIndex = 0; partIndex < a.parts.length; partIndex++) {

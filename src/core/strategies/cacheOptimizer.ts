@@ -9,12 +9,19 @@
  *   four breakpoints Anthropic allows; the breakpoint on the last message moves each turn,
  *   which Anthropic documents as the incremental-caching pattern and which does not break
  *   the earlier prefix.
- * - When the client already places `cache_control` anywhere, it manages caching itself and
- *   this strategy changes nothing at all.
+ * - When the client already places `cache_control` anywhere, it manages caching itself: the
+ *   tools keep its order and its breakpoints stay where it put them. Where it leaves one of the
+ *   four free (Claude Code uses three: two on the system prompt, one on the last message), Herald
+ *   puts one on the last block before the fresh input: the fresh input is where Herald's next
+ *   rewrite starts (it is decided again when it becomes history), so that rewrite reads
+ *   everything before it from the cache instead of writing back from the last entry Anthropic's
+ *   20-block lookback finds. The breakpoint moves with the history: the one an earlier request
+ *   got (replayed with its decided message) is taken off again.
  *
  * Lossless: it reorders tools and adds cache hints; it never changes content.
  */
 import type { z } from 'zod';
+import { hasCacheHints, stripCacheHints } from '../chat/cacheHints';
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { booleanOption, numberOption } from './shared/optionReads';
@@ -49,7 +56,16 @@ export function createCacheOptimizer(): Strategy {
       // Count on the request as the client sent it: history replayed from earlier turns carries our own hints.
       const existing = countBreakpoints(context.original);
       if (existing > 0) {
-        return { request, action: 'client-caching-respected', reason: `the client placed ${existing} cache breakpoints itself`, details: { clientBreakpoints: existing } };
+        const withHistoryBreakpoint = inject && request.format === 'anthropic' ? historyBreakpoint(request, context, existing, minPrefixTokens) : undefined;
+        if (withHistoryBreakpoint === undefined) {
+          return { request, action: 'client-caching-respected', reason: `the client placed ${existing} cache breakpoints itself`, details: { clientBreakpoints: existing } };
+        }
+        return {
+          request: withHistoryBreakpoint,
+          action: 'history-breakpoint-added',
+          reason: `the client placed ${existing} of ${MAX_BREAKPOINTS} cache breakpoints; one more ends the history before the fresh input, where Herald's next rewrite starts, so that rewrite reads everything before it`,
+          details: { clientBreakpoints: existing, breakpoints: 1 },
+        };
       }
       let tools = request.tools;
       let reordered = false;
@@ -91,6 +107,30 @@ export function createCacheOptimizer(): Strategy {
       };
     },
   };
+}
+
+/**
+ * The request with one breakpoint on the last block before the fresh input, and none of the
+ * ones Herald put on earlier history (the client's own stay); undefined when there is no room
+ * (the client uses all four), no history, the client marks that message itself, or the prefix
+ * is too small to be cached.
+ */
+function historyBreakpoint(request: ChatRequest, context: StrategyContext, clientBreakpoints: number, minPrefixTokens: number): ChatRequest | undefined {
+  if (clientBreakpoints >= MAX_BREAKPOINTS) return undefined;
+  const end = context.freshStart - 1;
+  if (end < 1 || end >= request.messages.length - 1) return undefined;
+  // Herald's own hints on messages the client left bare: the memo replays them with the message.
+  const messages = request.messages.map((message, index) => {
+    const original = context.original.messages[index];
+    return original && !hasCacheHints(original) && hasCacheHints(message) ? stripCacheHints(message).bare : message;
+  });
+  if (hasCacheHints(context.original.messages[end]!)) return undefined;
+  const marked = markLastBlock(messages[end]!);
+  if (!marked) return undefined;
+  const prefix = context.tokens.countRequest({ ...request, messages: request.messages.slice(0, end + 1) });
+  if (prefix < minPrefixTokens) return undefined;
+  messages[end] = marked;
+  return { ...request, messages };
 }
 
 /** Tools sorted by name; ties keep the client's order. */

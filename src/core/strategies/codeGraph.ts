@@ -13,6 +13,7 @@
  */
 import type { z } from 'zod';
 import { findToolOutputs, replaceSegments, type ToolOutputSegment } from '../chat/toolOutput';
+import { protectedSegmentKeys } from './shared/clientReferences';
 import { messageText, type ChatRequest } from '../chat/types';
 import { GrammarLoader } from '../code/grammarLoader';
 import { extractMentions, mergeMentions, type Mentions } from '../code/mentions';
@@ -76,10 +77,11 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   const analyzeSegment = (segment: ToolOutputSegment): Promise<Analysis> => analyzeWith(analyzer, hints, segment, options);
 
   const candidates: Candidate[] = [];
+  const referenced = protectedSegmentKeys(request);
   for (const segment of findToolOutputs(request)) {
     if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the sources were read');
     if (segment.messageIndex < context.frozenCount || segment.messageIndex >= context.freshStart || segment.isError) continue;
-    if (lineCount(segment.text) < options.minLines || context.stash.hasIssuedMarker(segment.text)) continue;
+    if (lineCount(segment.text) < options.minLines || context.stash.hasIssuedMarker(segment.text) || referenced.has(segment.key)) continue;
     candidates.push({ segment, analysis: await analyzeSegment(segment) });
   }
   const counts = { sources: 0, outlined: 0, bodiesElided: 0, linesElided: 0, keptInFull: 0, keptForCache: 0, unknownLanguage: 0, parseFailed: 0, grammarFailed: 0 };
@@ -128,7 +130,9 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
     const outline = outlineSource(analysis.source, analysis.symbols, (unit) => workingSet.keys.has(graph.keyOf(entry, unit)), { elide: preview }, { minBodyLines: options.minBodyLines, kind: CODE_GRAPH_ID });
     counts.keptInFull += outline.keptUnits;
     if (outline.elided.length === 0) continue;
-    if (!paysForCacheWrite(context.tokens.count(segment.text), context.tokens.count(outline.text), context.cachedRewriteMinSavedShare)) {
+    const before = context.tokens.count(segment.text);
+    const after = context.tokens.count(outline.text);
+    if (!(context.rewrites ? context.rewrites.pays(segment.messageIndex, before, after) : paysForCacheWrite(before, after, context.cachedRewriteMinSavedShare))) {
       counts.keptForCache++;
       continue;
     }

@@ -27,7 +27,7 @@ describe('output_externalize', () => {
     assert.match(lines[0]!, new RegExp(`^\\[herald: externalized ${log.length} chars, 2000 lines · retrieve hr_[a-z2-7]{16}\\]$`));
     assert.equal(lines[1], 'shape: text of 2000 lines');
     assert.equal(lines[2], log.split('\n')[0], 'the head starts with the first line');
-    assert.match(text, /\nfailure, error and warning lines \(\d+, \d+ distinct\):\n/);
+    assert.match(text, /\nfailure, error and warning lines \(\d+, \d+ distinct; most severe first, then the rarest\):\n/);
     assert.ok(text.includes('[error] mod_jk child workerEnv in error state 6'), 'error lines are listed');
     // Every kind of error line stays in view, however far from the head and the tail it is.
     const inView = new Set(text.split('\n').map((line) => bookkeepingKey(line.replace(/ \[(?:×\d+, lines \d+–\d+|line \d+)\]$/, ''))));
@@ -75,6 +75,42 @@ describe('output_externalize', () => {
       assert.match(text, new RegExp(`${kind.replace(/[./]/g, '\\$&')} \\[×${count}, lines \\d+–\\d+\\]`), `${kind} in view with its count`);
     }
     assert.ok(text.length < log.length / 20);
+    assert.equal(await rig.stash.expandText(text), log);
+  });
+
+  it('lists FATAL lines before INFO lines that merely say "error", so every alert kind fits the budget (a BGL-shaped log)', async () => {
+    // Laid out as loghub's BGL log is: alert category (or -), epoch, date, node, time, node, RAS source and level, message.
+    // The INFO "error corrected" lines come first and are many kinds (one per node), as in the real log.
+    const node = (index: number): string => `R${String(index % 64).padStart(2, '0')}-M${index % 2}-N${index % 16}-C:J${String(index % 18).padStart(2, '0')}-U${index % 2 ? '11' : '01'}`;
+    const alerts = ['KERNDTLB', 'KERNSTOR', 'APPSEV', 'KERNMNTF'];
+    const fatal = ['data TLB error interrupt', 'data storage interrupt', 'ciod: Error reading message prefix after LOGIN_MESSAGE on CioStream socket to 172.16.96.116:33569', 'Lustre mount FAILED : bglio11 : block_id : location'];
+    const lines = Array.from({ length: 2000 }, (_, index) => {
+      const epoch = 1117838570 + index * 17;
+      const where = node(index);
+      const stamp = `2005-06-03-15.${String(Math.floor(index / 60) % 60).padStart(2, '0')}.${String(index % 60).padStart(2, '0')}.675872`;
+      if (index >= 1200 && index % 8 === 3) return `${alerts[(index >> 3) % 4]} ${epoch} 2005.06.03 ${where} ${stamp} ${where} RAS KERNEL FATAL ${fatal[(index >> 3) % 4]}`;
+      if (index % 3 !== 0) return `- ${epoch} 2005.06.03 ${where} ${stamp} ${where} RAS KERNEL INFO instruction cache parity error corrected`;
+      return `- ${epoch} 2005.06.03 ${where} ${stamp} ${where} RAS KERNEL INFO generating core.${index}`;
+    });
+    const log = lines.join('\n');
+    const rig = createRig([createOutputExternalize()]);
+    const messages = [
+      { role: 'user', content: 'Which hardware alerts fired, and when?' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"cat bgl.log"}' } }] },
+      { role: 'tool', tool_call_id: 'c1', content: log },
+    ];
+    const text = partTexts((await rig.run({ model: 'gpt-4o', messages })).request)[2]!;
+    const fatalLines = lines.filter((line) => line.includes(' FATAL '));
+    assert.ok(fatalLines.length >= 90 && lines.filter((line) => line.includes('parity error corrected')).length > 1000);
+    // Every FATAL line is in view: its message, and its node either on its own line or listed with its template's count.
+    const listing = text.slice(text.indexOf('failure, error and warning lines'));
+    for (const line of fatalLines) {
+      const [, , , where, , , , , , ...message] = line.split(' ');
+      const shown = listing.split('\n').find((entry) => entry.includes(` FATAL ${message.join(' ')}`) && entry.includes(where!));
+      assert.ok(shown !== undefined, `FATAL line in view: ${line}`);
+    }
+    const info = listing.indexOf('parity error corrected');
+    assert.ok(info === -1 || listing.indexOf(' FATAL ', info) === -1, 'FATAL lines are listed before INFO lines that mention an error');
     assert.equal(await rig.stash.expandText(text), log);
   });
 

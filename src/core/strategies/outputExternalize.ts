@@ -17,6 +17,8 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { countLines } from '../stash/marker';
 import type { StrategyEnvironment } from './environment';
 import { bookkeepingKey, isSevereLine } from '../content/bookkeeping';
+import { lineSeverity } from '../content/severity';
+import { lineTemplate, SlotCounts } from '../content/logTemplates';
 import { cleanJson } from '../content/json';
 import { isErrorLine } from '../relevance/diagnosticLines';
 import { failureLines } from './shared/failure';
@@ -98,12 +100,12 @@ function render(marker: string, text: string, options: OutputExternalizeOptions)
 function problems(text: string, lines: readonly string[], options: OutputExternalizeOptions): string[] {
   const json = /^\s*[[{]/.test(text) ? cleanJson(text) : undefined;
   if (json?.changed && json.text.length <= options.failureChars) return ['anomalous rows (the JSON by shape):', json.text];
-  const kinds = new Map<string, { line: string; first: number; last: number; count: number }>();
+  const kinds = new Map<string, ProblemKind>();
   lines.forEach((line, index) => {
     if (!isProblemLine(line)) return;
     const key = bookkeepingKey(line);
     const kind = kinds.get(key);
-    if (kind === undefined) kinds.set(key, { line, first: index, last: index, count: 1 });
+    if (kind === undefined) kinds.set(key, { line, first: index, last: index, count: 1, severity: lineSeverity(line.length > MAX_FAILURE_LINE ? line.slice(0, MAX_FAILURE_LINE) : line) });
     else {
       kind.count++;
       kind.last = index;
@@ -111,19 +113,65 @@ function problems(text: string, lines: readonly string[], options: OutputExterna
   });
   if (kinds.size === 0) return [];
   const total = [...kinds.values()].reduce((sum, kind) => sum + kind.count, 0);
-  const out = [`failure, error and warning lines (${total}, ${kinds.size} distinct):`];
+  const out = [`failure, error and warning lines (${total}, ${kinds.size} distinct; most severe first, then the rarest):`];
   let chars = 0;
   let shown = 0;
-  for (const kind of kinds.values()) {
-    const line = kind.line.length <= MAX_FAILURE_LINE ? kind.line : `${kind.line.slice(0, MAX_FAILURE_LINE)}… (${kind.line.length} chars)`;
-    const entry = kind.count > 1 ? `${line} [×${kind.count}, lines ${kind.first + 1}–${kind.last + 1}]` : `${line} [line ${kind.first + 1}]`;
-    if (shown >= options.maxFailureLines || chars + entry.length > options.failureChars) break;
-    out.push(entry);
-    chars += entry.length + 1;
-    shown++;
+  let listed = 0;
+  // By severity (FATAL/SEVERE over ERROR over WARN over an INFO line that merely names the word),
+  // then by novelty (the rarer kind first), then in file order: the budget goes to what matters most.
+  // A tier with more kinds than the budget has room for is folded by template, every value listed
+  // (the nodes a FATAL fired on), so no line of a more severe tier is crowded out.
+  for (const severity of [3, 2, 1, 0]) {
+    const tier = [...kinds.values()].filter((kind) => kind.severity === severity).sort((a, b) => a.count - b.count || a.first - b.first);
+    if (tier.length === 0) continue;
+    const single = tier.map((kind) => ({ text: entryOf(kind), kinds: 1 }));
+    const room = single.length <= options.maxFailureLines - shown && single.reduce((sum, entry) => sum + entry.text.length + 1, 0) <= options.failureChars - chars;
+    for (const entry of room ? single : foldByTemplate(tier)) {
+      if (shown >= options.maxFailureLines) break;
+      // A long line may not fit where a shorter one of the same rank still does.
+      if (chars + entry.text.length > options.failureChars) continue;
+      out.push(entry.text);
+      chars += entry.text.length + 1;
+      shown++;
+      listed += entry.kinds;
+    }
   }
-  if (shown < kinds.size) out.push(`… ${kinds.size - shown} more distinct failure lines (retrieve the output for them)`);
+  if (listed < kinds.size) out.push(`… ${kinds.size - listed} more distinct failure lines of lower severity or more common (retrieve the output for them)`);
   return out;
+}
+
+interface ProblemKind { line: string; first: number; last: number; count: number; severity: number }
+
+function clipFailure(line: string): string {
+  return line.length <= MAX_FAILURE_LINE ? line : `${line.slice(0, MAX_FAILURE_LINE)}… (${line.length} chars)`;
+}
+
+function entryOf(kind: ProblemKind): string {
+  const line = clipFailure(kind.line);
+  return kind.count > 1 ? `${line} [×${kind.count}, lines ${kind.first + 1}–${kind.last + 1}]` : `${line} [line ${kind.first + 1}]`;
+}
+
+/** Kinds of one severity folded by template: the first line, the count, the span, every value of the slots that varied. */
+function foldByTemplate(tier: readonly ProblemKind[]): { text: string; kinds: number }[] {
+  const groups = new Map<string, { kinds: ProblemKind[]; slots: SlotCounts }>();
+  for (const kind of tier) {
+    const template = lineTemplate(kind.line);
+    const group = groups.get(template.key) ?? { kinds: [], slots: new SlotCounts(true) };
+    group.kinds.push(kind);
+    for (let repeat = 0; repeat < kind.count; repeat++) group.slots.add(template);
+    groups.set(template.key, group);
+  }
+  return [...groups.values()]
+    .map((group) => {
+      const first = group.kinds.reduce((best, kind) => (kind.first < best.first ? kind : best));
+      if (group.kinds.length === 1) return { text: entryOf(first), kinds: 1, count: first.count, at: first.first };
+      const count = group.kinds.reduce((sum, kind) => sum + kind.count, 0);
+      const last = Math.max(...group.kinds.map((kind) => kind.last));
+      const values = group.slots.describe();
+      return { text: `${clipFailure(first.line)} [×${count}, lines ${first.first + 1}–${last + 1}${values.length > 0 ? `; ${values.join('; ')}` : ''}]`, kinds: group.kinds.length, count, at: first.first };
+    })
+    .sort((a, b) => a.count - b.count || a.at - b.at)
+    .map(({ text, kinds }) => ({ text, kinds }));
 }
 
 /** A line that reports a failure, an error or a warning (test verdicts, tracebacks, levels, 4xx/5xx). */

@@ -14,6 +14,7 @@ import { describeWithData, loadTrajectory, sharedPath, trajectoryNames, turnRequ
 import { replay } from '../../../test/support/replay';
 import { queryForLatestTurn } from '../relevance/turnQuery';
 import { createRelevanceFilter } from './relevanceFilter';
+import { createStrategies } from './index';
 
 const tokens = new TokenCounter();
 
@@ -99,7 +100,37 @@ withData('relevance_filter', () => {
     assert.equal(textOf(result.request, 3), log);
   });
 
-  it('filters a pasted list item by item: the items that answer stay, each run of the others is one marker', async () => {
+  it('cuts a paste mixing logfmt logs, Prometheus samples and spans unit by unit, the question typed right under it untouched', async () => {
+    // Real Hadoop lines as logfmt, a latency series with one spike, spans: merged into one block.
+    const logs = logLines('Hadoop').slice(0, 300).map((line) => {
+      const match = /^(\S+) (\S+),(\d+) (\w+) \[([^\]]*)\] ([\w.$]+): (.*)$/.exec(line.replace(/\r$/, ''));
+      return match === null ? line : `ts=${match[1]}T${match[2]}.${match[3]}Z level=${match[4]!.toLowerCase()} thread=${JSON.stringify(match[5])} logger=${match[6]} msg=${JSON.stringify(match[7])}`;
+    });
+    const samples = Array.from({ length: 120 }, (_, index) => `http_request_duration_seconds{service="am",quantile="0.99"} ${index === 27 ? '4.425' : (0.09 + (index % 5) / 100).toFixed(3)} ${1445191200000 + index * 15_000}`);
+    const spans = Array.from({ length: 100 }, (_, index) => `{"trace_id":"${(index * 2654435761 >>> 0).toString(16)}","span_id":"${index}","name":"proxy.connect","service":"chrome.exe","start":"2015-10-18T18:0${Math.floor(index / 20)}:00Z","duration_ms":${index === 41 ? 95000 : 400 + index * 10}}`);
+    const paste = ['# HELP http_request_duration_seconds Request latency.', '# TYPE http_request_duration_seconds summary', ...samples, ...logs, ...spans].join('\n');
+    const question = 'Find what caused the latency spike at 18:05; the logs, metrics and traces are above.';
+    const content = `${paste}\n${question}`;
+    const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
+    const pipeline = new Pipeline(createStrategies(), {}, { stash, tokens });
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content }] }));
+    const filter = result.decisions.find((decision) => decision.strategy === 'relevance_filter')!;
+    assert.equal(filter.status, 'applied', filter.reason);
+    assert.equal(result.decisions.find((decision) => decision.strategy === 'command_digest')!.status, 'unchanged', 'a mixed paste is no one format\'s digest');
+    const text = textOf(result.request, 1);
+    assert.ok(text.endsWith(`\n${question}`), 'the question typed right under the paste stays as it was');
+    assert.ok(text.length < content.length / 4, `${text.length} of ${content.length}`);
+    assert.ok(text.includes('# HELP http_request_duration_seconds Request latency.'), 'the header of a family a sample is kept from');
+    assert.ok(text.includes(samples[27]!), 'the spike');
+    assert.ok(text.includes(spans[41]!), 'the slowest span');
+    for (const line of logs.filter((entry) => / level=(?:error|fatal) /.test(entry))) {
+      assert.ok(text.includes(line.split(' msg=')[1]!.slice(0, 40)), `error event kept: ${line}`);
+    }
+    assert.match(text, /\[… \d+ lines not shown: [^\]]+ …\]/);
+    assert.equal(await stash.expandText(text), content);
+  });
+
+  it('filters a pasted list item by item: the items that answer stay, each run of the others is its headers and one marker', async () => {
     const topics = ['billing refunds are issued within five days', 'the cafeteria opens at eight', 'parking permits renew in March', 'refunds for annual plans are prorated by month', 'the office closes on public holidays', 'printers are on the third floor'];
     const items = Array.from({ length: 12 }, (_, index) => `[${index + 1}] (document ${100 + index}) ${topics[index % topics.length]}\n${'Background text about the company that repeats a little. '.repeat(8)}`);
     const list = items.join('\n\n');
@@ -110,8 +141,11 @@ withData('relevance_filter', () => {
     const text = textOf(result.request, 0);
     assert.ok(text.startsWith('Question: how are refunds for annual plans calculated?\n\nRetrieved documents:\n\n'), 'the user\'s words stay as they were');
     assert.ok(text.includes('refunds for annual plans are prorated by month'));
-    assert.ok(!text.includes('the cafeteria opens at eight'));
-    assert.ok(text.length < content.length / 2);
+    // A dropped item's header stays (what an answer cites), its body does not.
+    assert.ok(text.includes('[2] (document 101) the cafeteria opens at eight\n'));
+    assert.ok(!text.includes('the cafeteria opens at eight\nBackground'));
+    assert.ok(items.filter((item) => text.includes(item)).length < items.length / 2, 'most items are cut to their header');
+    assert.ok(text.length < content.length * 0.6, `${text.length} of ${content.length}`);
     assert.match(text, /\[herald: \d+ pasted item\(s\) elided as off-topic for the question \(items \d+–\d+ of 12\) · retrieve hr_/);
     assert.equal(await stash.expandText(text), content);
   });

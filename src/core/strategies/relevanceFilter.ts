@@ -19,10 +19,13 @@ import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
 import { itemStarts } from '../chat/pastedBulk';
+import { jsonItemHeader, jsonItemList } from '../content/jsonItems';
 import { GrammarLoader } from '../code/grammarLoader';
 import { SourceAnalyzer } from '../code/sourceAnalyzer';
 import type { ElideInput } from '../stash/stash';
 import { outlinePastedSources } from './shared/pastedSources';
+import { cutPasteByUnit, cutsByUnit } from './shared/pastedUnitFilter';
+import { isUserPaste } from './shared/segmentSelection';
 import { detectContentFormat, type ContentFormat } from '../content';
 import { selectItems } from '../relevance/itemSelection';
 import { droppedRuns, selectLines } from '../relevance/lineSelection';
@@ -42,6 +45,9 @@ export const RELEVANCE_FILTER_DEFAULTS: RelevanceFilterOptions = optionDefaults(
 
 /** Formats whose lines are ranked one by one: prose, code and other text, and logs (what their digest left). */
 const LINE_RANKED: ReadonlySet<ContentFormat> = new Set(['text', 'log']);
+
+/** Formats whose own cleaner keeps what each part means (each hunk, each row, the page's text): never cut by unit. */
+const UNIT_EXCLUDED: ReadonlySet<ContentFormat> = new Set(['json', 'html', 'diff']);
 
 /** Rough characters per token of log and code text, for the worth-it threshold only. */
 const CHARACTERS_PER_TOKEN = 4;
@@ -108,6 +114,20 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
     // Pasted bulk is ranked against the words it was pasted under, when there are some.
     const query = queryForPasted(request, segment, turnQuery, segments);
     if (query.source === 'none') continue;
+    const jsonList = isUserPaste(request, segment) && segment.messageIndex >= context.freshStart ? jsonItemList(segment.text) : undefined;
+    if (jsonList !== undefined) {
+      // A retriever's JSON answer: its elements ranked and cut as items, the bytes around them kept.
+      const { starts: elementStarts, end } = jsonList;
+      const items = elementStarts.map((start, index) => segment.text.slice(start, elementStarts[index + 1] ?? end));
+      const filtered = await filterItems(items, query.text, scorer, options, context, analyzer, jsonItemHeader);
+      if (filtered === undefined) continue;
+      replacements.set(segment.key, `${segment.text.slice(0, elementStarts[0])}${filtered.text}${segment.text.slice(end)}`);
+      sources.add(query.source);
+      handles.push(...filtered.handles);
+      itemsBefore += items.length;
+      itemsKept += filtered.kept;
+      continue;
+    }
     const starts = itemStarts(segment.text);
     if (starts !== undefined) {
       const items = starts.map((start, index) => segment.text.slice(start, starts[index + 1] ?? segment.text.length));
@@ -119,6 +139,19 @@ async function filterRequest(request: ChatRequest, context: StrategyContext, opt
       itemsBefore += items.length;
       itemsKept += filtered.kept;
       continue;
+    }
+    if (isUserPaste(request, segment) && segment.messageIndex >= context.freshStart && query.source === 'user') {
+      // Pasted data of any kind, mixed or not, is cut unit by unit: log events, samples, spans, hits.
+      const cut = await cutPasteByUnit(segment.text, query.text, (text, units) => scoreSafely(scorer, text, units, context, () => (fellBack = true)), { keepRatio: options.keepRatio, minKept: options.minKeptLines, relativeScoreFloor: options.relativeScoreFloor }, context.stash, requestCharacters(request) - segment.text.length);
+      if (cut !== undefined) {
+        replacements.set(segment.key, cut.text);
+        sources.add(query.source);
+        handles.push(cut.handle);
+        linesBefore += cut.linesBefore;
+        linesKept += cut.linesKept;
+        continue;
+      }
+      if (!LINE_RANKED.has(detectContentFormat(segment.text)) || lineCount(segment.text) < options.minLines) continue;
     }
     const failureQuestion = asksAboutFailures(query.text);
     const lines = segment.text.split('\n');
@@ -188,6 +221,9 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
     if (context.stash.hasIssuedMarker(segment.text)) return false;
     if (isRetrieval(segment)) return false;
     if (itemStarts(segment.text) !== undefined) return true;
+    if (fresh.has(segment.key) && jsonItemList(segment.text) !== undefined) return true;
+    // Data pasted under the question, of any kind and mixed or not, is cut unit by unit.
+    if (fresh.has(segment.key) && cutsByUnit(segment.text) && !UNIT_EXCLUDED.has(detectContentFormat(segment.text))) return true;
     // Structured output has its own cleaner, which keeps what every line of it means (each hunk
     // of a diff, each row of JSON, each failure of a test run): ranking its lines would cut that.
     return lineCount(segment.text) >= options.minLines && LINE_RANKED.has(detectContentFormat(segment.text, { command: segment.command }));
@@ -198,7 +234,7 @@ function candidateSegments(request: ChatRequest, context: StrategyContext, optio
  * A pasted list cut to the items that answer the question: each run of dropped items becomes one
  * marker (the blank lines after it kept), undefined when too little would go.
  */
-async function filterItems(items: readonly string[], query: string, scorer: RelevanceScorer, options: RelevanceFilterOptions, context: StrategyContext, analyzer: () => SourceAnalyzer): Promise<{ text: string; handles: string[]; kept: number } | undefined> {
+async function filterItems(items: readonly string[], query: string, scorer: RelevanceScorer, options: RelevanceFilterOptions, context: StrategyContext, analyzer: () => SourceAnalyzer, header: (item: string) => string | undefined = itemHeader): Promise<{ text: string; handles: string[]; kept: number } | undefined> {
   let scores: number[];
   try {
     scores = await scorer.score(query, items, context.signal);
@@ -227,11 +263,14 @@ async function filterItems(items: readonly string[], query: string, scorer: Rele
     while (end < items.length && !kept[end]) end++;
     const original = items.slice(index, end).join('');
     const layout = /\s*$/.exec(original)?.[0] ?? '';
+    // Each dropped item's header stays (a chunk's id, path and similarity; a file's path): the
+    // structure an answer cites and a retrieve names. The marker holds the items whole.
+    const headers = items.slice(index, end).map(header).filter((line) => line !== undefined);
     const elision = context.stash.elide({
       original,
       summary: `${end - index} pasted item(s) elided as off-topic for the question (items ${index + 1}–${end} of ${items.length})`,
       kind: 'relevance_filter',
-      render: (marker) => `${marker}${layout}`,
+      render: (marker) => `${headers.map((line) => `${line}\n`).join('')}${marker}${layout}`,
     });
     pieces.push(elision.replacement);
     handles.push(elision.handle);
@@ -253,6 +292,37 @@ function freshPastedUnderQuestion(request: ChatRequest, context: StrategyContext
     if (queryForPasted(request, segment, { text: '', source: 'none' }, segments).source === 'user') keys.add(segment.key);
   }
   return keys;
+}
+
+/** Longest item header kept in place of a dropped item. */
+const MAX_HEADER_CHARS = 200;
+
+/** An item's first line, when the item has more below it and the line is short enough to stand for it. */
+function itemHeader(item: string): string | undefined {
+  const lineEnd = item.indexOf('\n');
+  if (lineEnd === -1 || item.slice(lineEnd).trim() === '') return undefined;
+  const header = item.slice(0, lineEnd).trimEnd();
+  return header.length > 0 && header.length <= MAX_HEADER_CHARS ? header : undefined;
+}
+
+/** Scores by the scorer, falling back to lexical ranking when the embedding model fails at run time. */
+async function scoreSafely(scorer: RelevanceScorer, query: string, texts: readonly string[], context: StrategyContext, onFallback: () => void): Promise<number[]> {
+  try {
+    return await scorer.score(query, texts, context.signal);
+  } catch (error) {
+    if (context.signal.aborted || scorer.mode === 'lexical') throw error;
+    context.logger.warn('embedding-failed', `Herald: relevance_filter fell back to lexical ranking: ${describeError(error)}`);
+    onFallback();
+    return scoreLexically(query, texts);
+  }
+}
+
+/** Characters of every text in the request (messages and tool definitions), to price a cut against. */
+function requestCharacters(request: ChatRequest): number {
+  let total = 0;
+  for (const message of request.messages) for (const part of message.parts) if (part.type === 'text') total += part.text.length;
+  for (const tool of request.tools) total += (tool.description ?? '').length + JSON.stringify(tool.inputSchema ?? {}).length;
+  return total;
 }
 
 /** Output that answers a retrieval is never filtered again: it would loop into its own marker. */

@@ -139,11 +139,19 @@ export class TokenCounter {
     return tokens;
   }
 
-  /** Tokens of one tool definition: its name, description and input schema. */
+  /**
+   * Tokens of one tool definition: its name, description and input schema, and every other
+   * field the provider reads (a custom tool's grammar `format`, a Responses `namespace` tool's
+   * nested tools, an MCP server entry), counted as their JSON. A tool kept raw (no name Herald
+   * reads) is its whole JSON. Cache hints and Herald's own bookkeeping (`$…` keys) count nothing.
+   */
   countTool(tool: ToolDefinition): number {
     const known = this.objects.get(tool);
     if (known !== undefined) return known;
-    const tokens = this.count(tool.name) + this.count(tool.description ?? '') + this.count(safeJson(tool.inputSchema ?? null));
+    const raw = tool.extra?.$raw;
+    const tokens = raw !== undefined
+      ? this.count(safeJson(withoutHint(raw)))
+      : this.count(tool.name) + this.count(tool.description ?? '') + this.count(safeJson(tool.inputSchema ?? null)) + this.count(extraJson(tool.extra));
     this.objects.set(tool, tokens);
     return tokens;
   }
@@ -218,6 +226,25 @@ function countBounded(text: string): number {
   }
   if (last < text.length) tokens += countO200k(text.slice(last));
   return tokens;
+}
+
+/** A tool's other fields as the provider reads them: without Herald's `$` keys, the cache hint and the plain `type: "function"`; empty when nothing is left. */
+function extraJson(extra: ToolDefinition['extra']): string {
+  if (extra === undefined) return '';
+  const rest: Record<string, unknown> = {};
+  let any = false;
+  for (const [key, value] of Object.entries(extra)) {
+    if (key.startsWith('$') || key === 'cache_control' || (key === 'type' && value === 'function')) continue;
+    rest[key] = value;
+    any = true;
+  }
+  return any ? safeJson(rest) : '';
+}
+
+function withoutHint(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !('cache_control' in value)) return value;
+  const { cache_control: _hint, ...rest } = value as Record<string, unknown>;
+  return rest;
 }
 
 function safeJson(value: unknown): string {

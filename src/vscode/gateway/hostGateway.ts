@@ -26,18 +26,21 @@ export interface HostGatewayServices {
   readonly fetch?: FetchLike;
 }
 
-/** The host optimizer as the gateway asks for it: one pipeline, the window left to the client. */
+/**
+ * The host optimizer as the gateway asks for it: one pipeline, the window left to the client.
+ * The extension's gateway is its user's own (loopback, their stash and Decisions view), so every
+ * tenant gets the same view.
+ */
 export function hostGatewayOptimizer(services: Pick<HostGatewayServices, 'optimizer' | 'enabled'>): GatewayOptimizer {
   return {
     get tokens() {
       return services.optimizer().tokens;
     },
-    get optimize() {
-      const optimize: GatewayOptimizer['optimize'] = (request, _tenant, signal) => services.optimizer().run(request, Number.POSITIVE_INFINITY, signal);
-      return services.enabled() ? optimize : undefined;
-    },
-    afterResponse: (request, answer, sessionId) => services.optimizer().afterResponse(request, answer, sessionId),
-    retrieve: (handle) => services.optimizer().stash.retrieve(handle),
+    forTenant: () => ({
+      optimize: services.enabled() ? (request, signal) => services.optimizer().run(request, Number.POSITIVE_INFINITY, signal) : undefined,
+      afterResponse: (request, answer, sessionId) => services.optimizer().afterResponse(request, answer, sessionId),
+      retrieve: (handle) => services.optimizer().stash.retrieve(handle),
+    }),
   };
 }
 

@@ -9,7 +9,8 @@
 import * as vscode from 'vscode';
 import { PREMIUM_MULTIPLIER_URL } from '../../core/costs/billing';
 import type { HeraldHost } from './heraldHost';
-import { copilotTradeoffText, WELCOME_TEXT } from './welcomeText';
+import { CONNECT_AGENTS_COMMAND, installedAgents } from '../agents/registerAgents';
+import { copilotTradeoffText, noChatModelText, WELCOME_TEXT } from './welcomeText';
 
 const WELCOMED = 'herald.welcomed';
 /** VS Code has renamed this command across versions; the first that exists is used. */
@@ -22,6 +23,15 @@ export function registerWelcome(host: HeraldHost): vscode.Disposable[] {
   if (!host.context.globalState.get<boolean>(WELCOMED)) {
     void host.context.globalState.update(WELCOMED, true);
     void (async () => {
+      if ((await chatModelCount()) === 0) {
+        // No Copilot and no endpoint: nothing in the chat can answer yet. Say what can.
+        const agents = installedAgents();
+        const choice = await vscode.window.showInformationMessage(noChatModelText(agents), 'Add an Endpoint', ...(agents.length > 0 ? ['Connect Agents'] : []), 'Open Herald');
+        if (choice === 'Add an Endpoint') await vscode.commands.executeCommand('herald.manageEndpoints');
+        else if (choice === 'Connect Agents') await vscode.commands.executeCommand(CONNECT_AGENTS_COMMAND);
+        else if (choice === 'Open Herald') await vscode.commands.executeCommand('herald.showDecisions');
+        return;
+      }
       const choice = await vscode.window.showInformationMessage(WELCOME_TEXT, 'Manage Models', 'Add an Endpoint', 'Open Herald');
       if (choice === 'Manage Models') await openManageModels(host);
       else if (choice === 'Add an Endpoint') await vscode.commands.executeCommand('herald.manageEndpoints');
@@ -29,6 +39,24 @@ export function registerWelcome(host: HeraldHost): vscode.Disposable[] {
     })();
   }
   return disposables;
+}
+
+/**
+ * How many chat models this VS Code has (Herald's own included: endpoints and the models it
+ * wraps), or undefined when VS Code would not say. Listed a moment after start-up, since VS Code
+ * answers "Canceled" during activation.
+ */
+async function chatModelCount(): Promise<number | undefined> {
+  for (let attempt = 0; attempt < 6; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    try {
+      return (await vscode.lm.selectChatModels()).length;
+    } catch {
+      // Not ready yet: ask again.
+    }
+  }
+  // Unknown: the usual notice, which leads to Manage Models and the endpoints either way.
+  return undefined;
 }
 
 /** Opens VS Code's Manage Models (the Language Models editor), where the Herald entries are enabled. */

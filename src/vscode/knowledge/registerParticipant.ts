@@ -1,43 +1,42 @@
 /**
- * The @herald chat participant. By default it answers with the library's bundle for the
- * question and the user's selected model; `/context <task>` shows the bundle with references
- * that open its pages; `/explain` shows what Herald did to the last request.
+ * The @herald chat participant. It answers every question with the chat's model: the library
+ * adds its rules and what matches the question when the workspace has one (without one, the
+ * answer ends with a hint how to start it), and every file or selection the user attached is
+ * sent, digested only past the budget (attachments.ts). `/context <task>` shows the bundle with
+ * references that open its pages; `/explain` shows what Herald did to the last request.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { runQualityCheck } from '../../core/filter/filter';
 import { getContext } from '../../core/knowledge/getContext';
+import type { ContextResult } from '../../core/knowledge/result';
 import type { HeraldHost } from '../host/heraldHost';
+import { attachmentBudget, prepareAttachments, type AttachedReference, type PreparedAttachments } from './attachments';
 import { explainRecord } from './explainRecord';
 import { languageModelPort, type OwnCall } from './languageModelPort';
 import { ownCallRecord } from './ownCalls';
-import { filterReferences, type AttachedReference, type FilteredReferences } from './referenceFilter';
-import { describeError } from '../../core/errors';
+import { attachmentsMessage, contextReply, libraryFootnote, libraryMessage, noLibraryHint } from './participantText';
 
 export const PARTICIPANT_ID = 'herald.participant';
-/** The filter learns one threshold per call site; this is @herald's. */
-const PARTICIPANT_AGENT = 'herald-participant';
 
-/** The attached files and selections as text, through the filter; undefined when nothing is attached. */
-async function filteredAttachments(host: HeraldHost, request: vscode.ChatRequest, question: string, signal: AbortSignal): Promise<FilteredReferences | undefined> {
+/** The attached files and selections as text, every one of them (digested past the budget); undefined when nothing is attached. */
+async function attachedReferences(host: HeraldHost, request: vscode.ChatRequest, question: string): Promise<PreparedAttachments | undefined> {
   const references: AttachedReference[] = [];
-  for (const [index, reference] of request.references.entries()) {
-    const read = await readReference(reference.value).catch(() => undefined);
-    if (read) references.push({ id: `a${index}`, ...read });
+  for (const reference of request.references) {
+    const read = await readReference(reference.value, reference.modelDescription ?? reference.id).catch((error: unknown) => {
+      host.logger.warn('attachment-unreadable', `Herald: an attachment could not be read (${error instanceof Error ? error.message : String(error)}); it was not sent`);
+      return undefined;
+    });
+    if (read) references.push(read);
   }
   if (references.length === 0) return undefined;
-  const embedder = await host.knowledge.embedder(host.embeddingFolder());
-  return filterReferences(question, references, { aggressiveness: host.settings().aggressiveness, agent: PARTICIPANT_AGENT, model: request.model.family }, {
-    tokens: host.optimizer.tokens,
-    thresholds: host.filterThresholds(),
-    logger: host.logger,
-    signal,
-    ...(embedder ? { embedder } : {}),
-  });
+  const prepared = prepareAttachments(question, references, attachmentBudget(request.model.maxInputTokens), { tokens: host.optimizer.tokens, stash: host.optimizer.stash });
+  // What a digest left out must be retrievable before the model can ask for it.
+  if (prepared.sent.some((attachment) => attachment.handles.length > 0)) await host.optimizer.stash.flush();
+  return prepared;
 }
 
 /** A file (whole) or a selection (its lines) as labelled text; other values are not attachments Herald can read. */
-async function readReference(value: unknown): Promise<{ label: string; content: string } | undefined> {
+async function readReference(value: unknown, name: string): Promise<AttachedReference | undefined> {
   if (value instanceof vscode.Uri) {
     const document = await vscode.workspace.openTextDocument(value);
     return { label: vscode.workspace.asRelativePath(value), content: document.getText() };
@@ -46,6 +45,7 @@ async function readReference(value: unknown): Promise<{ label: string; content: 
     const document = await vscode.workspace.openTextDocument(value.uri);
     return { label: `${vscode.workspace.asRelativePath(value.uri)}:${value.range.start.line + 1}-${value.range.end.line + 1}`, content: document.getText(value.range) };
   }
+  if (typeof value === 'string' && value.length > 0) return { label: name, content: value };
   return undefined;
 }
 
@@ -66,56 +66,47 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
       stream.markdown('Tell me what you are about to do, e.g. `@herald /context add a refund endpoint`.');
       return {};
     }
+    const startedAt = Date.now();
     const library = host.library.current();
-    if (!library) {
-      stream.markdown(`No knowledge library is available: ${host.library.view().message ?? 'unknown reason'}`);
-      return {};
-    }
-    const settings = host.settings();
-    stream.progress('Choosing what the library says about this…');
     const abort = new AbortController();
     token.onCancellationRequested(() => abort.abort());
-    // The plan by rules is enough for the library's search; the model plan (one more request to the chat's
-    // model, a premium request on a Copilot-hosted one) runs only when the user allowed model calls for the library.
-    const modelCalls = settings.judgeMode !== 'off';
-    const dependencies = await host.knowledge.contextDependencies(
-      { judgeMode: settings.judgeMode, embeddingFolder: host.embeddingFolder(), ...(modelCalls ? { model: languageModelPort(request.model, 'library plan', recordOwnCall) } : {}), signal: abort.signal },
-      host.logger,
-    );
-    const result = await getContext(library, { task }, dependencies);
-    // Verdicts the judge confirmed survive a restart.
-    if (settings.judgeMode !== 'off') host.knowledge.saveJudgeMemory();
-    host.library.recordContext('@herald', task, result);
-    for (const page of result.pages) {
-      const file = library.page(page.page_id);
-      if (file) stream.reference(vscode.Uri.file(path.join(library.root, file.path)));
+    let result: ContextResult | undefined;
+    if (library) {
+      const settings = host.settings();
+      stream.progress('Choosing what the library says about this…');
+      // The plan by rules is enough for the library's search; the model plan (one more request to the chat's
+      // model, a premium request on a Copilot-hosted one) runs only when the user allowed model calls for the library.
+      const modelCalls = settings.judgeMode !== 'off';
+      const dependencies = await host.knowledge.contextDependencies(
+        { judgeMode: settings.judgeMode, embeddingFolder: host.embeddingFolder(), ...(modelCalls ? { model: languageModelPort(request.model, 'library plan', recordOwnCall) } : {}), signal: abort.signal },
+        host.logger,
+      );
+      result = await getContext(library, { task }, dependencies);
+      // Verdicts the judge confirmed survive a restart.
+      if (modelCalls) host.knowledge.saveJudgeMemory();
+      host.library.recordContext('@herald', task, result);
+      for (const page of result.pages) {
+        const file = library.page(page.page_id);
+        if (file) stream.reference(vscode.Uri.file(path.join(library.root, file.path)));
+      }
     }
     if (request.command === 'context') {
-      if (result.nothingFound) {
-        stream.markdown(`Nothing in the library matches this task.${result.nearest.length > 0 ? ` The nearest pages: ${result.nearest.map((page) => `**${page.title}**`).join(', ')}.` : ''}`);
-      } else {
-        stream.markdown(`**${result.pages.length} pages, ${result.tokens} of ${result.maxTokens} tokens**\n\n`);
-        stream.markdown(result.markdown);
-      }
+      stream.markdown(result ? contextReply(result) : `No knowledge library to show. ${noLibraryHint(host.library.view().message).replace(/^_Answered without a knowledge library\. |_$/g, '')}`);
       return { metadata: { command: 'context' } };
     }
-    const attachments = await filteredAttachments(host, request, task, abort.signal);
+    const libraryMs = Date.now() - startedAt;
+    const attachments = await attachedReferences(host, request, task);
+    const preparedAt = Date.now();
     if (attachments?.note) stream.markdown(`${attachments.note}\n\n`);
-    const messages = [
-      vscode.LanguageModelChatMessage.User(`Here is what the team's knowledge library says that is relevant to my request. Follow its rules.\n\n${result.markdown}`),
-      ...(attachments && attachments.kept.length > 0
-        ? [vscode.LanguageModelChatMessage.User(`Files I attached:\n\n${attachments.kept.map((reference) => `${reference.label}:\n\`\`\`\n${reference.content}\n\`\`\``).join('\n\n')}`)]
-        : []),
-      vscode.LanguageModelChatMessage.User(task),
-    ];
-    const response = await request.model.sendRequest(messages, {}, token);
-    for await (const piece of response.text) stream.markdown(piece);
-    if (attachments && host.settings().filterQualityCheck) {
-      // After the answer, so it adds no latency: was the kept context enough? The threshold for @herald moves with the verdict.
-      void runQualityCheck(attachments.result, PARTICIPANT_AGENT, languageModelPort(request.model, 'filter quality check', recordOwnCall), host.filterThresholds()).catch((error: unknown) =>
-        host.logger.warn('filter-quality-check-failed', `Herald: the filter's quality check failed: ${describeError(error)}`),
-      );
+    const parts = [result ? libraryMessage(result) : undefined, attachmentsMessage(attachments?.sent ?? []), task].filter((part): part is string => part !== undefined);
+    const response = await request.model.sendRequest(parts.map((part) => vscode.LanguageModelChatMessage.User(part)), {}, token);
+    let firstPieceAt: number | undefined;
+    for await (const piece of response.text) {
+      firstPieceAt ??= Date.now();
+      stream.markdown(piece);
     }
+    stream.markdown(`\n\n${result ? libraryFootnote(result) : noLibraryHint(host.library.view().message)}`);
+    host.logger.info('participant-answered', `Herald: @herald answered with ${request.model.name}: library ${libraryMs} ms, attachments ${preparedAt - startedAt - libraryMs} ms, first words after ${firstPieceAt === undefined ? '—' : firstPieceAt - preparedAt} ms, done after ${Date.now() - startedAt} ms`);
     return { metadata: { command: 'answer' } };
   });
   participant.iconPath = vscode.Uri.joinPath(host.context.extensionUri, 'media', 'herald.svg');

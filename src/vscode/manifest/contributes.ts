@@ -29,6 +29,7 @@ export const COMMANDS: readonly { command: string; title: string; icon?: string 
   { command: 'herald.downloadEmbeddingModel', title: 'Download Embedding Model' },
   { command: 'herald.enableModels', title: 'Enable Herald Models', icon: '$(eye)' },
   { command: 'herald.openPriceTable', title: 'Edit Price Table' },
+  { command: 'herald.connectAgents', title: 'Connect Agent Extensions' },
 ];
 
 /**
@@ -126,7 +127,6 @@ export function configurationProperties(strategies: readonly Strategy[]): Json {
     'herald.library.folder': { type: 'string', default: '.herald', order: 3, markdownDescription: "The knowledge library's folder, relative to the workspace: Markdown pages with YAML front matter." },
     'herald.judge.mode': { type: 'string', enum: [...JUDGE_MODES], default: 'off', order: 4, enumDescriptions: ['Search only.', "Ask the chat's model to judge the sections, and only report what it would drop.", "Ask the chat's model and drop the sections it rejects."], markdownDescription: "Whether **@herald** makes model calls for the library: `off` plans the search by rules and asks no model; `shadow` and `gate` also ask the chat's model to plan the search and to judge which sections matter (extra requests per question; with a Copilot-hosted model each is a premium request, counted in the Decisions view)." },
     'herald.embedding.modelFolder': { type: 'string', default: '', order: 5, markdownDescription: 'A local ONNX embedding model folder (`model.onnx` and `tokenizer.json` or `vocab.txt`, optionally `herald-model.json` with checksums) for meaning-based relevance in the optimizer, the library and the filter, in place of the small retrieval model Herald ships. Empty: the shipped model. Herald downloads nothing by itself; run **Herald: Download Embedding Model** to fetch a pinned, checksum-verified all-MiniLM-L6-v2 and fill this in.' },
-    'herald.filter.qualityCheck': { type: 'boolean', default: true, order: 5.5, markdownDescription: 'After **@herald** answered with attachments the filter chose, ask the same model (one short extra call) whether the kept context was enough, and move the filter\'s threshold for @herald accordingly. The learned threshold is kept in Herald\'s global storage.' },
     'herald.contentMode': { type: 'boolean', default: false, order: 6, description: 'Record prompt text in decisions and logs. Off: decisions carry metadata only (sizes, actions, reasons).' },
     'herald.stash.ttlDays': { type: 'number', default: 7, minimum: 0.01, maximum: 365, order: 7, description: 'Days an unused elided original is kept for retrieval.' },
     'herald.stash.maxMegabytes': { type: 'number', default: 256, minimum: 1, order: 8, description: 'Megabytes of elided originals kept; the least recently used go first.' },
@@ -207,7 +207,7 @@ export function manifestContributions(strategies: readonly Strategy[]): { contri
           id: 'herald.participant',
           name: 'herald',
           fullName: 'Herald',
-          description: "Ask with your team's knowledge library",
+          description: "Ask anything: answered by the chat's model, with your team's knowledge library when the workspace has one",
           isSticky: false,
           commands: [
             { name: 'context', description: 'Show what the library says for a task, with links to its pages' },

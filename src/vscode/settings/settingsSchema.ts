@@ -56,8 +56,6 @@ export const settingsSchema = z.object({
   judgeMode: z.enum(JUDGE_MODES).default('off'),
   /** A local embedding model folder (ONNX); empty for lexical relevance only. */
   embeddingModelFolder: z.string().default(''),
-  /** After @herald answered with filtered attachments, ask the model whether the kept context was enough and tune the filter's threshold. */
-  filterQualityCheck: z.boolean().default(true),
   /** Record prompt text in decisions and logs (off: metadata only). */
   contentMode: z.boolean().default(false),
   /** Days an unused stashed original is kept. */
@@ -88,7 +86,6 @@ export const SETTING_KEYS = {
   libraryFolder: 'library.folder',
   judgeMode: 'judge.mode',
   embeddingModelFolder: 'embedding.modelFolder',
-  filterQualityCheck: 'filter.qualityCheck',
   contentMode: 'contentMode',
   stashTtlDays: 'stash.ttlDays',
   stashMaxMegabytes: 'stash.maxMegabytes',

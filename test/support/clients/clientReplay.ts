@@ -14,13 +14,14 @@
  * message, or the whole batch of parallel tool results), which becomes history now.
  */
 import { contentKey } from '../../../src/core/chat/cacheHints';
-import type { ChatMessage, ChatRequest, ToolDefinition } from '../../../src/core/chat/types';
+import type { ChatRequest, ToolDefinition } from '../../../src/core/chat/types';
 import { freshStartOf, type Pipeline } from '../../../src/core/pipeline';
 import type { Decision } from '../../../src/core/pipeline/types';
 import type { Stash } from '../../../src/core/stash/stash';
 import type { TokenCounter } from '../../../src/core/tokens/tokenCounter';
 import { factRecall } from '../factRecall';
-import { CACHE_READ_PRICE, CACHE_WRITE_PRICE, expandsBack } from '../replay';
+import { pricersFor, type SessionPricers } from '../cachePricing';
+import { expandsBack } from '../replay';
 import type { ClientSession } from './types';
 
 export interface ClientReplayTurn {
@@ -29,9 +30,12 @@ export interface ClientReplayTurn {
   /** Tokens of the tools block, before and after. */
   readonly toolTokensBefore: number;
   readonly toolTokensAfter: number;
-  /** Cost units (1 = one fresh input token) with caching priced in, tools block included. */
+  /** Cost units (1 = one fresh input token) with caching priced as the session's provider bills it. */
   readonly cachedCostBefore: number;
   readonly cachedCostAfter: number;
+  /** The same under the other provider's rule, for comparison. */
+  readonly cachedCostBeforeOther: number;
+  readonly cachedCostAfterOther: number;
   /** The optimized messages repeat the previous optimized request as far as the client's own did. */
   readonly prefixStable: boolean;
   /** The optimized tools block changed where the client's did not (the provider's whole cached prefix is lost). */
@@ -52,6 +56,10 @@ export interface ClientReplayTurn {
 
 export interface ClientReplaySummary {
   readonly turns: readonly ClientReplayTurn[];
+  /** Whose cache rule priced the session. */
+  readonly provider: SessionPricers['provider'];
+  /** Requests that carried more cache breakpoints than Anthropic accepts, before and after. */
+  readonly overBreakpointLimit: { readonly before: number; readonly after: number };
 }
 
 /** Every turn, summed. */
@@ -63,6 +71,8 @@ export interface ClientReplayTotals {
   toolTokensAfter: number;
   costBefore: number;
   costAfter: number;
+  costBeforeOther: number;
+  costAfterOther: number;
   stable: number;
   toolsBlockChanges: number;
   lossless: number;
@@ -75,7 +85,7 @@ export interface ClientReplayTotals {
 }
 
 export function emptyTotals(): ClientReplayTotals {
-  return { requests: 0, tokensBefore: 0, tokensAfter: 0, toolTokensBefore: 0, toolTokensAfter: 0, costBefore: 0, costAfter: 0, stable: 0, toolsBlockChanges: 0, lossless: 0, called: 0, calledReachable: 0, factsUsed: 0, factsVisible: 0, durations: [], unreachable: [] };
+  return { requests: 0, tokensBefore: 0, tokensAfter: 0, toolTokensBefore: 0, toolTokensAfter: 0, costBefore: 0, costAfter: 0, costBeforeOther: 0, costAfterOther: 0, stable: 0, toolsBlockChanges: 0, lossless: 0, called: 0, calledReachable: 0, factsUsed: 0, factsVisible: 0, durations: [], unreachable: [] };
 }
 
 export function addTurn(totals: ClientReplayTotals, turn: ClientReplayTurn): void {
@@ -86,6 +96,8 @@ export function addTurn(totals: ClientReplayTotals, turn: ClientReplayTurn): voi
   totals.toolTokensAfter += turn.toolTokensAfter;
   totals.costBefore += turn.cachedCostBefore;
   totals.costAfter += turn.cachedCostAfter;
+  totals.costBeforeOther += turn.cachedCostBeforeOther;
+  totals.costAfterOther += turn.cachedCostAfterOther;
   if (turn.prefixStable) totals.stable++;
   if (turn.toolsBlockChanged) totals.toolsBlockChanges++;
   if (turn.lossless) totals.lossless++;
@@ -101,6 +113,9 @@ export async function replayClientSession(pipeline: Pipeline, stash: Stash, sess
   const turns: ClientReplayTurn[] = [];
   let previousOriginal: ChatRequest | undefined;
   let previousOptimized: ChatRequest | undefined;
+  const first = session.requests[0]?.request;
+  const before = first ? pricersFor(first, tokens) : undefined;
+  const after = first ? pricersFor(first, tokens) : undefined;
   for (const entry of session.requests) {
     const request = entry.request;
     const result = await pipeline.run(request);
@@ -118,8 +133,10 @@ export async function replayClientSession(pipeline: Pipeline, stash: Stash, sess
       tokensAfter: tokens.countRequest(optimized),
       toolTokensBefore: toolTokens(request.tools, tokens),
       toolTokensAfter: toolTokens(optimized.tools, tokens),
-      cachedCostBefore: cachedCostWithTools(previousOriginal, request, tokens),
-      cachedCostAfter: cachedCostWithTools(previousOptimized, optimized, tokens),
+      cachedCostBefore: before!.own.bill(request).cost,
+      cachedCostAfter: after!.own.bill(optimized).cost,
+      cachedCostBeforeOther: before!.other.bill(request).cost,
+      cachedCostAfterOther: after!.other.bill(optimized).cost,
       prefixStable: heraldRepeats >= expected && (!clientToolsSame || heraldToolsSame),
       toolsBlockChanged: clientToolsSame && !heraldToolsSame,
       lossless: await expandsBack(request, optimized, stash, result.elisions),
@@ -136,7 +153,7 @@ export async function replayClientSession(pipeline: Pipeline, stash: Stash, sess
     previousOriginal = request;
     previousOptimized = optimized;
   }
-  return { turns };
+  return { turns, provider: before?.provider ?? 'openai', overBreakpointLimit: { before: before?.own.overLimit ?? 0, after: after?.own.overLimit ?? 0 } };
 }
 
 /** How many leading messages two requests share, compared without cache hints. */
@@ -152,20 +169,6 @@ function toolsKey(tools: readonly ToolDefinition[]): string {
 
 function toolTokens(tools: readonly ToolDefinition[], tokens: TokenCounter): number {
   return tokens.countRequest({ format: 'neutral', messages: [], tools, options: {} });
-}
-
-/**
- * Cost of a request when what it shares with the previous one is read from the cache: the tools
- * block comes first, so when it changed nothing after it is read either.
- */
-export function cachedCostWithTools(previous: ChatRequest | undefined, current: ChatRequest, tokens: TokenCounter): number {
-  const toolsSame = previous !== undefined && toolsKey(previous.tools) === toolsKey(current.tools);
-  const shared = toolsSame ? sharedPrefix(previous, current) : 0;
-  let cost = toolTokens(current.tools, tokens) * (toolsSame ? CACHE_READ_PRICE : CACHE_WRITE_PRICE);
-  current.messages.forEach((message: ChatMessage, index) => {
-    cost += tokens.countMessage(message) * (index < shared ? CACHE_READ_PRICE : CACHE_WRITE_PRICE);
-  });
-  return cost;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { Workload } from './types';
 import { CHAT_SYSTEM, fencedUnder, freshToolResult, MODEL } from './shape';
 
 /** What an agent's observation message printed: the `<output>` (or `<output_head>`) body. */
-function observationOutput(instance: string, messageIndex: number): string {
+export function observationOutput(instance: string, messageIndex: number): string {
   const content = loadTrajectory(instance).messages[messageIndex]!.content;
   const match = /<output(?:_head)?>\n?([\s\S]*?)\n?<\/output(?:_head)?>/.exec(content);
   return match?.[1] ?? content;
@@ -67,8 +67,23 @@ function diffReview(): Workload {
  * headers and the function each changed line is in, as the pasted files show it.
  */
 function pastedSources(instance: string, files: readonly { messageIndex: number; path: string }[], question: string, id: string): Workload {
-  const trajectory = loadTrajectory(instance);
   const sources = files.map(({ messageIndex, path }) => ({ path, text: observationOutput(instance, messageIndex) }));
+  const facts = submissionFacts(instance, sources);
+  const body = sources.map((entry) => `${entry.path}:\n\`\`\`python\n${entry.text}\n\`\`\``).join('\n\n');
+  return {
+    id,
+    category: 'code search, diffs, multi-file',
+    pattern: `${sources.length} source files pasted under a question`,
+    question,
+    body: { model: MODEL, messages: [{ role: 'system', content: CHAT_SYSTEM }, { role: 'user', content: `${question}\n\n${body}` }] },
+    facts,
+    source: `the files ${instance}'s agent printed with cat (${files.map((file) => file.path).join(', ')}); facts: the submission's hunk context and the definition each hunk changes`,
+  };
+}
+
+/** What a submission changes in the given sources: each hunk's context line and the definition each changed line is in. */
+export function submissionFacts(instance: string, sources: readonly { path: string; text: string }[]): string[] {
+  const trajectory = loadTrajectory(instance);
   const facts = new Set<string>();
   for (const hunk of trajectory.submission.matchAll(/^\+\+\+ b\/(\S+)\n((?:(?!\+\+\+ )[\s\S])*)/gm)) {
     const source = sources.find((entry) => entry.path === hunk[1]);
@@ -85,16 +100,7 @@ function pastedSources(instance: string, files: readonly { messageIndex: number;
       }
     }
   }
-  const body = sources.map((entry) => `${entry.path}:\n\`\`\`python\n${entry.text}\n\`\`\``).join('\n\n');
-  return {
-    id,
-    category: 'code search, diffs, multi-file',
-    pattern: `${sources.length} source files pasted under a question`,
-    question,
-    body: { model: MODEL, messages: [{ role: 'system', content: CHAT_SYSTEM }, { role: 'user', content: `${question}\n\n${body}` }] },
-    facts: [...facts],
-    source: `the files ${instance}'s agent printed with cat (${files.map((file) => file.path).join(', ')}); facts: the submission's hunk context and the definition each hunk changes`,
-  };
+  return [...facts];
 }
 
 function codeSearch(queryIndex: number): Workload {

@@ -17,3 +17,4 @@ export function buildWorkloads(): Workload[] {
 }
 
 export { containsFact } from './facts';
+export { buildHeldOutWorkloads, heldOutHalf, type HeldOutHalf } from './heldOut';

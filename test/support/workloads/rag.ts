@@ -6,9 +6,9 @@
 import type { Workload } from './types';
 import { freshToolResult, MODEL, readShared } from './shape';
 
-interface CranfieldDocument { readonly id: number; readonly title: string; readonly text: string }
+export interface CranfieldDocument { readonly id: number; readonly title: string; readonly text: string }
 
-function cranfieldDocuments(): CranfieldDocument[] {
+export function cranfieldDocuments(): CranfieldDocument[] {
   return readShared('retrieval', 'cranfield', 'cran.all.1400').replace(/\r\n/g, '\n').split(/^\.I /m).slice(1).map((record) => {
     const id = Number(record.split('\n')[0]);
     const field = (name: string): string => new RegExp(`^\\.${name}\\n([\\s\\S]*?)(?=^\\.[TABW]\\n|$(?![\\s\\S]))`, 'm').exec(record)?.[1]?.trim() ?? '';
@@ -17,11 +17,11 @@ function cranfieldDocuments(): CranfieldDocument[] {
 }
 
 /** Queries in file order: the judgements number them 1…225 by position, not by their `.I` ids. */
-function cranfieldQueries(): string[] {
+export function cranfieldQueries(): string[] {
   return readShared('retrieval', 'cranfield', 'cran.qry').replace(/\r\n/g, '\n').split(/^\.I /m).slice(1).map((record) => (/^\.W\n([\s\S]*)$/m.exec(record)?.[1] ?? '').replace(/\s+/g, ' ').trim());
 }
 
-function judgements(): Map<number, Map<number, number>> {
+export function judgements(): Map<number, Map<number, number>> {
   const byQuery = new Map<number, Map<number, number>>();
   for (const line of readShared('retrieval', 'cranfield', 'cranqrel').split('\n')) {
     const [query, document, code] = line.trim().split(/\s+/).map(Number);
@@ -35,7 +35,7 @@ function judgements(): Map<number, Map<number, number>> {
 
 const STOP = new Set(['the', 'of', 'and', 'a', 'an', 'in', 'on', 'for', 'to', 'is', 'are', 'what', 'which', 'how', 'be', 'by', 'with', 'at', 'has', 'have', 'been', 'can', 'does', 'do', 'there', 'any', 'as', 'or', 'from', 'that', 'this', 'it']);
 
-function terms(text: string): string[] {
+export function terms(text: string): string[] {
   return (text.toLowerCase().match(/[a-z]{3,}/g) ?? []).filter((word) => !STOP.has(word));
 }
 
@@ -77,7 +77,7 @@ function cranfieldWorkload(queryNumber: number): Workload {
 }
 
 /** Queries whose judgements rate exactly two documents 1 or 2: "20 retrieved, 2 answer". */
-function twoAnswerQueries(count: number): number[] {
+export function twoAnswerQueries(count: number): number[] {
   const found: number[] = [];
   for (const [query, judged] of [...judgements()].sort((a, b) => a[0] - b[0])) {
     if ([...judged.values()].filter((code) => code <= 2).length === 2) found.push(query);

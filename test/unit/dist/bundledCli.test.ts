@@ -79,7 +79,8 @@ describe('built bundles from a copy of dist/ alone', function () {
   });
 
   it('leaves only Node built-ins (and vscode, in the extension) to be required at run time', () => {
-    const builtins = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+    // undici (the CLI's upstream client) probes for node:sqlite inside a try, which Node 20 does not have yet.
+    const builtins = new Set([...builtinModules.flatMap((name) => [name, `node:${name}`]), 'node:sqlite']);
     for (const [bundle, allowed] of [['cli.js', []], ['extension.js', ['vscode']], [OCR_WORKER_FILE, []]] as const) {
       const text = fs.readFileSync(path.join(dist, bundle), 'utf8');
       const loaded = [...text.matchAll(/\b(?:require|import)\(\s*"([^"]+)"\s*\)/g)].map((match) => match[1]!);

@@ -47,6 +47,27 @@ describe('what a turn cost', () => {
     assert.equal(record.billing, 'premium-requests');
   });
 
+  it('counts the tokens of every round it sent, the retrieve round included, not just the first request', async () => {
+    const tokens = new TokenCounter();
+    const { input, target } = flow([retrieveFirst, [{ type: 'text', text: 'Line 42.' }]], { billing: 'tokens' }, { countTokens: (request) => tokens.countRequest(request) });
+    const record = await runRequestFlow(input);
+    const sent = target.received.map((request) => tokens.countRequest(request));
+    assert.deepEqual(record.roundTokens, sent);
+    assert.equal(record.tokensAfter, sent[0]! + sent[1]!);
+    assert.ok(sent[1]! > sent[0]!, 'the round re-sends the whole request with the original added');
+  });
+
+  it('reports the provider\'s own input over every round when it returned usage, the saving in the same count', async () => {
+    const tokens = new TokenCounter();
+    const usage = (inputTokens: number) => ({ type: 'usage' as const, usage: { inputTokens, cacheReadTokens: 0, cacheWriteTokens: 0, outputTokens: 3 } });
+    const { input, target } = flow([(request) => [...(retrieveFirst as (request: ChatRequest) => never[])(request), usage(1200)], [{ type: 'text', text: 'ok' }, usage(1500)]], { billing: 'tokens' }, { countTokens: (request) => tokens.countRequest(request) });
+    const record = await runRequestFlow(input);
+    const sent = target.received.map((request) => tokens.countRequest(request));
+    assert.equal(record.tokensAfter, 2700, 'the provider\'s input, both rounds');
+    assert.deepEqual(record.countedTokens, { before: tokens.countRequest(conversation()), after: sent[0]! + sent[1]! });
+    assert.equal(record.tokensBefore, Math.round((record.countedTokens!.before * 2700) / record.countedTokens!.after), 'direct, in the provider\'s count');
+  });
+
   it('counts no premium requests for an endpoint, and sums the usage each round reported', async () => {
     const { input } = flow(
       [
@@ -94,5 +115,16 @@ describe('what a turn cost', () => {
     const log = new DecisionLog();
     log.add(record);
     assert.deepEqual([log.sessionTotals().tokensSaved, log.sessionTotals().cancelled], [0, 1]);
+  });
+});
+
+describe('a turn\'s figures in a log line', () => {
+  it('shows the rounds and, when the provider reported usage, the provider\'s own figures', async () => {
+    const { describeTurnTokens } = await import('../../../src/core/flow/turnFigures');
+    assert.equal(describeTurnTokens({ tokensBefore: 30192, tokensAfter: 18837, rounds: 1 }), '30192 → 18837 tokens');
+    assert.equal(
+      describeTurnTokens({ tokensBefore: 30192, tokensAfter: 41000, rounds: 2, usage: { inputTokens: 1220, cacheReadTokens: 40000, cacheWriteTokens: 3000, outputTokens: 50 } }),
+      '30192 → 41000 tokens over 2 rounds; provider billed 44220 input tokens (40000 cache read, 3000 cache write, 1220 fresh)',
+    );
   });
 });

@@ -125,7 +125,8 @@ describe('request flow: the tool catalog', () => {
     // A Copilot-hosted model's 128k window holds these 69 tools (about 12,000 tokens) easily: each load would be a premium request.
     const copilot = setup([[{ type: 'text', text: 'ok' }]], copilotOpening(), { billing: 'premium-requests' });
     await copilot.run(copilot.request);
-    assert.equal(copilot.target.received[0]!.tools.length, 69);
+    assert.equal(copilot.target.received[0]!.tools.length, 70, 'the 69 tools whole, and herald_retrieve offered from the first request');
+    assert.ok(names(copilot.target.received[0]!).includes('herald_retrieve'));
     const noRounds = setup([[{ type: 'text', text: 'ok' }]], copilotOpening(), { retrieveRounds: 0 });
     await noRounds.run(noRounds.request);
     assert.ok(!names(noRounds.target.received[0]!).includes(CATALOG_TOOL_NAME), 'no own-tool rounds: nobody would answer a load');

@@ -30,7 +30,11 @@ export interface StreamEvent {
 export type Answer =
   | { readonly kind: 'stream'; readonly events: readonly StreamEvent[]; readonly delayMs?: number; readonly hang?: boolean; readonly headers?: Record<string, string> }
   | { readonly kind: 'json'; readonly body: unknown; readonly status?: number; readonly headers?: Record<string, string> }
-  | { readonly kind: 'raw'; readonly status: number; readonly body: string; readonly headers?: Record<string, string> };
+  | { readonly kind: 'raw'; readonly status: number; readonly body: string; readonly headers?: Record<string, string> }
+  /** A 200 that misbehaves: `body` sent as it is, then the answer ends, the connection is reset, or it hangs open. */
+  | { readonly kind: 'broken'; readonly contentType: string; readonly body: string; readonly then: 'end' | 'reset' | 'hang' }
+  /** No answer at all: not even the status line. */
+  | { readonly kind: 'silent' };
 
 export type Script = Answer | ((request: ReceivedRequest, index: number) => Answer);
 
@@ -103,6 +107,14 @@ export class FakeUpstream {
       const text = JSON.stringify(answer.body);
       response.writeHead(answer.status ?? 200, { 'content-type': 'application/json', 'request-id': `req_${index}`, ...(answer.headers ?? {}) });
       response.end(text);
+      return;
+    }
+    if (answer.kind === 'silent') return;
+    if (answer.kind === 'broken') {
+      response.writeHead(200, { 'content-type': answer.contentType });
+      response.write(answer.body);
+      if (answer.then === 'end') response.end();
+      else if (answer.then === 'reset') setTimeout(() => response.socket?.destroy(), 10);
       return;
     }
     if (answer.kind === 'raw') {

@@ -104,11 +104,13 @@ describe('gateway hygiene', function () {
     const url = await upstream.start();
     const failing: GatewayOptimizer = {
       tokens: new TokenCounter(),
-      optimize: async () => {
-        throw new Error('strategy exploded');
-      },
-      afterResponse: async () => undefined,
-      retrieve: async () => undefined,
+      forTenant: () => ({
+        optimize: async () => {
+          throw new Error('strategy exploded');
+        },
+        afterResponse: async () => undefined,
+        retrieve: async () => undefined,
+      }),
     };
     const logger = new RecordingLogger();
     const gateway = createGateway({ port: 0, anthropicBaseUrl: url, optimizer: failing, tenantKey: new Uint8Array(32), logger });
@@ -127,7 +129,7 @@ describe('gateway hygiene', function () {
   });
 
   it('refuses to listen beyond loopback without a token, and asks non-loopback clients for it', async () => {
-    assert.throws(() => createGateway({ host: '0.0.0.0', optimizer: { tokens: new TokenCounter(), optimize: undefined, afterResponse: async () => undefined, retrieve: async () => undefined }, tenantKey: new Uint8Array(32), logger: new RecordingLogger() }), /give it a token/);
+    assert.throws(() => createGateway({ host: '0.0.0.0', optimizer: { tokens: new TokenCounter(), forTenant: () => ({ optimize: undefined, afterResponse: async () => undefined, retrieve: async () => undefined }) }, tenantKey: new Uint8Array(32), logger: new RecordingLogger() }), /give it a token/);
     const outside = Object.values(os.networkInterfaces()).flat().find((address) => address && address.family === 'IPv4' && !address.internal)?.address;
     if (!outside) return;
     harness = await startHarness({ kind: 'json', body: chatCompletion({ text: 'ok' }) }, ['--host', '0.0.0.0', '--token', 'tok-123']);

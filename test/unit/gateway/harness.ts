@@ -27,7 +27,14 @@ export async function startHarness(script: Script | readonly Script[], args: rea
   // The transport tests run the pipeline in the gateway's process (workers from source start in
   // seconds each); the pool has its own tests (optimizerPool.test.ts, teamGateway.test.ts).
   const workers = args.includes('--workers') ? [] : ['--workers', '0'];
-  const serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...workers, ...args], io);
+  let serve: RunningServe;
+  try {
+    serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...workers, ...args], io);
+  } catch (error) {
+    await upstream.close();
+    fs.rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
   return {
     upstream,
     serve,

@@ -5,10 +5,15 @@
  * shape with retry-after; /metrics and /herald/health report what happened.
  */
 import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { silentLogger } from '../../../src/core/ports';
 import { Admission } from '../../../src/gateway/admission';
 import { DeadlinePassed, OptimizerPool, PoolUnavailable } from '../../../src/gateway/optimizerPool';
+import { tenantOfUser, type Tenant } from '../../../src/gateway/tenants';
+import { addUser } from '../../../src/gateway/users';
+import { findMarkers } from '../../../src/core/stash/marker';
 import { records, startHarness, type Harness } from './harness';
 import { anthropicEvents } from './providerAnswers';
 
@@ -18,8 +23,8 @@ function busyPool(size: number): OptimizerPool {
   return new OptimizerPool({ size, workerFile: BUSY_WORKER, logger: silentLogger, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
 }
 
-function task(name: string, busyMs: number, padding = 0): { type: 'optimize'; body: Uint8Array; format: 'anthropic'; tenant: string } {
-  return { type: 'optimize', body: Buffer.from(JSON.stringify({ busyMs, name, padding: 'x'.repeat(padding) })), format: 'anthropic', tenant: 't' };
+function task(name: string, busyMs: number, padding = 0): { type: 'optimize'; body: Uint8Array; format: 'anthropic'; tenant: Tenant } {
+  return { type: 'optimize', body: Buffer.from(JSON.stringify({ busyMs, name, padding: 'x'.repeat(padding) })), format: 'anthropic', tenant: { id: 't', anonymous: false } };
 }
 
 describe('gateway: the optimizer pool', function () {
@@ -83,7 +88,7 @@ describe('gateway: the optimizer pool', function () {
     try {
       await pool.ready();
       assert.equal(pool.workersWithoutStore(), 2);
-      await pool.run({ type: 'loadTools', sessionId: 's', names: ['reconnect'] }, { bytes: 0, deadlineMs: 50_000 });
+      await pool.run({ type: 'loadTools', sessionId: 's', names: ['reconnect'], tenant: { id: 't', anonymous: false } }, { bytes: 0, deadlineMs: 50_000 });
       assert.equal(pool.workersWithoutStore(), 1, 'the worker that ran the task is connected again, the other not yet');
     } finally {
       await pool.close();
@@ -128,7 +133,7 @@ describe('gateway: the pool behind herald serve', function () {
     assert.match(String(record.error), /1 ms deadline; the request went out as it came/);
     const metrics = await (await fetch(`${harness.base}/metrics`)).text();
     assert.match(metrics, /herald_optimizations_abandoned 1/);
-    assert.match(metrics, /herald_requests_total\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5",api="messages",status="forwarded-original",http_status="200"\} 1/);
+    assert.match(metrics, /herald_requests_total\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5",api="messages",status="forwarded-original",http_status="200"\} 1/);
     assert.match(metrics, /herald_workers 1/);
   });
 
@@ -144,14 +149,45 @@ describe('gateway: the pool behind herald serve', function () {
     assert.equal(record.status, 'optimized');
     assert.ok(Number(record.tokensAfter) < Number(record.tokensBefore), 'the worker optimized it');
     const metrics = await (await fetch(`${harness.base}/metrics`)).text();
-    assert.match(metrics, new RegExp(`herald_tokens_before_total\\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5"\\} ${record.tokensBefore}`));
-    assert.match(metrics, /herald_billed_tokens_total\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5",kind="cache_read"\} 800/);
-    assert.match(metrics, /herald_billed_usd_total\{tenant="[0-9a-f]{16}",model="claude-sonnet-4-5"\} 0\.\d+/);
+    assert.match(metrics, new RegExp(`herald_tokens_before_total\\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5"\\} ${record.tokensBefore}`));
+    assert.match(metrics, /herald_billed_tokens_total\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5",kind="cache_read"\} 800/);
+    assert.match(metrics, /herald_billed_usd_total\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5"\} 0\.\d+/);
     assert.match(metrics, /herald_request_duration_seconds_bucket/);
     const health = (await (await fetch(`${harness.base}/herald/health`)).json()) as { ok: boolean; store: { up: boolean; kind: string }; queue: { workers: number; max: number } };
     assert.equal(health.ok, true);
     assert.deepEqual(health.store, { kind: 'folder', up: true });
     assert.equal(health.queue.workers, 1);
+  });
+
+  it('with a users file the tenant is the user: the workers stash under the user\'s namespace, metrics and decisions are per user, an admin sees all', async () => {
+    const usersFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-pool-users-'));
+    const file = path.join(usersFolder, 'users.json');
+    const alice = addUser(file, 'alice', false);
+    const admin = addUser(file, 'root', true);
+    try {
+      harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }] }) }, ['--workers', '1', '--deadline-ms', '600000', '--users', file]);
+      const log = Array.from({ length: 400 }, (_, line) => `2026-03-01T10:00:${String(line % 60).padStart(2, '0')}Z INFO worker-${line % 3} handled job ${line}`).join('\n');
+      const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'run it' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat app.log' } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: log }] }] };
+      const response = await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-a', 'x-herald-token': alice }, body: JSON.stringify(body) });
+      assert.equal(response.status, 200);
+      await response.text();
+      const sent = harness.upstream.received.at(-1)!.body;
+      const handles = findMarkers(sent).map((marker) => marker.handle);
+      assert.ok(handles.length > 0, 'the worker elided part of the log');
+      const userTenant = tenantOfUser('alice', fs.readFileSync(path.join(harness.folder, 'stash', 'key')));
+      const entries = fs.readdirSync(path.join(harness.folder, 'stash', 'entries'), { recursive: true }).map(String);
+      for (const handle of handles) assert.ok(entries.some((entry) => entry.includes(`t-${userTenant.id}.${handle}`)), `${handle} under alice's namespace (${entries.slice(0, 3).join(', ')})`);
+      const metrics = await (await fetch(`${harness.base}/metrics`, { headers: { 'x-herald-token': admin } })).text();
+      assert.match(metrics, /herald_requests_total\{tenant="alice",model="claude-sonnet-4-5",api="messages",status="optimized",http_status="200"\} 1/);
+      const seen = async (token: string): Promise<unknown[]> => ((await (await fetch(`${harness!.base}/herald/decisions`, { headers: { 'x-herald-token': token } })).json()) as { requests: unknown[] }).requests;
+      assert.equal((await seen(alice)).length, 1);
+      assert.equal((await seen(admin)).length, 1, 'the admin sees alice\'s request');
+      const bob = addUser(file, 'bob', false);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal((await seen(bob)).length, 0, 'another user sees none of it');
+    } finally {
+      fs.rmSync(usersFolder, { recursive: true, force: true });
+    }
   });
 
   it('past the body-memory budget: 503 with retry-after in the API\'s own error shape, before the body is read', async () => {

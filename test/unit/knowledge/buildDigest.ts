@@ -40,6 +40,10 @@ export async function libraryDigest(library: Library, queries: readonly string[]
   const queryDigests: Record<string, string> = {};
   for (const query of queries) queryDigests[query] = digest(library.index.query(query));
   const bundles: Record<string, string> = {};
-  for (const task of tasks) bundles[task] = digest(await getContext(library, { task }, { now: () => now }));
+  for (const task of tasks) {
+    // `signals` (what ranked the pages) came after the digests were taken; it says nothing of the build.
+    const { signals: _signals, ...result } = await getContext(library, { task }, { now: () => now });
+    bundles[task] = digest(result);
+  }
   return { pages, library: libraryDigests, queries: queryDigests, bundles };
 }

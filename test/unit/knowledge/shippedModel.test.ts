@@ -5,7 +5,11 @@ import { bundledModelFolder, loadEmbedder, type Embedder } from '../../../src/co
 import { now, testLibrary, writeLibrary } from './support';
 import { LIBRARY_TASKS } from './taskSuite';
 
-/** The library with Herald's shipped retrieval model: meaning ranking and the "what it is for" path. */
+/**
+ * The library with Herald's shipped retrieval model: off by default (it never beat words alone on
+ * held-out tasks), and when asked for (`shippedModelMeaning`), meaning ranking and the "what it is
+ * for" path.
+ */
 describe('knowledge: with the shipped retrieval model', () => {
   let embedder: Embedder;
   before(async () => {
@@ -19,7 +23,7 @@ describe('knowledge: with the shipped retrieval model', () => {
     });
     const library = loadLibrary(folder);
     const task = 'cold email to a CFO switching from Avalara';
-    const withModel = await getContext(library, { task }, { now, embedder });
+    const withModel = await getContext(library, { task }, { now, embedder, options: { shippedModelMeaning: true } });
     const tone = withModel.pages.find((page) => page.page_id === 'voice/tone');
     assert.ok(tone, withModel.pages.map((page) => page.page_id).join(', '));
     assert.equal(tone.reason, 'use', JSON.stringify(withModel.pages.map((page) => [page.page_id, page.reason])));
@@ -28,10 +32,21 @@ describe('knowledge: with the shipped retrieval model', () => {
     assert.ok(!lexical.pages.some((page) => page.page_id === 'voice/tone' && page.reason === 'use'), 'by words alone the phrasing is not matched');
   });
 
-  it('the task suite still brings what each task needs and nothing it should not', async () => {
+  it('is not asked by default: the result ranks by words, and a task the library does not cover finds nothing', async () => {
+    const library = await testLibrary();
+    const task = 'write a haiku about volcanoes';
+    const byDefault = await getContext(library, { task }, { now, embedder });
+    assert.equal(byDefault.signals, 'words');
+    assert.equal(byDefault.nothingFound, true, byDefault.pages.map((page) => `${page.page_id}:${page.reason}`).join(', '));
+    const asked = await getContext(library, { task }, { now, embedder, options: { shippedModelMeaning: true } });
+    assert.match(asked.signals, /^words \+ meaning \(herald-retrieval/);
+    assert.equal(asked.nothingFound, false, 'asked for, the model matches "write" with the personas\' "writing to …": why it is off');
+  });
+
+  it('the task suite still brings what each task needs and nothing it should not, when asked for', async () => {
     const library = await testLibrary();
     for (const entry of LIBRARY_TASKS) {
-      const result = await getContext(library, { task: entry.task }, { now, embedder });
+      const result = await getContext(library, { task: entry.task }, { now, embedder, options: { shippedModelMeaning: true } });
       const ids = result.pages.map((page) => page.page_id);
       assert.deepEqual({ missing: entry.wanted.filter((id) => !ids.includes(id)), unwanted: entry.unwanted.filter((id) => ids.includes(id)) }, { missing: [], unwanted: [] }, `${entry.task}: ${ids.join(', ')}`);
     }

@@ -176,6 +176,6 @@ describe('Pipeline: fresh input decided on arrival', () => {
   it('memoizes nothing for a fresh message no strategy changed', async () => {
     const memo = new MessageMemo();
     await new Pipeline([], {}, { stash: newStash(), memo }).run(turn(1));
-    assert.equal(memo.size, 3, 'the three history messages only');
+    assert.equal(memo.size, 6, 'the three history messages only (each under its chain and under its own bytes)');
   });
 });

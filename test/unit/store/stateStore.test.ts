@@ -17,6 +17,7 @@ import { MemoryStateStore, type StateStore } from '../../../src/core/store/state
 import { missingTeamTools, startRedis, stopProcess, temporaryFolder, type Started } from '../../support/teamCluster';
 import { loadTrajectory, turnRequests, describeWithData } from '../../support/sharedData';
 import { parseRequest, serializeRequest } from '../../../src/core/chat';
+import type { ChatMessage } from '../../../src/core/chat/types';
 
 async function contract(store: StateStore): Promise<void> {
   assert.deepEqual(await store.setMany([{ key: 'a', value: 'first', ifAbsent: true }, { key: 'b', value: 'one' }]), [true, true]);
@@ -85,6 +86,26 @@ describe('state store: engines', function () {
       await stopProcess(redis?.started);
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('state store: the memo under messages\' own keys', function () {
+  it('a decided and an arrival form written under a message\'s own key by one process are found by another after prefetchOwn', async () => {
+    const store = new MemoryStateStore();
+    const message: ChatMessage = { role: 'user', parts: [{ type: 'text', text: 'decided form' }], contentShape: 'parts' };
+    const fresh: ChatMessage = { role: 'user', parts: [{ type: 'text', text: 'arrival form' }], contentShape: 'parts' };
+    const writer = new MessageMemo(undefined, store);
+    writer.decide('chain-a', message, undefined, { observation_mask: 12 }, [], 'own-decided');
+    writer.setArrival('chain-b', fresh, undefined, undefined, [], 'own-arrival');
+    await writer.flush();
+    // Another replica: the chains differ (an earlier message changed on resume), the messages do not.
+    const reader = new MessageMemo(undefined, store);
+    assert.equal(reader.decidedOwn('own-decided', undefined), undefined, 'nothing before the prefetch');
+    await reader.prefetchOwn(['own-decided', 'own-arrival']);
+    assert.deepEqual(reader.decidedOwn('own-decided', undefined)?.message, message);
+    assert.deepEqual(reader.decidedOwn('own-decided', undefined)?.savings, { observation_mask: 12 });
+    assert.deepEqual(reader.arrival('chain-other', undefined, 'own-arrival')?.message, fresh);
+    assert.equal(reader.arrival('chain-other', undefined, 'own-missing'), undefined);
   });
 });
 

@@ -24,7 +24,7 @@ export class SegmentEdits {
   private readonly handles: string[] = [];
   private tokensSaved = 0;
 
-  constructor(private readonly strategyId: string, private readonly context: Pick<StrategyContext, 'stash' | 'tokens' | 'freshStart' | 'cachedRewriteMinSavedShare'>) {}
+  constructor(private readonly strategyId: string, private readonly context: Pick<StrategyContext, 'stash' | 'tokens' | 'freshStart' | 'cachedRewriteMinSavedShare' | 'rewrites'>) {}
 
   /**
    * Stashes the segment's text and records its replacement, unless the replacement would not
@@ -41,12 +41,18 @@ export class SegmentEdits {
     const after = this.context.tokens.count(this.context.stash.preview(input).replacement);
     const saved = before - after;
     if (saved < minSavedTokens || saved < minSavedRatio * before) return false;
-    if (segment.messageIndex < this.context.freshStart && !paysForCacheWrite(before, after, this.context.cachedRewriteMinSavedShare)) return false;
+    if (segment.messageIndex < this.context.freshStart && !this.paysInHistory(segment.messageIndex, before, after)) return false;
     const result = this.context.stash.elide(input);
     this.replacements.set(segment.key, result.replacement);
     this.handles.push(result.handle);
     this.tokensSaved += saved;
     return true;
+  }
+
+  /** A history output is cached as it stood: its rewrite is priced (see `pipeline/cacheEconomics.ts`). */
+  private paysInHistory(messageIndex: number, before: number, after: number): boolean {
+    const rewrites = this.context.rewrites;
+    return rewrites ? rewrites.pays(messageIndex, before, after) : paysForCacheWrite(before, after, this.context.cachedRewriteMinSavedShare);
   }
 
   get count(): number {

@@ -1,7 +1,8 @@
 /**
  * Which tool-output segments a strategy may rewrite: those in the history this request is
  * deciding ([frozenCount, freshStart)), optionally the fresh input too, never one already
- * behind a Herald marker (retrieval stays one hop deep), never the answer of a retrieval.
+ * behind a Herald marker (retrieval stays one hop deep), never the answer of a retrieval, never
+ * a result the client itself points back to (see `clientReferences.ts`).
  * "Behind a marker" means a marker the stash issued: a look-alike quoted or forged in tool
  * output shields nothing.
  */
@@ -10,6 +11,7 @@ import type { ChatRequest } from '../../chat/types';
 import type { StrategyContext } from '../../pipeline/types';
 import { findMarkers, HANDLE_PATTERN } from '../../stash/marker';
 import type { Stash } from '../../stash/stash';
+import { protectedSegmentKeys } from './clientReferences';
 
 /** Tool names whose results hand back an elided original (the host's retrieve tool). */
 const RETRIEVE_TOOL = /(^|_)retrieve$/i;
@@ -38,8 +40,9 @@ export function editableSegments(
   const end = options.includeFresh ? request.messages.length : context.freshStart;
   const originals = options.includeDigested && context.original ? originalSegmentTexts({ original: context.original }) : undefined;
   const editable: EditableSegment[] = [];
+  const referenced = protectedSegmentKeys(request);
   for (const segment of findToolOutputs(request)) {
-    if (segment.messageIndex < context.frozenCount || segment.messageIndex >= end || isRetrieval(segment)) continue;
+    if (segment.messageIndex < context.frozenCount || segment.messageIndex >= end || isRetrieval(segment) || referenced.has(segment.key)) continue;
     if (!hasMarker(segment.text, context.stash)) {
       editable.push(segment);
       continue;

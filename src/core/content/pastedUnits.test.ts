@@ -1,0 +1,43 @@
+import * as assert from 'node:assert/strict';
+import { splitPastedUnits, timeOfDayIn } from './pastedUnits';
+
+describe('pasted units', () => {
+  it('splits a mixed paste into log events with their frames, samples, spans and grep groups', () => {
+    const lines = [
+      '2015-10-18 10:05:57,009 ERROR [DataStreamer] org.apache.hadoop.hdfs.DFSClient: DataStreamer Exception',
+      'java.io.IOException: Broken pipe',
+      '    at sun.nio.ch.FileDispatcherImpl.write0(Native Method)',
+      '    at org.apache.hadoop.hdfs.DFSOutputStream$DataStreamer.run(DFSOutputStream.java:551)',
+      '',
+      '# TYPE http_request_duration_seconds summary',
+      'http_request_duration_seconds{quantile="0.99"} 4.425 1445162775000',
+      '{"trace_id":"71d3c969","span_id":"00013a","name":"proxy.connect","service":"chrome.exe","start":"2015-10-18T10:06:29.287Z","duration_ms":14000}',
+      'lib/retry.js-1-const x = 1',
+      'lib/retry.js:2:function retry (opts) {',
+      'lib/retry.js-3-  return opts',
+      '--',
+      'lib/client.js:9:  retry()',
+    ];
+    const units = splitPastedUnits(lines);
+    assert.deepEqual(units.map((unit) => [unit.start, unit.end, unit.kind]), [[0, 5, 'log'], [5, 6, 'metric-header'], [6, 7, 'metric'], [7, 8, 'span'], [8, 12, 'hit'], [12, 13, 'hit']]);
+    assert.equal(units[0]!.severity, 2);
+    assert.equal(units[0]!.timeOfDay, 10 * 3600 + 5 * 60 + 57);
+    assert.deepEqual([units[2]!.series, units[2]!.value], ['http_request_duration_seconds{quantile="0.99"}', 4.425]);
+    assert.deepEqual([units[3]!.series, units[3]!.value], ['chrome.exe proxy.connect', 14000]);
+    assert.equal(units[1]!.series, 'http_request_duration_seconds');
+  });
+
+  it('reads the time of day a line names: clocks, ISO stamps, epoch milliseconds and seconds', () => {
+    assert.equal(timeOfDayIn('ts=2015-10-18T10:05:28.570Z level=warn'), 36328);
+    assert.equal(timeOfDayIn('Jun 14 15:16:01 combo sshd'), 55 * 1000 + 1 - 55 * 1000 + 15 * 3600 + 16 * 60);
+    assert.equal(timeOfDayIn('up{job="api"} 1 1445162775000'), 10 * 3600 + 6 * 60 + 15);
+    assert.equal(timeOfDayIn('- 1117838570 2005.06.03 R02'), 22 * 3600 + 42 * 60 + 50);
+    assert.equal(timeOfDayIn('no time here'), undefined);
+  });
+
+  it('gives repeats of one event the same key, whatever their times and values', () => {
+    const units = splitPastedUnits(['2015-10-18 10:05:27,570 WARN [x] Client: Address change detected. Old: msra-sa-41/10.190.173.170:9000', '2015-10-18 10:05:28,570 WARN [x] Client: Address change detected. Old: msra-sa-41/10.190.173.171:9000', '2015-10-18 10:05:28,570 WARN [x] LeaseRenewer: Failed to renew lease for 31 seconds']);
+    assert.equal(units[0]!.key, units[1]!.key);
+    assert.notEqual(units[0]!.key, units[2]!.key);
+  });
+});

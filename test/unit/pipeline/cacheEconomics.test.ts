@@ -1,0 +1,59 @@
+/** A rewrite of cached history must pay for itself, priced with the provider's cache and the session's expected length. */
+import { strict as assert } from 'node:assert';
+import type { ChatMessage, ChatRequest } from '../../../src/core/chat/types';
+import { cachePricesOf, rewriteGain, RewriteEconomics } from '../../../src/core/pipeline/cacheEconomics';
+import { Pipeline } from '../../../src/core/pipeline/pipeline';
+import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
+import { Stash } from '../../../src/core/stash/stash';
+import { createObservationMask } from '../../../src/core/strategies/observationMask';
+import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
+
+const ANTHROPIC = cachePricesOf({ format: 'anthropic' });
+const OPENAI = cachePricesOf({ format: 'openai' });
+
+const text = (role: ChatMessage['role'], value: string): ChatMessage => ({ role, parts: [{ type: 'text', text: value }], contentShape: 'parts' });
+const call = (id: string): ChatMessage => ({ role: 'assistant', parts: [{ type: 'tool_call', id, name: 'run', arguments: { command: `step ${id}` } }], contentShape: 'parts' });
+const result = (id: string, value: string): ChatMessage => ({ role: 'user', parts: [{ type: 'tool_result', callId: id, content: [{ type: 'text', text: value }], contentShape: 'parts' }], contentShape: 'parts' });
+const LISTING = Array.from({ length: 120 }, (_, index) => `./packages/module_${index}/src/component_${index}.py`).join('\n');
+
+const request = (messages: ChatMessage[], format: ChatRequest['format'] = 'anthropic'): ChatRequest => ({ format, messages, tools: [], options: {} });
+
+describe('a rewrite of cached history pays for itself', () => {
+  it('weighs what it saves over the requests left against what it writes again now', () => {
+    const quote = { beforeTokens: 2000, afterTokens: 1600, suffixTokens: 0, requestTokens: 10_000 };
+    assert.ok(rewriteGain({ ...quote, remainingRequests: 5 }, ANTHROPIC) < 0, 'a 20% digest does not pay in a short session');
+    assert.ok(rewriteGain({ ...quote, remainingRequests: 60 }, ANTHROPIC) > 0, 'it does in a long one');
+    assert.ok(rewriteGain({ ...quote, afterTokens: 20, remainingRequests: 2 }, ANTHROPIC) > 0, 'a mask pays at once');
+    assert.ok(rewriteGain({ ...quote, afterTokens: 20, remainingRequests: 2, suffixTokens: 20_000 }, ANTHROPIC) < 0, 'unless it makes the provider write much cached content again');
+    const digest = { ...quote, afterTokens: 1400, remainingRequests: 25 };
+    assert.ok(rewriteGain(digest, ANTHROPIC) < 0 && rewriteGain(digest, OPENAI) > 0, 'no write premium (OpenAI) makes a smaller rewrite pay');
+  });
+
+  it('charges a rewrite for the cached content after it, once per run', () => {
+    const tokens = new TokenCounter();
+    const messages = [text('user', 'go'), call('a'), result('a', LISTING), call('b'), result('b', LISTING), call('c'), result('c', LISTING), text('assistant', 'done'), text('user', 'next')];
+    const before = tokens.count(LISTING);
+    const economics = new RewriteEconomics(request(messages), 9 - 1, tokens);
+    assert.equal(economics.cachedEnd, 7, 'the last answer is new in this request; everything before it is cached');
+    assert.ok(!economics.pays(2, before, 30), 'masking the first output makes the provider write the two after it again: it does not pay');
+    assert.ok(economics.pays(6, before, 30), 'the last cached output has nothing cached after it: masking it pays');
+    assert.ok(economics.pays(4, before, 30) && economics.pays(2, before, 30), 'once a later one is rewritten, what follows it is written again anyway: only the bytes up to it count');
+  });
+
+  it('in the pipeline: a cold start leaves a listing deep in cached history that a warm session masks when it becomes history', async () => {
+    const step = (index: number): string => Array.from({ length: 50 }, (_, line) => `s${index}l${line} ok`).join(' ');
+    const messages: ChatMessage[] = [text('user', 'Tidy the repository.'), call('big'), result('big', LISTING)];
+    for (let index = 0; index < 20; index++) messages.push(call(`s${index}`), result(`s${index}`, step(index)));
+    messages.push(text('assistant', 'Now the README.'), text('user', 'go on'));
+    const options = { observation_mask: { keepRecentTurns: 0 } };
+    const masked = (out: { request: ChatRequest }): boolean => JSON.stringify(out.request.messages[2]!.parts).includes('observation masked');
+    const cold = new Pipeline([createObservationMask()], { options }, { stash: new Stash({ store: new MemoryBlobStore() }) });
+    assert.ok(!masked(await cold.run(request(messages))), 'cold: masking it would make the provider write the 20 cached steps after it again');
+    const fixed = new Pipeline([createObservationMask()], { options, cachedRewriteMinSavedShare: 0.4 }, { stash: new Stash({ store: new MemoryBlobStore() }) });
+    assert.ok(masked(await fixed.run(request(messages))), 'the fixed share ignores what follows and masks it');
+    const warm = new Pipeline([createObservationMask()], { options }, { stash: new Stash({ store: new MemoryBlobStore() }) });
+    for (let end = 3; end <= messages.length - 2; end += 2) await warm.run(request(messages.slice(0, end)));
+    const last = await warm.run(request(messages));
+    assert.ok(masked(last), 'warm: decided when it became history, with nothing cached after it');
+  });
+});

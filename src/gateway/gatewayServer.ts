@@ -112,6 +112,9 @@ export interface Gateway {
   url(): string;
 }
 
+/** Longest a closing gateway waits for requests it cut to finish their records, in ms. */
+const HANDLER_SETTLE_MS = 5000;
+
 const ROUTES: Readonly<Record<string, WireApi>> = { '/v1/chat/completions': chatApi, '/v1/responses': responsesApi, '/v1/messages': messagesApi };
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -126,6 +129,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const secrets: readonly string[] = options.token ? [options.token] : [];
   const logger = redactingLogger(options.logger, () => secrets);
   const inFlight = new InFlight();
+  /** Requests being handled, so a close returns once each has kept its record (a cut one too). */
+  const handlers = new Set<Promise<void>>();
   let draining = false;
   const openaiBase = trimBase(options.openaiBaseUrl ?? DEFAULT_OPENAI_BASE_URL);
   const anthropicBase = trimBase(options.anthropicBaseUrl ?? DEFAULT_ANTHROPIC_BASE_URL);
@@ -148,11 +153,13 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const server = http.createServer((request, response) => {
     inFlight.track(response);
-    handle(request, response).catch((error: unknown) => {
+    const handled = handle(request, response).catch((error: unknown) => {
       logger.error('gateway-failed', `Herald: the gateway could not answer ${request.method} ${pathOf(request.url)}: ${describeError(error)}`);
       if (!response.headersSent) sendJson(response, 500, chatApi.errorBody(500, 'Herald: the gateway failed on this request; see its log'));
       else response.end();
     });
+    handlers.add(handled);
+    void handled.finally(() => handlers.delete(handled));
   });
   server.on('connection', (socket) => socket.setNoDelay(true));
 
@@ -420,6 +427,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (graceMs > 0) await inFlight.idle(graceMs);
       server.closeAllConnections();
       await closed;
+      // A request cut above ends its flow (and keeps its record) in a moment; wait for that, bounded.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...handlers]), new Promise<void>((resolve) => (timer = setTimeout(resolve, HANDLER_SETTLE_MS)))]);
+      clearTimeout(timer);
     },
     recent: () => recent,
     url: () => `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

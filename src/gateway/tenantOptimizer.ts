@@ -85,11 +85,6 @@ export class TenantOptimizer implements GatewayOptimizer {
     };
   }
 
-  /** The stash a tenant's handles resolve in (the gateway's process reads what its workers stashed). */
-  stashOf(tenant: Tenant): Stash {
-    return (tenant.anonymous ? this.build(tenant) : this.partsOf(tenant)).stash;
-  }
-
   private loadTools(state: SessionStateStore, sessionId: string, names: readonly string[]): Promise<void> {
     const written = this.pinWrites.then(async () => {
       await state.prefetch(sessionId);

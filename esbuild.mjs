@@ -78,7 +78,9 @@ const globalFetch = {
 };
 
 /** Packages whose code or data ships inside dist/, for the third-party notices. */
-const BUNDLED_PACKAGES = ['web-tree-sitter', '@vscode/tree-sitter-wasm', 'minisearch', 'stemmer', 'onnxruntime-web', 'zod', 'gpt-tokenizer', 'yaml', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng'];
+const BUNDLED_PACKAGES = ['web-tree-sitter', '@vscode/tree-sitter-wasm', 'minisearch', 'stemmer', 'onnxruntime-web', 'zod', 'gpt-tokenizer', 'yaml', 'tesseract.js', 'tesseract.js-core', '@tesseract.js-data/eng',
+  // The gateway's Redis store and metrics, and what they bundle.
+  'ioredis', '@ioredis/commands', 'cluster-key-slot', 'denque', 'lodash.defaults', 'lodash.isarguments', 'redis-errors', 'redis-parser', 'standard-as-callback', 'debug', 'ms', 'prom-client', 'tdigest', 'bintrees'];
 
 /** dist/THIRD-PARTY-NOTICES.txt: each bundled package's name, version, licence and licence text. */
 function writeNotices() {
@@ -179,6 +181,18 @@ const builds = [
     target: 'node20',
   },
 ];
+// The gateway's optimizer workers (src/gateway/optimizerPool.ts starts dist/gateway-worker.js
+// from beside cli.js or extension.js): the pipeline, its strategies and the store clients.
+builds.push({
+  ...common,
+  ...importMetaShim,
+  define: { ...importMetaShim.define, navigator: 'undefined' },
+  entryPoints: { 'gateway-worker': join(root, 'src/gateway/optimizerWorker.ts') },
+  outdir: join(root, 'dist'),
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+});
 const webviews = webviewEntries();
 if (webviews.length > 0) {
   builds.push({ ...common, entryPoints: webviews, outdir: join(root, 'dist/webview'), platform: 'browser', format: 'iife', target: 'es2022' });

@@ -70,7 +70,16 @@ export const optimizeCommand: CliCommand = async (args, io) => {
     return 0;
   }
   const pipeline = new Pipeline(createStrategies(cliStrategyEnvironment(embeddingModel)), { enabled, ...(timeLimitMs ? { timeLimitMs } : {}), ...(deadlineMs ? { deadlineMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) }, { stash: directory.stash, memo: directory.memo, state: directory.state, logger });
-  const result = await pipeline.run(request, { windowTokens });
+  let result;
+  try {
+    result = await pipeline.run(request, { windowTokens });
+  } catch (error) {
+    // Fail-open: the memo and pins could not be read or written (the folder's state/), so nothing was decided.
+    for (const line of logger.lines) if (line.level !== 'info') io.stderr(`herald: ${line.code}: ${line.message.replace(/^Herald: /, '').split('\n')[0]}\n`);
+    io.stderr(`herald: pipeline-failed: ${describeError(error).replace(/^Herald: /, '')}; the request is printed unchanged\n`);
+    io.stdout(JSON.stringify(serializeRequest(request)) + '\n');
+    return 0;
+  }
   directory.sites.record(result.request, result.elisions);
   try {
     directory.save();

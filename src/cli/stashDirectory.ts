@@ -1,7 +1,8 @@
 /**
- * The CLI's stash folder: entries as files, the per-install HMAC key, the memo and pins
- * that keep consecutive `herald optimize` calls of one conversation cache-stable, and where
- * each optimized text's real elisions stand (for `herald expand`).
+ * The CLI's stash folder: entries as files (`entries/`), the per-install HMAC key, the memo
+ * and pins that keep consecutive `herald optimize` calls of one conversation cache-stable (one
+ * file per entry in `state/`, shared by every process on the folder: `herald serve`'s workers
+ * too), and where each optimized text's real elisions stand (for `herald expand`).
  */
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -10,6 +11,8 @@ import * as path from 'node:path';
 import { MessageMemo, SessionStateStore } from '../core/pipeline';
 import { writeFileAtomic } from '../core/files';
 import { FileBlobStore, Stash } from '../core/stash';
+import { FolderStateStore } from '../core/store/folderStateStore';
+import type { StateStore } from '../core/store/stateStore';
 import type { Logger } from '../core/ports';
 import { SiteIndex } from './siteIndex';
 import { describeError } from '../core/errors';
@@ -21,33 +24,41 @@ export function defaultStashDirectory(): string {
 export interface StashDirectory {
   readonly directory: string;
   readonly stash: Stash;
+  /** The per-install key handles and tenants are derived from. */
+  readonly key: Uint8Array;
+  /** The memo's and pins' store (`state/`). */
+  readonly store: StateStore;
   readonly memo: MessageMemo;
   readonly state: SessionStateStore;
   /** Where the real elisions of the texts `optimize` printed stand. */
   readonly sites: SiteIndex;
-  /** Saves the memo, pins and sites (atomically, each file on its own). */
+  /** Saves the sites (atomically); the memo and pins are written by each run. */
   save(): void;
 }
 
 export function openStashDirectory(directory: string, logger: Logger): StashDirectory {
   fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+  // A folder made by someone else with wider permissions is the user's alone from now on.
+  fs.chmodSync(directory, 0o700);
+  const key = readOrCreateKey(path.join(directory, 'key'));
   const stash = new Stash({
     store: new FileBlobStore(path.join(directory, 'entries')),
-    key: readOrCreateKey(path.join(directory, 'key')),
+    key,
     onProblem: (code, message) => logger.warn(code, message),
   });
-  const memo = loadJson(path.join(directory, 'memo.json'), MessageMemo.fromJSON, () => new MessageMemo(), logger);
-  const state = loadJson(path.join(directory, 'state.json'), SessionStateStore.fromJSON, () => new SessionStateStore(), logger);
+  const store = new FolderStateStore(path.join(directory, 'state'));
+  const memo = new MessageMemo(undefined, store);
+  const state = new SessionStateStore(undefined, store);
   const sites = loadJson(path.join(directory, 'sites.json'), SiteIndex.fromJSON, () => new SiteIndex(), logger);
   return {
     directory,
+    key,
     stash,
+    store,
     memo,
     state,
     sites,
     save() {
-      writeFileAtomic(path.join(directory, 'memo.json'), JSON.stringify(memo));
-      writeFileAtomic(path.join(directory, 'state.json'), JSON.stringify(state));
       writeFileAtomic(path.join(directory, 'sites.json'), JSON.stringify(sites));
     },
   };

@@ -23,6 +23,8 @@ import type { ApiId, ClientOutput, ClientWriter, WireApi } from './apis/wireApi'
 import { InFlight } from './drain';
 import type { GatewayOptimizer, TenantScope } from './gatewayOptimizer';
 import { GatewayTarget } from './gatewayTarget';
+import type { Admission } from './admission';
+import type { GatewayMetrics } from './gatewayMetrics';
 import { redactingLogger, redactRecord } from './redact';
 import { isJsonContentType, isLoopback, RequestGuard, routeOf, type Route } from './requestGuard';
 import { tenantOfRequest, tenantOfUser, type Tenant } from './tenants';
@@ -72,6 +74,18 @@ export interface GatewayOptions {
   readonly onRecord?: (record: GatewayRecord) => void;
   /** The upstream `fetch` (`herald serve` gives one with its timeouts, tests a fake). Default the global fetch. */
   readonly fetch?: FetchLike;
+  /** The body-memory budget and the queue bound; past them a request gets 503 or 429 with retry-after. */
+  readonly admission?: Admission;
+  /** Counted per request and served at GET /metrics. */
+  readonly metrics?: GatewayMetrics;
+  /** What GET /herald/health reports besides the port (the store, the queue); `ok: false` answers 503. */
+  readonly health?: () => Promise<GatewayHealth>;
+}
+
+/** The gateway's health for a balancer: `ok` false when it should get no traffic. */
+export interface GatewayHealth {
+  readonly ok: boolean;
+  readonly [detail: string]: unknown;
 }
 
 /** A request's record as the gateway keeps it: the flow's record and how the gateway answered. */
@@ -98,6 +112,9 @@ export interface Gateway {
   url(): string;
 }
 
+/** Longest a closing gateway waits for requests it cut to finish their records, in ms. */
+const HANDLER_SETTLE_MS = 5000;
+
 const ROUTES: Readonly<Record<string, WireApi>> = { '/v1/chat/completions': chatApi, '/v1/responses': responsesApi, '/v1/messages': messagesApi };
 
 export function createGateway(options: GatewayOptions): Gateway {
@@ -112,6 +129,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const secrets: readonly string[] = options.token ? [options.token] : [];
   const logger = redactingLogger(options.logger, () => secrets);
   const inFlight = new InFlight();
+  /** Requests being handled, so a close returns once each has kept its record (a cut one too). */
+  const handlers = new Set<Promise<void>>();
   let draining = false;
   const openaiBase = trimBase(options.openaiBaseUrl ?? DEFAULT_OPENAI_BASE_URL);
   const anthropicBase = trimBase(options.anthropicBaseUrl ?? DEFAULT_ANTHROPIC_BASE_URL);
@@ -134,11 +153,13 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const server = http.createServer((request, response) => {
     inFlight.track(response);
-    handle(request, response).catch((error: unknown) => {
+    const handled = handle(request, response).catch((error: unknown) => {
       logger.error('gateway-failed', `Herald: the gateway could not answer ${request.method} ${pathOf(request.url)}: ${describeError(error)}`);
       if (!response.headersSent) sendJson(response, 500, chatApi.errorBody(500, 'Herald: the gateway failed on this request; see its log'));
       else response.end();
     });
+    handlers.add(handled);
+    void handled.finally(() => handlers.delete(handled));
   });
   server.on('connection', (socket) => socket.setNoDelay(true));
 
@@ -175,7 +196,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     const path = route.path;
     if (api) {
       if (!isJsonContentType(request.headers['content-type'])) return refuse(415, notJson(request));
-      return handleApi(api, request, response, route, tenant, user);
+      return admitted(api, request, response, route, tenant, user);
     }
     // Claude Code probes its base URL at start-up; the provider answers it with an empty 200.
     if (request.method === 'HEAD' && path === '/') {
@@ -183,7 +204,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       response.end();
       return;
     }
-    if (request.method === 'GET' && path === '/herald/health') return sendJson(response, 200, { ok: true, port });
+    if (request.method === 'GET' && path === '/herald/health') {
+      const health = options.health ? await options.health() : { ok: true };
+      return sendJson(response, health.ok ? 200 : 503, { ...health, port });
+    }
+    if (request.method === 'GET' && path === '/metrics' && options.metrics) {
+      const text = await options.metrics.render();
+      response.writeHead(200, { 'content-type': options.metrics.contentType, 'content-length': String(Buffer.byteLength(text)) });
+      response.end(text);
+      return;
+    }
     if (request.method === 'GET' && path === '/herald/decisions') return sendJson(response, 200, { requests: visibleTo(user) });
     if (request.method === 'POST' && path === '/v1/messages/count_tokens') {
       if (!isJsonContentType(request.headers['content-type'])) return refuse(415, notJson(request));
@@ -208,6 +238,27 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   function upstreamUrl(api: WireApi, search: string): string {
     return `${api.provider === 'anthropic' ? anthropicBase : openaiBase}${api.upstreamPath}${search}`;
+  }
+
+  /** An API request, once the admission lets it in (its body counted until the answer ends). */
+  async function admitted(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, route: Route, tenant: Tenant, user: User | undefined): Promise<void> {
+    if (!options.admission) return handleApi(api, request, response, route, tenant, user);
+    const declared = Number(request.headers['content-length']);
+    const verdict = options.admission.admit(Number.isFinite(declared) && declared >= 0 ? Math.min(declared, maxBody) : maxBody);
+    if (!verdict.admitted) {
+      options.metrics?.refusedRequest(verdict.reason);
+      options.logger.warn('gateway-request-refused', verdict.message);
+      response.setHeader('retry-after', String(verdict.retryAfterSeconds));
+      response.setHeader('connection', 'close');
+      sendJson(response, verdict.status, api.errorBody(verdict.status, verdict.message));
+      request.resume();
+      return;
+    }
+    try {
+      await handleApi(api, request, response, route, tenant, user);
+    } finally {
+      verdict.release();
+    }
   }
 
   async function handleApi(api: WireApi, request: http.IncomingMessage, response: http.ServerResponse, route: Route, tenant: Tenant, user: User | undefined): Promise<void> {
@@ -241,6 +292,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     try {
       const scope = options.optimizer.forTenant(tenant);
       const parsed = parseRequest(body, api.format);
+      // A worker pool parses the bytes the client sent rather than the gateway's serialization.
+      options.optimizer.remember?.(parsed, { bytes, format: api.format });
       const exchange = api.exchange();
       const model = typeof fields.model === 'string' ? fields.model : undefined;
       const target = new GatewayTarget({ api, exchange, url, headers: forwardedHeaders(request.headers), stream, fetch: fetchLike, tokens: options.optimizer.tokens, original: { request: parsed, json: jsonOrUndefined(body), bytes }, model });
@@ -256,7 +309,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     const optimize = scope.optimize;
     const id = `g${started.toString(36)}-${(++counter).toString(36)}`;
     const finished = (flowRecord: RequestRecord | undefined, httpStatus: number): void => {
-      if (flowRecord) record({ ...flowRecord, api: api.id, stream, httpStatus, ...(user ? { user: user.name } : {}) });
+      if (!flowRecord) return;
+      const entry: GatewayRecord = { ...flowRecord, api: api.id, stream, httpStatus, ...(user ? { user: user.name } : {}) };
+      record(entry);
+      options.metrics?.observe(entry, tenant);
     };
     try {
       const flowRecord = await runRequestFlow({
@@ -371,6 +427,10 @@ export function createGateway(options: GatewayOptions): Gateway {
       if (graceMs > 0) await inFlight.idle(graceMs);
       server.closeAllConnections();
       await closed;
+      // A request cut above ends its flow (and keeps its record) in a moment; wait for that, bounded.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.allSettled([...handlers]), new Promise<void>((resolve) => (timer = setTimeout(resolve, HANDLER_SETTLE_MS)))]);
+      clearTimeout(timer);
     },
     recent: () => recent,
     url: () => `http://${host.includes(':') ? `[${host}]` : host}:${port}`,

@@ -100,8 +100,8 @@ interface Sample {
 }
 
 /** Starts `herald serve` from source in its own process; resolves with it and its port once it listens. */
-async function startGatewayProcess(upstreamUrl: string, folder: string): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...(process.env.HERALD_BENCH_GATEWAY_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_GATEWAY_PROFILE}`] : []), '--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--quiet', '--openai-base-url', `${upstreamUrl}/v1`, '--anthropic-base-url', upstreamUrl, '--stash', path.join(folder, 'stash'), '--decisions', path.join(folder, 'decisions.jsonl')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startGatewayProcess(upstreamUrl: string, folder: string, extraArgs: readonly string[] = []): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, [...(process.env.HERALD_BENCH_GATEWAY_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_GATEWAY_PROFILE}`] : []), '--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--quiet', '--openai-base-url', `${upstreamUrl}/v1`, '--anthropic-base-url', upstreamUrl, '--stash', path.join(folder, 'stash'), '--decisions', path.join(folder, 'decisions.jsonl'), ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Herald bench: the gateway did not start: ${output}`)), 60_000);
@@ -121,13 +121,13 @@ async function startGatewayProcess(upstreamUrl: string, folder: string): Promise
 }
 
 /** CPU seconds (user + system) a process has used so far. */
-function cpuSeconds(pid: number): number {
+export function cpuSeconds(pid: number): number {
   const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   // utime and stime are fields 14 and 15 of /proc/<pid>/stat, in clock ticks (100 a second on Linux).
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-function residentMegabytes(pid: number): number {
+export function residentMegabytes(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
@@ -165,7 +165,7 @@ function answerProblem(api: Api, session: number, text: string): string | undefi
   return undefined;
 }
 
-async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS): Promise<{ samples: Sample[]; problems: string[]; memory: number[]; optimizeMs: number[]; requests: number; cpuMsPerRequest?: number }> {
+export async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS, extraArgs: readonly string[] = [], seconds = SECONDS): Promise<{ samples: Sample[]; problems: string[]; memory: number[]; optimizeMs: number[]; requests: number; cpuMsPerRequest?: number }> {
   const upstream = new FakeUpstream(answerFor);
   const upstreamUrl = await upstream.start();
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-gateway-bench-'));
@@ -175,14 +175,14 @@ async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS): Promi
   try {
     let base = upstreamUrl;
     if (target === 'gateway') {
-      started = await startGatewayProcess(upstreamUrl, folder);
+      started = await startGatewayProcess(upstreamUrl, folder, extraArgs);
       base = `http://127.0.0.1:${started.port}`;
       const pid = started.child.pid!;
       memory.push(residentMegabytes(pid));
       timer = setInterval(() => memory.push(residentMegabytes(pid)), 250);
     }
     const cpuBefore = started ? cpuSeconds(started.child.pid!) : 0;
-    const deadline = performance.now() + SECONDS * 1000;
+    const deadline = performance.now() + seconds * 1000;
     const samples: Sample[] = [];
     const problems: string[] = [];
     let requests = 0;
@@ -229,7 +229,7 @@ async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS): Promi
 }
 
 /** What the client waited beyond the provider's own time: in total, and for the first byte. */
-function added(samples: readonly Sample[]): { total: number[]; firstByte: number[] } {
+export function added(samples: readonly Sample[]): { total: number[]; firstByte: number[] } {
   const total = samples.map((sample) => sample.endAt - sample.sentAt - ((sample.upstream.endAt ?? sample.endAt) - sample.upstream.receivedAt));
   const firstByte = samples.map((sample) => sample.firstByteAt - sample.sentAt - ((sample.upstream.firstWriteAt ?? sample.firstByteAt) - sample.upstream.receivedAt));
   return { total, firstByte };

@@ -57,7 +57,8 @@ export async function replayThroughGateway(session: ClientSession, options: { re
   const url = await upstream.start();
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-replay-'));
   const io: CliIo = { readStdin: async () => '', stdout: () => undefined, stderr: () => undefined };
-  const serve = await startServe(['--port', '0', '--anthropic-base-url', url, '--stash', folder, '--quiet', ...(options.args ?? [])], io);
+  const workers = options.args?.includes('--workers') ? [] : ['--workers', '0'];
+  const serve = await startServe(['--port', '0', '--anthropic-base-url', url, '--stash', folder, '--quiet', ...workers, ...(options.args ?? [])], io);
   const sent: Record<string, unknown>[] = [];
   const firstByteMs: number[] = [];
   const totalMs: number[] = [];

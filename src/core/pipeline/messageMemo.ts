@@ -13,6 +13,7 @@ import type { ChatMessage } from '../chat/types';
 import type { MessageElisionSite } from './elisionSites';
 import { digestOf, sha256 } from './hash';
 import { checkDeadline } from './deadline';
+import type { StateStore } from '../store/stateStore';
 
 /** 4: entries hold messages without cache hints, their sites indexed so, and the hints Herald added itself (`ownHints`). */
 export const MEMO_SCHEMA_VERSION = 4;
@@ -60,12 +61,95 @@ export interface ReplayedMessage {
 export const DEFAULT_MEMO_MAX_BYTES = 256 * 1024 * 1024;
 export const DEFAULT_MEMO_MAX_ENTRIES = 200_000;
 
+/**
+ * Decided messages by chain hash. Synchronous for the run (strategies and the runner read it
+ * inline); with a backing {@link StateStore} shared by several processes, the run first
+ * {@link prefetch}es the keys it will read and afterwards {@link flush}es what it decided.
+ * Entries are content-addressed and written once (the first decision stands), so the local map
+ * is a cache that never goes stale.
+ */
 export class MessageMemo {
   private readonly entries = new Map<string, MemoEntry>();
   /** Each entry's approximate size in bytes ({@link approximateBytes}), and their sum. */
   private readonly sizes = new Map<string, number>();
   private totalBytes = 0;
-  constructor(private readonly maxEntries = DEFAULT_MEMO_MAX_ENTRIES, private readonly maxBytes = DEFAULT_MEMO_MAX_BYTES) {}
+  /** Keys decided here and not yet in the backing store. */
+  private readonly unwritten = new Set<string>();
+
+  constructor(private readonly maxEntries = DEFAULT_MEMO_MAX_ENTRIES, private readonly backing?: StateStore, private readonly maxBytes = DEFAULT_MEMO_MAX_BYTES) {}
+
+  /** Whether entries live in a store beyond this process (then prefetch and flush matter). */
+  get shared(): boolean {
+    return this.backing !== undefined;
+  }
+
+  /**
+   * Loads from the backing store the entries of `keys` this process does not hold (decided
+   * history by chain hash, or with `arrival` the fresh input's arrival forms). Throws when the
+   * store cannot be read: the caller fails open.
+   */
+  async prefetch(keys: readonly string[], arrival = false): Promise<void> {
+    await this.load(keys.map((key) => (arrival ? ARRIVAL_PREFIX + key : key)));
+  }
+
+  /**
+   * Loads the entries kept under messages' own keys ({@link ownKeyOf}): their decided and their
+   * arrival forms, which a run consults when a message's chain misses (see {@link decidedOwn}).
+   */
+  async prefetchOwn(ownKeys: readonly string[]): Promise<void> {
+    await this.load(ownKeys.flatMap((key) => [OWN_DECIDED_PREFIX + key, OWN_ARRIVAL_PREFIX + key]));
+  }
+
+  private async load(keys: readonly string[]): Promise<void> {
+    if (!this.backing) return;
+    const wanted = [...new Set(keys)].filter((key) => !this.entries.has(key));
+    if (wanted.length === 0) return;
+    const values = await this.backing.getMany(wanted.map(storeKeyOf));
+    values.forEach((value, index) => {
+      const entry = value === undefined ? undefined : parseStored(value);
+      if (entry) this.put(wanted[index]!, entry);
+    });
+  }
+
+  /**
+   * Writes what this process decided to the backing store. An entry another process wrote
+   * first stands: the local one is dropped, so the next prefetch takes the stored decision.
+   * On a failure every unwritten entry is dropped too (nothing may be replayed here that the
+   * store does not hold) and the error is thrown: the caller sends the request as it came.
+   */
+  async flush(): Promise<void> {
+    if (!this.backing || this.unwritten.size === 0) return;
+    const keys = [...this.unwritten].filter((key) => this.entries.has(key));
+    this.unwritten.clear();
+    try {
+      const written = await this.backing.setMany(keys.map((key) => ({ key: storeKeyOf(key), value: JSON.stringify({ schema: MEMO_SCHEMA_VERSION, entry: this.entries.get(key) }), ifAbsent: true })));
+      written.forEach((done, index) => {
+        if (!done) this.remove(keys[index]!);
+      });
+    } catch (error) {
+      for (const key of keys) this.remove(key);
+      throw error;
+    }
+  }
+
+  /** Handles of every elision recorded in the entries of `keys` (nested ones included). */
+  handlesOf(keys: readonly string[], arrival = false): string[] {
+    const handles = new Set<string>();
+    const visit = (sites: readonly { handle: string; nested?: readonly { handle: string }[] }[] | undefined): void => {
+      for (const site of sites ?? []) {
+        handles.add(site.handle);
+        visit(site.nested as typeof sites);
+      }
+    };
+    for (const key of keys) visit(this.entries.get(arrival ? ARRIVAL_PREFIX + key : key)?.sites);
+    return [...handles];
+  }
+
+  /** Handles of every elision recorded under messages' own keys (decided and arrival forms). */
+  handlesOfOwn(ownKeys: readonly string[]): string[] {
+    return [...new Set([...this.handlesOf(ownKeys.map((key) => OWN_DECIDED_PREFIX + key)), ...this.handlesOf(ownKeys.map((key) => OWN_ARRIVAL_PREFIX + key))])];
+  }
+
 
   get(key: string): ChatMessage | undefined {
     const value = this.entries.get(key);
@@ -120,10 +204,12 @@ export class MessageMemo {
       return partIndex < 0 ? [] : [{ ...site, partIndex, contentIndex: bareContentIndex(hints, partIndex, site.contentIndex) }];
     });
     this.put(key, { message: bare, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(bareSites.length > 0 ? { sites: bareSites } : {}), ...(!inputHints && hints ? { ownHints: hints } : {}) });
+    if (this.backing) this.unwritten.add(key);
   }
 
   set(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
     this.put(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
+    if (this.backing) this.unwritten.add(key);
   }
 
   /** The memo's approximate size in bytes (what bounds it). */
@@ -209,6 +295,23 @@ function approximateBytes(value: unknown): number {
   }
   for (const [key, item] of Object.entries(value)) total += key.length + 4 + approximateBytes(item);
   return total;
+}
+
+/** Where an entry lives in the backing store. */
+function storeKeyOf(key: string): string {
+  return `memo:${key}`;
+}
+
+/** A stored entry, or undefined when it is of another schema or not an entry. */
+function parseStored(value: string): MemoEntry | undefined {
+  try {
+    const saved = JSON.parse(value) as { schema?: unknown; entry?: unknown };
+    if (saved.schema !== MEMO_SCHEMA_VERSION || typeof saved.entry !== 'object' || saved.entry === null) return undefined;
+    const entry = saved.entry as Partial<MemoEntry>;
+    return typeof entry.message === 'object' && entry.message !== null ? (entry as MemoEntry) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A message's own key: the configuration and the message's bytes (without cache hints), nothing before it. */

@@ -14,6 +14,7 @@ import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo, ownKeyOf } from './messageMemo';
 import { SessionStateStore } from './sessionState';
+import { loadRunState, saveRunState } from './runState';
 import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
 import { invalidResult } from './validate';
 import { describeError } from '../errors';
@@ -165,6 +166,14 @@ export class Pipeline {
     // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
     const stripped = input.messages.map(stripCacheHints);
     const chain = withDeadline(deadline, () => chainHashes(this.configHash, stripped.map((entry) => entry.bare)));
+    const ownKeys = new Map<number, string>();
+    const ownKey = (index: number): string => {
+      let key = ownKeys.get(index);
+      if (key === undefined) ownKeys.set(index, (key = ownKeyOf(this.configHash, stripped[index]!.bare)));
+      return key;
+    };
+    // A memo and pins shared with other processes are read before the synchronous run (runState.ts).
+    await loadRunState({ memo: this.memo, state: this.state, stash: this.dependencies.stash }, chain, freshStart, sessionId, ownKey);
 
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
@@ -188,12 +197,6 @@ export class Pipeline {
     // A message an earlier turn decided under another chain (the client rebuilt an earlier message,
     // as on a resume) starts from that decision, found by its own bytes: decided stays decided.
     const undecided = input.messages.slice(frozenCount);
-    const ownKeys = new Map<number, string>();
-    const ownKey = (index: number): string => {
-      let key = ownKeys.get(index);
-      if (key === undefined) ownKeys.set(index, (key = ownKeyOf(this.configHash, stripped[index]!.bare)));
-      return key;
-    };
     for (let index = frozenCount; index < freshStart; index++) {
       const arrived = this.memo.decidedOwn(ownKey(index), stripped[index]!.hints) ?? this.memo.arrival(chain[index]!, stripped[index]!.hints, ownKey(index));
       if (!arrived) continue;
@@ -273,6 +276,7 @@ export class Pipeline {
         if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index), ownKey(index));
       }
     }
+    await saveRunState({ memo: this.memo, state: this.state }, sessionId);
     return {
       request,
       decisions,

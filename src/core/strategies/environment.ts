@@ -1,3 +1,4 @@
+import type { ResponseCacheStore } from './responseCache/responseCache';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { RUNTIME_FILE } from '../code/grammarLoader';
@@ -19,6 +20,8 @@ export interface StrategyEnvironment {
    * before it stops. Files not given come from beside the running bundle, else node_modules.
    */
   readonly ocr?: TesseractEngineOptions;
+  /** Where semantic_cache keeps answers (a store shared by several processes); default: in this process's memory. */
+  readonly responseCache?: ResponseCacheStore;
 }
 
 /**

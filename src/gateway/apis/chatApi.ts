@@ -19,7 +19,7 @@ export const chatApi: WireApi = {
   format: 'openai',
   provider: 'openai',
   upstreamPath: '/chat/completions',
-  errorBody: (status, message) => ({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: status === 413 ? 'request_too_large' : null } }),
+  errorBody: (status, message) => ({ error: { message, type: status >= 500 ? 'server_error' : status === 429 ? 'rate_limit_error' : 'invalid_request_error', param: null, code: status === 413 ? 'request_too_large' : status === 429 ? 'rate_limit_exceeded' : null } }),
   // With several choices there is no one answer to continue.
   answersItself: (body) => body.n === undefined || body.n === 1,
   exchange: () => new ChatExchange(),

@@ -30,6 +30,7 @@ function errorType(status: number): string {
   if (status === 401) return 'authentication_error';
   if (status === 404) return 'not_found_error';
   if (status === 429) return 'rate_limit_error';
+  if (status === 503 || status === 529) return 'overloaded_error';
   if (status >= 500) return 'api_error';
   return 'invalid_request_error';
 }

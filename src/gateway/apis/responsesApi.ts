@@ -27,7 +27,7 @@ export const responsesApi: WireApi = {
   format: 'responses',
   provider: 'openai',
   upstreamPath: '/responses',
-  errorBody: (status, message) => ({ error: { message, type: status >= 500 ? 'server_error' : 'invalid_request_error', param: null, code: status === 413 ? 'request_too_large' : null } }),
+  errorBody: (status, message) => ({ error: { message, type: status >= 500 ? 'server_error' : status === 429 ? 'rate_limit_error' : 'invalid_request_error', param: null, code: status === 413 ? 'request_too_large' : status === 429 ? 'rate_limit_exceeded' : null } }),
   answersItself: (body) => body.store === false,
   exchange: () => new ResponsesExchange(),
 };

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 
 export const PROJECT_ROOT = path.resolve(__dirname, '..', '..', '..');
 const DIST = path.join(PROJECT_ROOT, 'dist');
-const BUNDLES = ['cli.js', 'extension.js', 'ocr-worker.js'];
+const BUNDLES = ['cli.js', 'extension.js', 'ocr-worker.js', 'gateway-worker.js'];
 
 /** Newest modification time of the files a build reads (sources, build script, lock file). */
 function newestInput(): number {

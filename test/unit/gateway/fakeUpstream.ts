@@ -47,6 +47,10 @@ export class FakeUpstream {
 
   constructor(private readonly script: Script | readonly Script[]) {
     this.server = http.createServer((request, response) => void this.answer(request, response));
+    // A provider keeps an idle connection open for minutes. Node's default of 5 s, in a test
+    // process a loaded machine stalls for seconds, closes the connection the gateway is reusing
+    // for its next call at that moment (undici: UND_ERR_SOCKET, a 502 no provider causes).
+    this.server.keepAliveTimeout = 10 * 60_000;
   }
 
   async start(): Promise<string> {

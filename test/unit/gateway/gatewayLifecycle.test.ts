@@ -97,7 +97,8 @@ describe('gateway: start and stop', function () {
     const url = await upstream.start();
     let output = '';
     const io: CliIo = { readStdin: async () => '', stdout: (text) => (output += text), stderr: (text) => (output += text) };
-    const serving = serveCommand(['--port', '0', '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--quiet'], io);
+    // The pipeline in the process (optimizer workers started from source take seconds each; the pool has its own tests).
+    const serving = serveCommand(['--port', '0', '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--quiet', '--workers', '0'], io);
     try {
       await until(() => /127\.0\.0\.1:\d+/.test(output));
       const port = /127\.0\.0\.1:(\d+)/.exec(output)![1];

@@ -24,9 +24,12 @@ export async function startHarness(script: Script | readonly Script[], args: rea
   const decisionsFile = path.join(folder, 'decisions.jsonl');
   let output = '';
   const io: CliIo = { readStdin: async () => '', stdout: (text) => { output += text; }, stderr: (text) => { output += text; } };
+  // The transport tests run the pipeline in the gateway's process (workers from source start in
+  // seconds each); the pool has its own tests (optimizerPool.test.ts, teamGateway.test.ts).
+  const workers = args.includes('--workers') ? [] : ['--workers', '0'];
   let serve: RunningServe;
   try {
-    serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...args], io);
+    serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...workers, ...args], io);
   } catch (error) {
     await upstream.close();
     fs.rmSync(folder, { recursive: true, force: true });

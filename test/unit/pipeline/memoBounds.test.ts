@@ -15,7 +15,7 @@ describe('MessageMemo bounds', () => {
   });
 
   it('is bounded by bytes: the oldest go first, the newest stays however large, and replacing an entry counts it once', () => {
-    const memo = new MessageMemo(1_000, 10_000);
+    const memo = new MessageMemo(1_000, undefined, 10_000);
     for (let index = 0; index < 10; index++) memo.set(`k${index}`, message('x'.repeat(1_500)));
     assert.ok(memo.bytes <= 10_000, `${memo.bytes} bytes`);
     assert.ok(!memo.has('k0') && memo.has('k9'));

@@ -1,0 +1,160 @@
+/**
+ * The state store in a local folder: one file per key, so several processes (the CLI's
+ * consecutive `herald optimize` runs, `herald serve` and its worker threads) share it without
+ * a lock. Every write goes to a temporary file first and is renamed into place (last writer
+ * wins) or linked into place (`ifAbsent`: the link fails when the entry exists, so the first
+ * decision stands); a reader never sees a partial file. Files are the user's alone (0600 in a
+ * 0700 folder). An entry's age is its file's modification time, refreshed when it is read;
+ * a sweep now and then removes expired entries, then the least recently used past the size
+ * budget, and temporary files a killed process left behind.
+ */
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { DEFAULT_STORE_MAX_BYTES, DEFAULT_STORE_TTL_MS, type StateStore, type StoreLimits, type StoreWrite } from './stateStore';
+
+/** A sweep runs at most this often (it lists and stats every entry). */
+const SWEEP_INTERVAL_MS = 60_000;
+/** A temporary file older than this belongs to a write that never finished. */
+const STALE_TEMPORARY_MS = 60_000;
+
+export class FolderStateStore implements StateStore {
+  readonly description: string;
+  private ready: Promise<void> | undefined;
+  private lastSweep = Number.NEGATIVE_INFINITY;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(readonly directory: string, private readonly limits: StoreLimits = { ttlMs: DEFAULT_STORE_TTL_MS, maxBytes: DEFAULT_STORE_MAX_BYTES }, private readonly now: () => number = Date.now) {
+    this.description = `folder ${directory}`;
+  }
+
+  async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
+    const now = this.now();
+    return Promise.all(keys.map(async (key) => {
+      const file = this.file(key);
+      let text: string;
+      try {
+        const [stat, content] = await Promise.all([fs.stat(file), fs.readFile(file, 'utf8')]);
+        if (now - stat.mtimeMs > this.limits.ttlMs) return undefined;
+        text = content;
+      } catch (error) {
+        if (isNotFound(error)) return undefined;
+        throw error;
+      }
+      // Used now: it ages from here (a failure to mark it only makes it older).
+      const date = new Date(now);
+      void fs.utimes(file, date, date).catch(() => undefined);
+      return text;
+    }));
+  }
+
+  async setMany(writes: readonly StoreWrite[]): Promise<boolean[]> {
+    if (writes.length === 0) return [];
+    await this.ensure();
+    const written = await Promise.all(writes.map((write) => this.write(write)));
+    this.maybeSweep();
+    return written;
+  }
+
+  async deleteMany(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((key) => fs.rm(this.file(key), { force: true })));
+  }
+
+  async ping(): Promise<void> {
+    await this.ensure();
+    await fs.access(this.directory, fs.constants.W_OK | fs.constants.R_OK);
+  }
+
+  async close(): Promise<void> {
+    await this.sweeping;
+  }
+
+  /** Removes expired entries, then the least recently used past the budget, and abandoned temporary files. */
+  async sweep(): Promise<void> {
+    this.lastSweep = this.now();
+    let names: string[];
+    try {
+      names = await fs.readdir(this.directory);
+    } catch (error) {
+      if (isNotFound(error)) return;
+      throw error;
+    }
+    const now = this.now();
+    const entries: { file: string; size: number; touched: number }[] = [];
+    for (const name of names) {
+      const file = path.join(this.directory, name);
+      let stat;
+      try {
+        stat = await fs.stat(file);
+      } catch {
+        continue;
+      }
+      if (name.endsWith('.tmp')) {
+        if (now - stat.mtimeMs > STALE_TEMPORARY_MS) await fs.rm(file, { force: true });
+        continue;
+      }
+      if (!name.endsWith('.json')) continue;
+      if (now - stat.mtimeMs > this.limits.ttlMs) await fs.rm(file, { force: true });
+      else entries.push({ file, size: stat.size, touched: stat.mtimeMs });
+    }
+    let total = entries.reduce((sum, entry) => sum + entry.size, 0);
+    for (const entry of entries.sort((a, b) => a.touched - b.touched)) {
+      if (total <= this.limits.maxBytes) break;
+      await fs.rm(entry.file, { force: true });
+      total -= entry.size;
+    }
+  }
+
+  private maybeSweep(): void {
+    if (this.sweeping || this.now() - this.lastSweep < SWEEP_INTERVAL_MS) return;
+    this.sweeping = this.sweep().catch(() => undefined).finally(() => {
+      this.sweeping = undefined;
+    });
+  }
+
+  private async write(write: StoreWrite): Promise<boolean> {
+    const target = this.file(write.key);
+    const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    await fs.writeFile(temporary, write.value, { encoding: 'utf8', mode: 0o600 });
+    try {
+      if (!write.ifAbsent) {
+        await fs.rename(temporary, target);
+        return true;
+      }
+      try {
+        await fs.link(temporary, target);
+        return true;
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+        // Already there: it stands, unless it has expired (then this one replaces it).
+        const stat = await fs.stat(target).catch(() => undefined);
+        if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
+        await fs.rename(temporary, target);
+        return true;
+      }
+    } finally {
+      await fs.rm(temporary, { force: true });
+    }
+  }
+
+  private ensure(): Promise<void> {
+    // A failed mkdir is not remembered: a folder that becomes writable later is used again.
+    this.ready ??= fs.mkdir(this.directory, { recursive: true, mode: 0o700 }).then(() => fs.chmod(this.directory, 0o700)).then(() => {
+      // Temporary files a killed process left behind go at the first sweep, which runs now.
+      this.maybeSweep();
+    }, (error: unknown) => {
+      this.ready = undefined;
+      throw error;
+    });
+    return this.ready;
+  }
+
+  /** Keys may hold any character; file names are a digest of the key. */
+  private file(key: string): string {
+    return path.join(this.directory, `${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 40)}.json`);
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
+}

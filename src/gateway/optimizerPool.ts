@@ -1,0 +1,270 @@
+/**
+ * The gateway's optimizer pool: worker threads that parse and optimize requests while the
+ * event loop only moves bytes, so no request waits behind another's pipeline and every core
+ * is used. Any idle worker takes any task; waiting tasks go smallest body first (a small
+ * request never waits behind a 5 MB one that arrived before it; a large one waits at most its
+ * deadline). A task not answered by its deadline is abandoned: a waiting one is dropped, a
+ * running one's worker is ended (synchronous work cannot be interrupted otherwise) and
+ * replaced, and the caller is told, so the request goes out as it came.
+ *
+ * node:worker_threads directly rather than piscina: the pool must end a worker on a deadline,
+ * order its queue by size and bundle into dist/ as one named script beside cli.js and
+ * extension.js; piscina does the first through an AbortSignal, but loads its own worker.js
+ * from beside its code and the task module by a dynamic require, which a bundle has to
+ * recreate. The protocol is in `poolProtocol.ts`.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../core/ports';
+import type { PoolTask, TaskAnswer, WorkerMessage, WorkerSetup } from './poolProtocol';
+
+/** The worker script beside the bundle (`dist/gateway-worker.js`), or the source when running from it. */
+export const WORKER_BUNDLE = 'gateway-worker.js';
+
+export interface OptimizerPoolOptions {
+  /** Workers; default the machine's cores. */
+  readonly size: number;
+  readonly setup: WorkerSetup;
+  readonly logger: Logger;
+  /** The worker script; default {@link defaultWorkerFile}. */
+  readonly workerFile?: string;
+}
+
+/** A task abandoned at its deadline (the request goes out as it came). */
+export class DeadlinePassed extends Error {}
+
+/** The pool cannot take the task (closed, or its workers cannot start). */
+export class PoolUnavailable extends Error {}
+
+interface Pending {
+  readonly task: PoolTask;
+  readonly bytes: number;
+  readonly deadlineAt: number;
+  readonly deadlineMs: number;
+  readonly resolve: (value: unknown) => void;
+  readonly reject: (error: Error) => void;
+  timer?: NodeJS.Timeout;
+  settled: boolean;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  /** Being ended (its task passed the deadline): takes nothing more, replaced when it exits. */
+  retiring?: boolean;
+  running?: Pending;
+  /** Whether the worker's own connection to a networked store is up; undefined when it has none. */
+  storeUp?: boolean;
+}
+
+export interface PoolStats {
+  readonly workers: number;
+  readonly busy: number;
+  readonly queued: number;
+  /** Bytes of request bodies waiting in the queue. */
+  readonly queuedBytes: number;
+  /** Tasks abandoned at their deadline since the start (queued or running). */
+  readonly abandoned: number;
+  /** Workers replaced (after a deadline or a crash) since the start. */
+  readonly replaced: number;
+}
+
+/** Where the worker script is: beside the running bundle, or the TypeScript source (tests, benches). */
+export function defaultWorkerFile(folder = __dirname): string {
+  const bundled = path.join(folder, WORKER_BUNDLE);
+  if (fs.existsSync(bundled)) return bundled;
+  return path.join(__dirname, 'optimizerWorker.ts');
+}
+
+export class OptimizerPool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Pending[] = [];
+  private nextId = 1;
+  private closed = false;
+  private abandoned = 0;
+  private replaced = 0;
+  /** Workers that ended before they were ever ready, in a row: past a few, the pool gives up. */
+  private failedStarts = 0;
+  private broken: string | undefined;
+  private readonly workerFile: string;
+
+  constructor(private readonly options: OptimizerPoolOptions) {
+    this.workerFile = options.workerFile ?? defaultWorkerFile();
+    for (let index = 0; index < Math.max(1, options.size); index++) this.slots.push(this.spawn());
+  }
+
+  /**
+   * Runs a task on the first idle worker; rejects with {@link DeadlinePassed} when it is not
+   * answered within `deadlineMs`, and with the worker's own error when it failed.
+   */
+  run(task: DistributiveOmit<PoolTask, 'id'>, options: { bytes: number; deadlineMs: number; signal?: AbortSignal }): Promise<unknown> {
+    if (this.closed) return Promise.reject(new PoolUnavailable('Herald: the optimizer pool is closed'));
+    if (this.broken) return Promise.reject(new PoolUnavailable(this.broken));
+    return new Promise((resolve, reject) => {
+      const pending: Pending = { task: { ...task, id: this.nextId++ } as PoolTask, bytes: options.bytes, deadlineAt: Date.now() + options.deadlineMs, deadlineMs: options.deadlineMs, resolve, reject, settled: false };
+      pending.timer = setTimeout(() => this.expire(pending), options.deadlineMs);
+      options.signal?.addEventListener('abort', () => this.dropQueued(pending, new PoolUnavailable('Herald: the caller cancelled the request')), { once: true });
+      // Smallest body first; equal sizes in arrival order.
+      let at = this.queue.length;
+      while (at > 0 && this.queue[at - 1]!.bytes > pending.bytes) at--;
+      this.queue.splice(at, 0, pending);
+      this.dispatch();
+    });
+  }
+
+  stats(): PoolStats {
+    return {
+      workers: this.slots.length,
+      busy: this.slots.filter((slot) => slot.running || slot.retiring).length,
+      queued: this.queue.length,
+      queuedBytes: this.queue.reduce((sum, pending) => sum + pending.bytes, 0),
+      abandoned: this.abandoned,
+      replaced: this.replaced,
+    };
+  }
+
+  /** Workers whose own connection to the store (Redis) is down: their requests go out unoptimized. */
+  workersWithoutStore(): number {
+    return this.slots.filter((slot) => slot.storeUp === false && !slot.retiring).length;
+  }
+
+  /** Why the pool cannot work, when its workers cannot start. */
+  problem(): string | undefined {
+    return this.broken;
+  }
+
+  /** Waits until every worker is ready (or the pool gave up); for tests and start-up logs. */
+  async ready(timeoutMs = 60_000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    while (!this.broken && this.slots.some((slot) => !slot.ready)) {
+      if (Date.now() > until) throw new Error('Herald: the optimizer workers did not start in time');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    if (this.broken) throw new Error(this.broken);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const pending of this.queue.splice(0)) this.settle(pending, undefined, new PoolUnavailable('Herald: the optimizer pool closed'));
+    await Promise.all(this.slots.map(async (slot) => {
+      if (slot.running) this.settle(slot.running, undefined, new PoolUnavailable('Herald: the optimizer pool closed'));
+      await slot.worker.terminate();
+    }));
+  }
+
+  private spawn(): Slot {
+    const file = this.workerFile;
+    // From source (tests, benches) the worker loads TypeScript through tsx, as the parent does.
+    const worker = file.endsWith('.ts')
+      ? new Worker(`require(${JSON.stringify(path.resolve(__dirname, '..', '..', 'node_modules', 'tsx', 'dist', 'cjs', 'index.cjs'))}); require(${JSON.stringify(file)});`, { eval: true, workerData: this.options.setup })
+      : new Worker(file, { workerData: this.options.setup });
+    const slot: Slot = { worker, ready: false };
+    worker.on('message', (message: WorkerMessage) => this.onMessage(slot, message));
+    worker.on('error', (error) => {
+      this.options.logger.error('optimizer-worker-failed', `Herald: an optimizer worker failed: ${error.message}`);
+    });
+    worker.on('exit', () => this.onExit(slot));
+    // A worker idle between tasks must not keep the gateway's process alive.
+    worker.unref();
+    return slot;
+  }
+
+  private onMessage(slot: Slot, message: WorkerMessage): void {
+    if (message.type === 'log') {
+      this.options.logger[message.level](message.code, message.message);
+      return;
+    }
+    if (message.type === 'store') {
+      slot.storeUp = message.up;
+      return;
+    }
+    if (message.type === 'ready') {
+      slot.ready = true;
+      this.failedStarts = 0;
+      this.dispatch();
+      return;
+    }
+    if (message.type === 'failed') {
+      this.options.logger.error('optimizer-worker-not-started', `Herald: an optimizer worker could not start: ${message.error}`);
+      void slot.worker.terminate();
+      return;
+    }
+    const running = slot.running;
+    if (!running || running.task.id !== message.id) return;
+    slot.running = undefined;
+    this.answer(running, message);
+    this.dispatch();
+  }
+
+  private answer(pending: Pending, message: TaskAnswer): void {
+    if (message.ok) this.settle(pending, message.value);
+    else this.settle(pending, undefined, new Error(message.error));
+  }
+
+  private onExit(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index < 0) return;
+    if (slot.running) this.settle(slot.running, undefined, new Error('Herald: the optimizer worker running this request stopped'));
+    if (this.closed) return;
+    if (!slot.ready && !slot.retiring) this.failedStarts++;
+    if (this.failedStarts >= 3) {
+      this.broken = `Herald: the optimizer workers cannot start (${this.workerFile}); requests go out unoptimized`;
+      this.options.logger.error('optimizer-pool-broken', this.broken);
+      this.slots.splice(index, 1);
+      for (const pending of this.queue.splice(0)) this.settle(pending, undefined, new PoolUnavailable(this.broken));
+      return;
+    }
+    this.replaced++;
+    this.slots[index] = this.spawn();
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.ready || slot.retiring || slot.running) continue;
+      const pending = this.queue.shift()!;
+      slot.running = pending;
+      slot.worker.postMessage(pending.task);
+    }
+  }
+
+  /** The deadline passed: a waiting task is dropped, a running one's worker ended and replaced. */
+  private expire(pending: Pending): void {
+    if (pending.settled) return;
+    this.abandoned++;
+    const error = new DeadlinePassed(`Herald: optimizing took longer than the ${pending.deadlineMs} ms deadline; the request went out as it came (herald serve --deadline-ms)`);
+    const queued = this.queue.indexOf(pending);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(pending, undefined, error);
+      return;
+    }
+    const slot = this.slots.find((candidate) => candidate.running === pending);
+    this.settle(pending, undefined, error);
+    if (slot) {
+      slot.running = undefined;
+      slot.retiring = true;
+      // Its exit replaces it (onExit); nothing it still sends is read.
+      slot.worker.removeAllListeners('message');
+      void slot.worker.terminate();
+    }
+  }
+
+  private dropQueued(pending: Pending, error: Error): void {
+    const queued = this.queue.indexOf(pending);
+    if (queued < 0) return;
+    this.queue.splice(queued, 1);
+    this.settle(pending, undefined, error);
+  }
+
+  private settle(pending: Pending, value: unknown, error?: Error): void {
+    if (pending.settled) return;
+    pending.settled = true;
+    if (pending.timer) clearTimeout(pending.timer);
+    if (error) pending.reject(error);
+    else pending.resolve(value);
+  }
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

@@ -1,0 +1,207 @@
+/**
+ * The gateway's optimizer pool and what stands in front of it: a task past its deadline is
+ * abandoned (its worker ended and replaced) and the request goes out as it came, with a record
+ * saying so; waiting tasks go smallest first; the admission refuses in each API's own error
+ * shape with retry-after; /metrics and /herald/health report what happened.
+ */
+import { strict as assert } from 'node:assert';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { silentLogger } from '../../../src/core/ports';
+import { Admission } from '../../../src/gateway/admission';
+import { DeadlinePassed, OptimizerPool, PoolUnavailable } from '../../../src/gateway/optimizerPool';
+import { tenantOfUser, type Tenant } from '../../../src/gateway/tenants';
+import { addUser } from '../../../src/gateway/users';
+import { findMarkers } from '../../../src/core/stash/marker';
+import { records, startHarness, type Harness } from './harness';
+import { anthropicEvents } from './providerAnswers';
+
+const BUSY_WORKER = path.join(__dirname, 'fixtures', 'busyWorker.ts');
+
+function busyPool(size: number): OptimizerPool {
+  return new OptimizerPool({ size, workerFile: BUSY_WORKER, logger: silentLogger, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
+}
+
+function task(name: string, busyMs: number, padding = 0): { type: 'optimize'; body: Uint8Array; format: 'anthropic'; tenant: Tenant } {
+  return { type: 'optimize', body: Buffer.from(JSON.stringify({ busyMs, name, padding: 'x'.repeat(padding) })), format: 'anthropic', tenant: { id: 't', anonymous: false } };
+}
+
+describe('gateway: the optimizer pool', function () {
+  this.timeout(60_000);
+
+  it('abandons a task past its deadline, ends its worker, and the replacement takes the next task', async () => {
+    const pool = busyPool(1);
+    try {
+      await pool.ready();
+      const started = Date.now();
+      // A minute of synchronous work: only ending the thread stops it.
+      await assert.rejects(pool.run(task('stuck', 60_000), { bytes: 10, deadlineMs: 300 }), (error: unknown) => error instanceof DeadlinePassed && /300 ms deadline/.test(String(error)));
+      assert.ok(Date.now() - started < 30_000, 'the caller heard at the deadline, not when the work would have ended');
+      const next = (await pool.run(task('next', 1), { bytes: 10, deadlineMs: 20_000 })) as { name: string };
+      assert.equal(next.name, 'next');
+      const stats = pool.stats();
+      assert.equal(stats.abandoned, 1);
+      assert.equal(stats.replaced, 1);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a small request does not wait behind large ones: waiting tasks go smallest first', async () => {
+    const pool = busyPool(1);
+    try {
+      await pool.ready();
+      const order: string[] = [];
+      const note = (promise: Promise<unknown>) => promise.then((value) => order.push((value as { name: string }).name));
+      const running = note(pool.run(task('large-running', 400, 5_000_000), { bytes: 5_000_000, deadlineMs: 20_000 }));
+      const large = note(pool.run(task('large-waiting', 50, 5_000_000), { bytes: 5_000_000, deadlineMs: 20_000 }));
+      const small = note(pool.run(task('small', 1), { bytes: 2_000, deadlineMs: 20_000 }));
+      await Promise.all([running, large, small]);
+      assert.deepEqual(order, ['large-running', 'small', 'large-waiting']);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('with two workers a small task finishes while a large one is still running', async () => {
+    const pool = busyPool(2);
+    try {
+      await pool.ready();
+      // The large one would run a minute; the small one finishes long before, on the other worker.
+      let largeDone = false;
+      const large = pool.run(task('large', 60_000), { bytes: 5_000_000, deadlineMs: 120_000 }).then(() => (largeDone = true), (error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const small = (await pool.run(task('small', 1), { bytes: 2_000, deadlineMs: 50_000 })) as { name: string };
+      assert.equal(small.name, 'small');
+      assert.equal(largeDone, false);
+      assert.equal(pool.stats().busy, 1, 'the large one still runs');
+      await pool.close();
+      assert.ok((await large) instanceof PoolUnavailable, 'closing the pool ends the large one');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('counts the workers whose own store connection is down, until they say it is back', async () => {
+    const pool = new OptimizerPool({ size: 2, workerFile: path.join(__dirname, 'fixtures', 'storeWorker.ts'), logger: silentLogger, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
+    try {
+      await pool.ready();
+      assert.equal(pool.workersWithoutStore(), 2);
+      await pool.run({ type: 'loadTools', sessionId: 's', names: ['reconnect'], tenant: { id: 't', anonymous: false } }, { bytes: 0, deadlineMs: 50_000 });
+      assert.equal(pool.workersWithoutStore(), 1, 'the worker that ran the task is connected again, the other not yet');
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('admission: 429 when the queue is full, 503 past the body-memory budget, a single request always in', () => {
+    let queued = 0;
+    const admission = new Admission({ maxBodyBytes: 1000, maxQueued: 2, pool: () => ({ workers: 1, busy: 1, queued, queuedBytes: 0, abandoned: 0, replaced: 0 }) });
+    const first = admission.admit(5000);
+    assert.equal(first.admitted, true, 'one request larger than the budget alone still comes in');
+    const second = admission.admit(10);
+    assert.ok(!second.admitted && second.status === 503 && second.retryAfterSeconds > 0);
+    if (first.admitted) first.release();
+    const third = admission.admit(10);
+    assert.equal(third.admitted, true);
+    queued = 2;
+    const fourth = admission.admit(10);
+    assert.ok(!fourth.admitted && fourth.status === 429 && fourth.reason === 'queue-full');
+    assert.deepEqual(admission.stats().refused, { 'queue-full': 1, 'body-memory-full': 1 });
+  });
+});
+
+describe('gateway: the pool behind herald serve', function () {
+  this.timeout(120_000);
+  let harness: Harness | undefined;
+
+  afterEach(async () => {
+    await harness?.stop();
+    harness = undefined;
+  });
+
+  it('past the deadline the original request goes out, the record says so, /metrics counts it', async () => {
+    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }] }) }, ['--workers', '1', '--deadline-ms', '1']);
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hello' }] };
+    const response = await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-a' }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    await response.text();
+    assert.equal(harness.upstream.received[0]!.body, JSON.stringify(body), 'the client\'s own bytes went out');
+    const record = records(harness).at(-1)!;
+    assert.equal(record.status, 'forwarded-original');
+    assert.match(String(record.error), /1 ms deadline; the request went out as it came/);
+    const metrics = await (await fetch(`${harness.base}/metrics`)).text();
+    assert.match(metrics, /herald_optimizations_abandoned 1/);
+    assert.match(metrics, /herald_requests_total\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5",api="messages",status="forwarded-original",http_status="200"\} 1/);
+    assert.match(metrics, /herald_workers 1/);
+  });
+
+  it('optimizes on the workers, counts tokens and billed usage per tenant and model, and health reports the store and the queue', async () => {
+    // No deadline a loaded machine could reach: the worker's first task loads every strategy.
+    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }], usage: { input: 1200, output: 30, cacheRead: 800 } }) }, ['--workers', '1', '--deadline-ms', '600000']);
+    const log = Array.from({ length: 400 }, (_, line) => `2026-03-01T10:00:${String(line % 60).padStart(2, '0')}Z INFO worker-${line % 3} handled job ${line}`).join('\n');
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'run it' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat app.log' } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: log }] }] };
+    const response = await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-b' }, body: JSON.stringify(body) });
+    assert.equal(response.status, 200);
+    await response.text();
+    const record = records(harness).at(-1)!;
+    assert.equal(record.status, 'optimized');
+    assert.ok(Number(record.tokensAfter) < Number(record.tokensBefore), 'the worker optimized it');
+    const metrics = await (await fetch(`${harness.base}/metrics`)).text();
+    assert.match(metrics, new RegExp(`herald_tokens_before_total\\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5"\\} ${record.tokensBefore}`));
+    assert.match(metrics, /herald_billed_tokens_total\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5",kind="cache_read"\} 800/);
+    assert.match(metrics, /herald_billed_usd_total\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5"\} 0\.\d+/);
+    assert.match(metrics, /herald_request_duration_seconds_bucket/);
+    const health = (await (await fetch(`${harness.base}/herald/health`)).json()) as { ok: boolean; store: { up: boolean; kind: string }; queue: { workers: number; max: number } };
+    assert.equal(health.ok, true);
+    assert.deepEqual(health.store, { kind: 'folder', up: true });
+    assert.equal(health.queue.workers, 1);
+  });
+
+  it('with a users file the tenant is the user: the workers stash under the user\'s namespace, metrics and decisions are per user, an admin sees all', async () => {
+    const usersFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-pool-users-'));
+    const file = path.join(usersFolder, 'users.json');
+    const alice = addUser(file, 'alice', false);
+    const admin = addUser(file, 'root', true);
+    try {
+      harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }] }) }, ['--workers', '1', '--deadline-ms', '600000', '--users', file]);
+      const log = Array.from({ length: 400 }, (_, line) => `2026-03-01T10:00:${String(line % 60).padStart(2, '0')}Z INFO worker-${line % 3} handled job ${line}`).join('\n');
+      const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'run it' }, { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'Bash', input: { command: 'cat app.log' } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: log }] }] };
+      const response = await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-a', 'x-herald-token': alice }, body: JSON.stringify(body) });
+      assert.equal(response.status, 200);
+      await response.text();
+      const sent = harness.upstream.received.at(-1)!.body;
+      const handles = findMarkers(sent).map((marker) => marker.handle);
+      assert.ok(handles.length > 0, 'the worker elided part of the log');
+      const userTenant = tenantOfUser('alice', fs.readFileSync(path.join(harness.folder, 'stash', 'key')));
+      const entries = fs.readdirSync(path.join(harness.folder, 'stash', 'entries'), { recursive: true }).map(String);
+      for (const handle of handles) assert.ok(entries.some((entry) => entry.includes(`t-${userTenant.id}.${handle}`)), `${handle} under alice's namespace (${entries.slice(0, 3).join(', ')})`);
+      const metrics = await (await fetch(`${harness.base}/metrics`, { headers: { 'x-herald-token': admin } })).text();
+      assert.match(metrics, /herald_requests_total\{tenant="alice",model="claude-sonnet-4-5",api="messages",status="optimized",http_status="200"\} 1/);
+      const seen = async (token: string): Promise<unknown[]> => ((await (await fetch(`${harness!.base}/herald/decisions`, { headers: { 'x-herald-token': token } })).json()) as { requests: unknown[] }).requests;
+      assert.equal((await seen(alice)).length, 1);
+      assert.equal((await seen(admin)).length, 1, 'the admin sees alice\'s request');
+      const bob = addUser(file, 'bob', false);
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      assert.equal((await seen(bob)).length, 0, 'another user sees none of it');
+    } finally {
+      fs.rmSync(usersFolder, { recursive: true, force: true });
+    }
+  });
+
+  it('past the body-memory budget: 503 with retry-after in the API\'s own error shape, before the body is read', async () => {
+    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }] }), hang: true }, ['--workers', '0', '--max-body-memory-mb', '1']);
+    const held = new AbortController();
+    const first = fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-c' }, body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'a'.repeat(600_000) }] }), signal: held.signal }).catch(() => undefined);
+    while (harness.upstream.received.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const [route, shape] of [['/v1/messages', (body: Record<string, { type?: string }>) => body.type as unknown === 'error' && body.error?.type === 'overloaded_error'], ['/v1/chat/completions', (body: Record<string, { type?: string }>) => body.error?.type === 'server_error']] as const) {
+      const response: Response = await fetch(`${harness.base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-d' }, body: JSON.stringify({ model: 'm', messages: [{ role: 'user', content: 'b'.repeat(600_000) }] }) });
+      assert.equal(response.status, 503);
+      assert.equal(response.headers.get('retry-after'), '2');
+      assert.ok(shape((await response.json()) as Record<string, { type?: string }>), `${route}: the API's error shape`);
+    }
+    held.abort();
+    await first;
+  });
+});

@@ -45,7 +45,7 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
     }
     if (Object.keys(accepted).length > 0) options[id] = accepted;
   }
-  return { config: { enabled, options, timeLimitMs: settings.strategyTimeLimitMs, cachedRewriteMinSavedShare: settings.cachedRewriteMinSavedShare }, problems };
+  return { config: { enabled, options, timeLimitMs: settings.strategyTimeLimitMs, ...(settings.cachedRewriteMinSavedShare !== undefined ? { cachedRewriteMinSavedShare: settings.cachedRewriteMinSavedShare } : {}) }, problems };
 }
 
 export class Optimizer {

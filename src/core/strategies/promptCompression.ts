@@ -116,9 +116,11 @@ function rewrite(text: string, messageIndex: number, spans: readonly { start: nu
   // The share is of the prose: pasted output around it is not what is being tidied.
   const prose = minSavedShare > 0 ? context.tokens.count(proseOf(text, ordered)) : 0;
   if (saved < options.minSavedTokens || saved < minSavedShare * prose) return undefined;
-  // Text the provider does not hold yet (a session's first system prompt) pays for the retrieve
-  // round it may cause, which resends the whole text (cacheEconomics.ts).
-  if (context.rewrites && !context.rewrites.isCached(messageIndex) && !context.rewrites.paysFresh(before, before - saved)) return undefined;
+  // Priced as the provider bills (cacheEconomics.ts): text it holds is a rewrite of its cache;
+  // text it does not hold yet (a session's first system prompt) pays for the retrieve round it
+  // may cause, which resends the whole text.
+  const rewrites = context.rewrites;
+  if (rewrites && !(rewrites.isCached(messageIndex) ? rewrites.pays(messageIndex, before, before - saved) : rewrites.paysFresh(before, before - saved))) return undefined;
   const elision = context.stash.elide(input);
   totals.texts++;
   totals.sentences += tidier.duplicateSentences;

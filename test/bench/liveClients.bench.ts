@@ -16,7 +16,9 @@
  * HERALD_LIVE_CLIENTS=claude-code,codex,qwen-code picks clients; HERALD_LIVE_TASKS=id,… tasks;
  * HERALD_LIVE_SET=tuning|held-out one half; HERALD_LIVE_HERALD_ARGS extra `herald serve`
  * arguments (space-separated); HERALD_LIVE_KEEP=1 keeps the scratch folder (request bodies,
- * decisions, client output) and prints where; HERALD_LIVE_CLIENTS_CACHE the install cache.
+ * decisions, client output) and prints where; HERALD_LIVE_CLIENTS_CACHE the install cache;
+ * HERALD_LIVE_AGENT_RETRIEVES=never makes the scripted agent do without the originals (by default
+ * it retrieves the first marker of every session: the worst case, one whole request resent).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -30,6 +32,13 @@ import { taskFigures, type TaskFigures } from '../support/liveClients/liveReport
 import { runTask } from '../support/liveClients/liveRun';
 import { TUNING_TASKS } from '../support/liveClients/tasks';
 import type { BenchReport } from './run';
+
+/** Whether the scripted agent retrieves the first marker of a session (the worst case, default) or never. */
+function agentRetrieves(): 'first' | 'never' {
+  const value = process.env.HERALD_LIVE_AGENT_RETRIEVES ?? 'first';
+  if (value !== 'first' && value !== 'never') throw new Error(`Herald live bench: HERALD_LIVE_AGENT_RETRIEVES is first or never, not "${value}"`);
+  return value;
+}
 
 const TIMEOUT_MS = { short: 240_000, long: 900_000 } as const;
 
@@ -54,7 +63,7 @@ function lineOf(figures: TaskFigures): string[] {
   const completed = (way: typeof direct): string => (way.timedOut ? 'timed out' : way.exitCode === 0 ? '' : `exit ${String(way.exitCode)}`);
   const problems = [completed(direct) && `direct ${completed(direct)}`, completed(herald) && `herald ${completed(herald)}`].filter(Boolean).join(', ');
   return [
-    `${figures.client} ${figures.task} (${figures.set}, ${figures.length}): requests ${direct.requests} → ${herald.requests} (${herald.retrievals} retrieval rounds; side requests ${direct.sideRequests} → ${herald.sideRequests})${problems ? ` [${problems}]` : ''}`,
+    `${figures.client} ${figures.task} (${figures.set}, ${figures.length}): requests ${direct.requests} → ${herald.requests} (${herald.retrievals} retrieval rounds, their requests ${int(herald.retrieveCost)} of Herald's cached cost; side requests ${direct.sideRequests} → ${herald.sideRequests})${problems ? ` [${problems}]` : ''}`,
     `  input tokens ${int(direct.inputTokens)} → ${int(herald.inputTokens)} (${pct(figures.inputTokensChange)}); cached cost, ${figures.ownRule} (the provider's): ${int(direct.cachedCost)} → ${int(herald.cachedCost)} (${pct(figures.cachedCostChange)}); ${figures.otherRule}: ${int(direct.cachedCostOtherRule)} → ${int(herald.cachedCostOtherRule)} (${pct(figures.cachedCostOtherRuleChange)})`,
     `  completed the same way: calls ${figures.sameCalls ? 'same' : `DIFFER (${direct.calls.length} vs ${herald.calls.length} steps)`}, answer ${figures.sameAnswer ? 'same' : `DIFFERS (direct "${direct.finalText.slice(0, 80)}", herald "${herald.finalText.slice(0, 80)}")`}`,
     `  Herald's figures per turn (${heraldTurns.turns} turns${heraldTurns.paired ? '' : ', rounds do not add up to the provider\'s requests'}): tokensAfter within 2% of the provider's usage on ${heraldTurns.tokensAfterWithin2} (median ${(heraldTurns.tokensAfterMedian * 100).toFixed(1)}%, worst ${(heraldTurns.tokensAfterWorst * 100).toFixed(1)}%), its recorded usage on ${heraldTurns.usageWithin2} (worst ${Number.isFinite(heraldTurns.usageWorst) ? `${(heraldTurns.usageWorst * 100).toFixed(1)}%` : 'no usage recorded'})`,
@@ -97,17 +106,18 @@ export async function bench(): Promise<BenchReport> {
   const tasks = pick(allTasks, process.env.HERALD_LIVE_TASKS, 'task').filter((task) => set === undefined || task.set === set);
   const tree = path.resolve(process.env.HERALD_LIVE_TREE ?? path.join(__dirname, '..', '..'));
   const heraldArgs = process.env.HERALD_LIVE_HERALD_ARGS?.split(' ').filter(Boolean);
+  const retrieves = agentRetrieves();
   // Every client is installed before anything runs: one that cannot be fails the bench with npm's reason.
   const binaries = new Map(clients.map((client) => [client.id, installClient(client)] as const));
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-live-'));
   const count = (text: string): number => defaultTokenCounter.count(text);
   const results: TaskFigures[] = [];
   const failures: { client: string; task: string; error: string }[] = [];
-  const lines: string[] = [`Herald tree ${tree} at ${commitOf(tree)}${heraldArgs ? `, serve ${heraldArgs.join(' ')}` : ''}; clients ${clients.map((client) => `${client.packageName}@${client.version}`).join(', ')}`];
+  const lines: string[] = [`Herald tree ${tree} at ${commitOf(tree)}${heraldArgs ? `, serve ${heraldArgs.join(' ')}` : ''}; the agent retrieves ${retrieves === 'first' ? 'the first marker of a session' : 'nothing'}; clients ${clients.map((client) => `${client.packageName}@${client.version}`).join(', ')}`];
   try {
     for (const client of clients) {
       for (const task of tasks) {
-        const common = { client, binary: binaries.get(client.id)!, task, tasks: allTasks, scratch, tree, timeoutMs: TIMEOUT_MS[task.length], ...(heraldArgs ? { heraldArgs } : {}) };
+        const common = { client, binary: binaries.get(client.id)!, task, tasks: allTasks, scratch, tree, timeoutMs: TIMEOUT_MS[task.length], agentRetrieves: retrieves, ...(heraldArgs ? { heraldArgs } : {}) };
         let direct;
         let herald;
         try {

@@ -27,7 +27,15 @@
  *
  * The assistant's own messages are new in the request where they are first history (the model
  * wrote them after the previous request), and fresh input is new in this one: neither is
- * cached, so neither is held to this rule.
+ * cached, so neither pays a cache write. **They still pay for the round.** An elision of content
+ * the provider does not hold yet saves its tokens now and in the requests left, and risks the
+ * same retrieve round, in which the model gets back the whole original:
+ *
+ *     saved  = (o − n) · (write + read · R)
+ *     cost   = risk · (read · T + write · O)               (O: the original the retrieve returns)
+ *
+ * so a tidy that takes 75 tokens out of a 7,000-token system prompt does not pay (a round would
+ * resend the whole prompt), while a digest that takes 2,600 tokens out of a 3,100-token log does.
  *
  * A pipeline configured with `cachedRewriteMinSavedShare` keeps the earlier fixed rule: a
  * rewrite must remove at least that share of the message.
@@ -75,6 +83,22 @@ export interface RewriteQuote {
   readonly remainingRequests: number;
 }
 
+/** One prospective elision of content the provider does not hold yet (fresh input, the model's last answer), in tokens. */
+export interface FreshQuote {
+  readonly beforeTokens: number;
+  readonly afterTokens: number;
+  /** The original a retrieve would return (a digest elided again returns the output it digested). */
+  readonly originalTokens: number;
+  readonly requestTokens: number;
+  readonly remainingRequests: number;
+}
+
+/** What eliding uncached content gains, the retrieve round it may cause priced in (negative: it costs). */
+export function freshElisionGain(quote: FreshQuote, prices: CachePrices, risk = RETRIEVAL_RISK): number {
+  const saved = (quote.beforeTokens - quote.afterTokens) * (prices.write + prices.read * quote.remainingRequests);
+  return saved - risk * (prices.read * quote.requestTokens + prices.write * quote.originalTokens);
+}
+
 /** What the rewrite gains over leaving the content as the provider holds it, in input-token equivalents (negative: it costs). */
 export function rewriteGain(quote: RewriteQuote, prices: CachePrices, risk = RETRIEVAL_RISK): number {
   const { beforeTokens: o, afterTokens: n } = quote;
@@ -117,15 +141,32 @@ export class RewriteEconomics {
     this.prices = cachePricesOf(request);
   }
 
-  /** Whether rewriting the output at `messageIndex` from `beforeTokens` to `afterTokens` pays; records it when it does. */
-  pays(messageIndex: number, beforeTokens: number, afterTokens: number): boolean {
+  /**
+   * Whether rewriting the output at `messageIndex` from `beforeTokens` to `afterTokens` pays;
+   * records it when it does. `originalTokens`: what a retrieve of it would return, when that is
+   * more than `beforeTokens`.
+   */
+  pays(messageIndex: number, beforeTokens: number, afterTokens: number, originalTokens = beforeTokens): boolean {
     if (this.minSavedShare !== undefined) return paysForCacheWrite(beforeTokens, afterTokens, this.minSavedShare);
-    if (messageIndex >= this.cachedEnd) return afterTokens < beforeTokens;
+    if (messageIndex >= this.cachedEnd) return this.paysFresh(beforeTokens, afterTokens, originalTokens);
     const suffixEnd = Math.min(this.cachedEnd, this.earliest);
     const suffixTokens = suffixEnd > messageIndex + 1 ? this.prefix[suffixEnd]! - this.prefix[messageIndex + 1]! : 0;
     const quote = { beforeTokens, afterTokens, suffixTokens, requestTokens: this.prefix[this.prefix.length - 1]!, remainingRequests: this.remainingRequests };
     if (rewriteGain(quote, this.prices) <= 0) return false;
     this.earliest = Math.min(this.earliest, messageIndex);
     return true;
+  }
+
+  /** Whether the provider holds message `messageIndex` from the previous request. */
+  isCached(messageIndex: number): boolean {
+    return messageIndex < this.cachedEnd;
+  }
+
+  /** Whether eliding content the provider does not hold yet pays, the retrieve round it may cause priced in. */
+  paysFresh(beforeTokens: number, afterTokens: number, originalTokens = beforeTokens): boolean {
+    if (afterTokens >= beforeTokens) return false;
+    if (this.minSavedShare !== undefined) return true;
+    const quote = { beforeTokens, afterTokens, originalTokens: Math.max(beforeTokens, originalTokens), requestTokens: this.prefix[this.prefix.length - 1]!, remainingRequests: this.remainingRequests };
+    return freshElisionGain(quote, this.prices) > 0;
   }
 }

@@ -77,7 +77,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Promp
     message.parts.forEach((part, partIndex) => {
       context.deadline.check();
       if (part.type !== 'text') return;
-      const rewritten = rewrite(part.text, pasted.get(`${messageIndex}.${partIndex}`) ?? [], context, options, totals, message.role === 'user' ? options.userMinSavedShare : 0);
+      const rewritten = rewrite(part.text, messageIndex, pasted.get(`${messageIndex}.${partIndex}`) ?? [], context, options, totals, message.role === 'user' ? options.userMinSavedShare : 0);
       if (rewritten === undefined) return;
       parts ??= [...message.parts];
       parts[partIndex] = { ...part, text: rewritten };
@@ -97,7 +97,7 @@ function compress(request: ChatRequest, context: StrategyContext, options: Promp
 }
 
 /** The tidied text with its marker, or undefined when it is not worth rewriting. */
-function rewrite(text: string, spans: readonly { start: number; end: number }[], context: StrategyContext, options: PromptCompressionOptions, totals: Totals, minSavedShare: number): string | undefined {
+function rewrite(text: string, messageIndex: number, spans: readonly { start: number; end: number }[], context: StrategyContext, options: PromptCompressionOptions, totals: Totals, minSavedShare: number): string | undefined {
   const ordered = [...spans].sort((a, b) => a.start - b.start);
   let proseChars = text.length;
   for (const span of ordered) proseChars -= span.end - span.start;
@@ -113,10 +113,16 @@ function rewrite(text: string, spans: readonly { start: number; end: number }[],
   if (out === text) return undefined;
   const summary = summaryOf(tidier.duplicateSentences, tidier.duplicateParagraphs + tidier.duplicateBlocks);
   const input = { original: text, summary, kind: 'prompt_compression', render: (marker: string): string => `${out}\n${marker}` };
-  const saved = context.tokens.count(text) - context.tokens.count(context.stash.preview(input).replacement);
+  const before = context.tokens.count(text);
+  const saved = before - context.tokens.count(context.stash.preview(input).replacement);
   // The share is of the prose: pasted output around it is not what is being tidied.
   const prose = minSavedShare > 0 ? context.tokens.count(proseOf(text, ordered)) : 0;
   if (saved < options.minSavedTokens || saved < minSavedShare * prose) return undefined;
+  // Priced as the provider bills (cacheEconomics.ts): text it holds is a rewrite of its cache;
+  // text it does not hold yet (a session's first system prompt) pays for the retrieve round it
+  // may cause, which resends the whole text.
+  const rewrites = context.rewrites;
+  if (rewrites && !(rewrites.isCached(messageIndex) ? rewrites.pays(messageIndex, before, before - saved) : rewrites.paysFresh(before, before - saved))) return undefined;
   const elision = context.stash.elide(input);
   totals.texts++;
   totals.sentences += tidier.duplicateSentences;

@@ -4,7 +4,6 @@
  * A bad value never stops Herald: it falls back to the default and the problem is reported.
  */
 import { z } from 'zod';
-import { CACHED_REWRITE_MIN_SAVED_SHARE } from '../../core/pipeline/cacheEconomics';
 import { DEFAULT_PIPELINE_DEADLINE_MS } from '../../core/pipeline/deadline';
 import { mergePriceTable, type PriceTable } from '../../core/costs/prices';
 
@@ -67,8 +66,12 @@ export const settingsSchema = z.object({
   strategyTimeLimitMs: z.number().int().positive().max(60_000).default(5000),
   /** Longest the whole optimizer may spend on one request, in milliseconds; past it the request goes out as it came. */
   pipelineDeadlineMs: z.number().int().positive().max(600_000).default(DEFAULT_PIPELINE_DEADLINE_MS),
-  /** Least share of a cached history output a rewrite must remove to pay for its cache write. */
-  cachedRewriteMinSavedShare: z.number().min(0).max(1).default(CACHED_REWRITE_MIN_SAVED_SHARE),
+  /**
+   * Least share of a cached history output a rewrite must remove (the fixed rule). Unset, the
+   * default: a rewrite is priced with the target provider's cache, as the CLI and the gateway do
+   * (`core/pipeline/cacheEconomics.ts`).
+   */
+  cachedRewriteMinSavedShare: z.number().min(0).max(1).optional(),
   /** How many times in one turn Herald answers the model's `herald_retrieve` calls itself. */
   retrieveRounds: z.number().int().min(0).max(10).default(4),
   /** Endpoints the user added. */

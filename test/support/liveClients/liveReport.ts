@@ -19,6 +19,8 @@ export interface WayFigures {
   readonly sideRequests: number;
   /** Herald's retrieve calls the provider's agent made. */
   readonly retrievals: number;
+  /** Cached cost of the requests the agent answered with a retrieve call (the rounds' extra request). */
+  readonly retrieveCost: number;
   /** Input tokens billed over every request. */
   readonly inputTokens: number;
   readonly cacheReadTokens: number;
@@ -112,6 +114,7 @@ function wayFigures(run: RunResult, task: TaskScript, count: CountText): WayFigu
     requests: ofTask.length,
     sideRequests: all.length - ofTask.length,
     retrievals: ofTask.filter((record) => record.kind === 'retrieve').length,
+    retrieveCost: sumBills(ofTask.filter((record) => record.kind === 'retrieve').map((record) => record.bill!)).cost,
     inputTokens: total.totalTokens,
     cacheReadTokens: total.cacheReadTokens,
     cacheWriteTokens: total.cacheWriteTokens,

@@ -46,6 +46,8 @@ export interface RunOptions {
   readonly tree: string;
   readonly heraldArgs?: readonly string[];
   readonly timeoutMs: number;
+  /** Whether the scripted agent retrieves the first marker of a session (default) or never. */
+  readonly agentRetrieves?: 'first' | 'never';
 }
 
 export async function runTask(options: RunOptions): Promise<RunResult> {
@@ -55,7 +57,7 @@ export async function runTask(options: RunOptions): Promise<RunResult> {
   fs.rmSync(runDir, { recursive: true, force: true });
   const home = path.join(runDir, 'home');
   fs.mkdirSync(home, { recursive: true });
-  const provider = new ScriptedProvider({ tasks: options.tasks, workspace });
+  const provider = new ScriptedProvider({ tasks: options.tasks, workspace, ...(options.agentRetrieves ? { retrieves: options.agentRetrieves } : {}) });
   await provider.listen();
   const decisionsFile = path.join(runDir, 'decisions.jsonl');
   const herald =

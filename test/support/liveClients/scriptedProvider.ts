@@ -47,6 +47,12 @@ export interface ScriptedProviderOptions {
   readonly workspace: string;
   /** Token count of a text (default: o200k). */
   readonly count?: CountText;
+  /**
+   * Whether the agent calls `herald_retrieve`: `first` (the default) on the first marker of a
+   * session, the worst case for Herald's cost (a whole request resent); `never`, a model that
+   * does without the originals, as most do.
+   */
+  readonly retrieves?: 'first' | 'never';
 }
 
 const SIDE_ANSWER = 'OK.';
@@ -150,7 +156,7 @@ export class ScriptedProvider {
       content = { kind: 'text', text: SIDE_ANSWER };
       record = { kind: 'side', ...(taskId ? { task: taskId } : {}), text: SIDE_ANSWER };
     } else {
-      const reply = nextReply(task, view, this.options.workspace, this.retrieved.has(task.id));
+      const reply = nextReply(task, view, this.options.workspace, this.retrieved.has(task.id) || this.options.retrieves === 'never');
       const prefix = api === 'anthropic' ? 'toolu' : 'call';
       if (reply.kind === 'retrieve') {
         this.retrieved.add(task.id);

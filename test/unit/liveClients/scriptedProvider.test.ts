@@ -103,6 +103,24 @@ describe('scripted provider (live-client bench)', () => {
     assert.deepEqual(provider.records.map((record) => record.kind), ['retrieve', 'call', 'call'], 'once a session');
   });
 
+  it('an agent told never to retrieve goes on with the step a marker stands in', async () => {
+    const never = new ScriptedProvider({ tasks: [TASK], workspace: WORKSPACE, retrieves: 'never' });
+    await never.listen();
+    try {
+      const retrieveTool = { name: 'herald_retrieve', input_schema: { type: 'object', properties: { handle: { type: 'string' } } } };
+      const marked = [
+        { role: 'user', content: TASK.prompt },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 't0', name: 'Bash', input: { command: 'ls -la .' } }] },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't0', content: '[herald: 40 lines elided · retrieve hr_abcdefghijklmnop]' }] },
+      ];
+      const events = parseSse(await post(never, '/v1/messages', claudeBody(marked, [retrieveTool])));
+      assert.equal((events[1]!.data as { content_block: { name: string } }).content_block.name, 'Read');
+      assert.deepEqual(never.records.map((record) => record.kind), ['call']);
+    } finally {
+      await never.close();
+    }
+  });
+
   it('speaks the Responses API (exec_command, namespace tools) with cached_tokens from the prefix rule', async () => {
     const body = {
       model: 'gpt-5.1-codex',

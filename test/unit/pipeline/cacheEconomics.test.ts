@@ -1,11 +1,12 @@
 /** A rewrite of cached history must pay for itself, priced with the provider's cache and the session's expected length. */
 import { strict as assert } from 'node:assert';
 import type { ChatMessage, ChatRequest } from '../../../src/core/chat/types';
-import { cachePricesOf, rewriteGain, RewriteEconomics } from '../../../src/core/pipeline/cacheEconomics';
+import { cachePricesOf, freshElisionGain, rewriteGain, RewriteEconomics } from '../../../src/core/pipeline/cacheEconomics';
 import { Pipeline } from '../../../src/core/pipeline/pipeline';
 import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
 import { Stash } from '../../../src/core/stash/stash';
 import { createObservationMask } from '../../../src/core/strategies/observationMask';
+import { createPromptCompression } from '../../../src/core/strategies/promptCompression';
 import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
 
 const ANTHROPIC = cachePricesOf({ format: 'anthropic' });
@@ -55,5 +56,24 @@ describe('a rewrite of cached history pays for itself', () => {
     for (let end = 3; end <= messages.length - 2; end += 2) await warm.run(request(messages.slice(0, end)));
     const last = await warm.run(request(messages));
     assert.ok(masked(last), 'warm: decided when it became history, with nothing cached after it');
+  });
+
+  it('prices an elision of uncached input with the retrieve round it may cause', () => {
+    const tidy = { beforeTokens: 7000, afterTokens: 6925, originalTokens: 7000, requestTokens: 17_000, remainingRequests: 2 };
+    assert.ok(freshElisionGain(tidy, OPENAI) < 0 && freshElisionGain(tidy, ANTHROPIC) < 0, 'a 75-token tidy of a 7,000-token system prompt: a round would resend it all');
+    const digest = { beforeTokens: 3100, afterTokens: 500, originalTokens: 3100, requestTokens: 9000, remainingRequests: 2 };
+    assert.ok(freshElisionGain(digest, OPENAI) > 0 && freshElisionGain(digest, ANTHROPIC) > 0, 'a digest that takes 2,600 tokens out of a 3,100-token log pays');
+    assert.ok(freshElisionGain({ ...tidy, remainingRequests: 60 }, ANTHROPIC) > 0, 'the same tidy pays over a long session');
+  });
+
+  it('in the pipeline: a session\'s first system prompt is not tidied for a sliver, unless the fixed share is asked for', async () => {
+    const rules = Array.from({ length: 400 }, (_, index) => `Rule ${index}: keep module ${index} and its tests in step with the service contract number ${index * 7}.`).join('\n');
+    const system = `${rules}\n\n${'Be concise and answer in English, citing the rule numbers you used.   '.repeat(30)}`;
+    const first = request([text('system', system), text('user', 'Which rules cover billing?')], 'openai');
+    const tidied = (out: { request: ChatRequest }): boolean => JSON.stringify(out.request.messages[0]!.parts).includes('prompt tidied');
+    const priced = new Pipeline([createPromptCompression()], {}, { stash: new Stash({ store: new MemoryBlobStore() }) });
+    assert.equal(tidied(await priced.run(first)), false, 'a few tokens saved against a round that would resend the whole prompt');
+    const fixed = new Pipeline([createPromptCompression()], { cachedRewriteMinSavedShare: 0.4 }, { stash: new Stash({ store: new MemoryBlobStore() }) });
+    assert.equal(tidied(await fixed.run(first)), true, 'the fixed rule tidies whatever saves a token of fresh text');
   });
 });

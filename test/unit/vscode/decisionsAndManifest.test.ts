@@ -94,14 +94,6 @@ describe('pipeline configuration from settings', () => {
     assert.ok(problems.some((problem) => problem.includes('unknown option "madeUp"')));
     assert.ok(problems.some((problem) => problem.includes('not_a_strategy')));
   });
-
-  it('passes the cache-rewrite share: 0.4 by default, the setting when valid, the default with a problem when not', () => {
-    assert.equal(pipelineConfigOf(readSettings(() => undefined).settings, strategies).config.cachedRewriteMinSavedShare, 0.4);
-    assert.equal(pipelineConfigOf(readSettings((key) => (key === 'cache.rewriteMinSavedShare' ? 0.1 : undefined)).settings, strategies).config.cachedRewriteMinSavedShare, 0.1);
-    const invalid = readSettings((key) => (key === 'cache.rewriteMinSavedShare' ? 2 : undefined));
-    assert.equal(pipelineConfigOf(invalid.settings, strategies).config.cachedRewriteMinSavedShare, 0.4);
-    assert.ok(invalid.problems.some((problem) => problem.startsWith('herald.cache.rewriteMinSavedShare:')), invalid.problems.join('; '));
-  });
 });
 
 describe('package.json contributions', () => {

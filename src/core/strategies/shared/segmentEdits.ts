@@ -42,6 +42,8 @@ export class SegmentEdits {
     const saved = before - after;
     if (saved < minSavedTokens || saved < minSavedRatio * before) return false;
     if (segment.messageIndex < this.context.freshStart && !this.paysInHistory(segment.messageIndex, before, after)) return false;
+    // Fresh input is not cached yet, but an elision of it still risks a retrieve round (cacheEconomics.ts).
+    if (segment.messageIndex >= this.context.freshStart && this.context.rewrites && !this.context.rewrites.paysFresh(before, after, segment.arrived === undefined ? before : this.context.tokens.count(segment.arrived))) return false;
     const result = this.context.stash.elide(input);
     this.replacements.set(segment.key, result.replacement);
     this.handles.push(result.handle);

@@ -3,7 +3,9 @@
  * and when the request carries a Herald marker and offers `herald_retrieve`, it asks for that
  * handle with a tool call first (as a real model would), then answers with the length of what
  * it got back, so the test can see the original was delivered byte for byte inside one turn.
- * A request whose last user message says NO_RETRIEVE is answered straight away.
+ * A request whose last user message says NO_RETRIEVE is answered straight away. A request that
+ * offers the caller's tool AGENT_TOOL and holds no tool result is answered with a call to it, as
+ * an agent's model answers a step.
  * It keeps each request's headers too, so the test can see the API key Herald sent. Asked for
  * usage (`stream_options.include_usage`), it ends with a usage event as OpenAI does, billed from
  * what it received (`billedUsage`), and keeps what it reported in `usages`; `GET /models` lists
@@ -19,6 +21,8 @@ export const FAKE_OUTPUT = { toolCall: 15, answer: 30 };
 export const FAKE_PRICE = { input: 2, cachedInput: 0.5, cacheWrite: 0, output: 8 };
 /** What the fake's last user message says to be answered without a retrieve round. */
 export const NO_RETRIEVE = 'NO_RETRIEVE';
+/** The caller's tool the fake calls when a request offers it (an agent step whose answer is a tool call). */
+export const AGENT_TOOL = 'e2e_run_tests';
 
 /** OpenAI's usage object as the fake reports it. */
 export interface FakeUsage {
@@ -79,7 +83,12 @@ export async function startFakeServer(): Promise<FakeServer> {
       const lastUser = [...parsed.messages].reverse().find((message) => message.role === 'user');
       const noRetrieve = JSON.stringify(lastUser?.content ?? '').includes(NO_RETRIEVE);
       let completion: number;
-      if (!toolResult && offersRetrieve && marker && !noRetrieve) {
+      if (!toolResult && (parsed.tools ?? []).some((tool) => tool.function.name === AGENT_TOOL)) {
+        send({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Running the tests. ' } }] });
+        send({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: `call_e2e_agent_${requests.length}`, type: 'function', function: { name: AGENT_TOOL, arguments: JSON.stringify({ command: 'pytest -x' }) } }] } }] });
+        send({ choices: [{ index: 0, delta: {}, finish_reason: 'tool_calls' }] });
+        completion = FAKE_OUTPUT.toolCall;
+      } else if (!toolResult && offersRetrieve && marker && !noRetrieve) {
         asked = marker[1];
         send({ choices: [{ index: 0, delta: { role: 'assistant', content: 'Let me look at the original. ' } }] });
         send({ choices: [{ index: 0, delta: { tool_calls: [{ index: 0, id: 'call_e2e_1', type: 'function', function: { name: 'herald_retrieve', arguments: '' } }] } }] });

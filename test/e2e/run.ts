@@ -29,6 +29,7 @@ import { FAKE_MODEL, FAKE_PRICE, startFakeServer, type FakeServer } from './fake
 import { checkBilledFigures, sendDirectRequest, type EndpointTurns, type PricedRecord } from './checks/billedFigures';
 import { scanForSecret, secretForms } from './secretScan';
 import { runEditorWalks } from './checks/editorWalks';
+import { runModelPathWalk } from './checks/modelPathWalk';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
@@ -164,6 +165,8 @@ async function main(): Promise<number> {
   }
   // Issue 27's walks from a fresh install, each in a VS Code of its own (test/e2e/checks/editorWalks.ts).
   await timed('walks', () => runEditorWalks({ node22, entry, vsix, artifacts: ARTIFACTS, check, log }));
+  // Retry, /context, the timeout, the picker and the reload (test/e2e/checks/modelPathWalk.ts).
+  await timed('model-path-walk', () => runModelPathWalk({ node22, entry, vsix, artifacts: ARTIFACTS, check, log }));
   const failed = checks.filter((entry) => !entry.ok);
   const summary = { ok: failed.length === 0, totalMs: Date.now() - started, timings, checks };
   fs.writeFileSync(path.join(ARTIFACTS, 'summary.json'), JSON.stringify(summary, null, 2));

@@ -5,7 +5,11 @@
  * request never waits behind a 5 MB one that arrived before it; a large one waits at most its
  * deadline). A task not answered by its deadline is abandoned: a waiting one is dropped, a
  * running one's worker is ended (synchronous work cannot be interrupted otherwise) and
- * replaced, and the caller is told, so the request goes out as it came.
+ * replaced, and the caller is told, so the request goes out as it came. The caller is told at
+ * the deadline; the worker is ended only if it is still busy with that task one more deadline
+ * later: under load most late tasks were late from their wait in the queue and end soon after,
+ * and a new worker costs seconds of CPU to start (issue 26: replacements were half the CPU of a
+ * request under 50 sessions).
  *
  * node:worker_threads directly rather than piscina: the pool must end a worker on a deadline,
  * order its queue by size and bundle into dist/ as one named script beside cli.js and
@@ -53,6 +57,8 @@ interface Slot {
   ready: boolean;
   /** Being ended (its task passed the deadline): takes nothing more, replaced when it exits. */
   retiring?: boolean;
+  /** The abandoned task it still runs, and when it is ended if it has not answered by then. */
+  late?: { readonly id: number; readonly timer: NodeJS.Timeout };
   running?: Pending;
   /** Whether the worker's own connection to a networked store is up; undefined when it has none. */
   storeUp?: boolean;
@@ -148,6 +154,7 @@ export class OptimizerPool {
     this.closed = true;
     for (const pending of this.queue.splice(0)) this.settle(pending, undefined, new PoolUnavailable('Herald: the optimizer pool closed'));
     await Promise.all(this.slots.map(async (slot) => {
+      if (slot.late) clearTimeout(slot.late.timer);
       if (slot.running) this.settle(slot.running, undefined, new PoolUnavailable('Herald: the optimizer pool closed'));
       await slot.worker.terminate();
     }));
@@ -190,6 +197,14 @@ export class OptimizerPool {
       void slot.worker.terminate();
       return;
     }
+    if (slot.late && slot.late.id === message.id) {
+      // The abandoned task ended within its grace: the worker takes tasks again.
+      clearTimeout(slot.late.timer);
+      slot.late = undefined;
+      slot.retiring = false;
+      this.dispatch();
+      return;
+    }
     const running = slot.running;
     if (!running || running.task.id !== message.id) return;
     slot.running = undefined;
@@ -205,6 +220,7 @@ export class OptimizerPool {
   private onExit(slot: Slot): void {
     const index = this.slots.indexOf(slot);
     if (index < 0) return;
+    if (slot.late) clearTimeout(slot.late.timer);
     if (slot.running) this.settle(slot.running, undefined, new Error('Herald: the optimizer worker running this request stopped'));
     if (this.closed) return;
     if (!slot.ready && !slot.retiring) this.failedStarts++;
@@ -245,10 +261,18 @@ export class OptimizerPool {
     if (slot) {
       slot.running = undefined;
       slot.retiring = true;
-      // Its exit replaces it (onExit); nothing it still sends is read.
-      slot.worker.removeAllListeners('message');
-      void slot.worker.terminate();
+      // Still busy one more deadline later: only ending the thread stops it.
+      const timer = setTimeout(() => this.end(slot), pending.deadlineMs);
+      timer.unref();
+      slot.late = { id: pending.task.id, timer };
     }
+  }
+
+  /** Ends a worker whose abandoned task ran past its grace; its exit replaces it (onExit), and nothing it still sends is read. */
+  private end(slot: Slot): void {
+    slot.late = undefined;
+    slot.worker.removeAllListeners('message');
+    void slot.worker.terminate();
   }
 
   private dropQueued(pending: Pending, error: Error): void {

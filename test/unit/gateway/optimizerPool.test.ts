@@ -48,6 +48,25 @@ describe('gateway: the optimizer pool', function () {
     }
   });
 
+  it('a task that ends soon after its deadline: the caller heard at the deadline, and the worker is kept (no replacement to start)', async () => {
+    const pool = busyPool(1);
+    try {
+      await pool.ready();
+      const first = (await pool.run(task('first', 1), { bytes: 10, deadlineMs: 20_000 })) as { threadId: number };
+      const started = Date.now();
+      await assert.rejects(pool.run(task('late', 1500), { bytes: 10, deadlineMs: 1000 }), (error: unknown) => error instanceof DeadlinePassed);
+      assert.ok(Date.now() - started < 1450, 'the caller heard at the deadline, not when the work ended');
+      const next = (await pool.run(task('next', 1), { bytes: 10, deadlineMs: 20_000 })) as { name: string; threadId: number };
+      assert.equal(next.name, 'next');
+      assert.equal(next.threadId, first.threadId, 'the same worker took the next task');
+      const stats = pool.stats();
+      assert.equal(stats.abandoned, 1);
+      assert.equal(stats.replaced, 0);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a small request does not wait behind large ones: waiting tasks go smallest first', async () => {
     const pool = busyPool(1);
     try {

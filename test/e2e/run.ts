@@ -566,33 +566,41 @@ async function checkCommands(page: Page, workspace: string, turns: EndpointTurns
         return field !== null && field.offsetParent !== null && field.value.startsWith('/');
       }, undefined, { timeout: 15_000 })
       .then(() => true, () => false);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    await runCommand(page, 'Herald: Export Savings Report');
-    if (await dialogOpen()) break;
-    await page.screenshot({ path: path.join(ARTIFACTS, `export-attempt-${attempt}.png`) });
-  }
-  await page.waitForTimeout(800);
-  await input.fill(report);
-  await page.waitForTimeout(500);
-  await page.keyboard.press('Enter');
-  const saveDeadline = Date.now() + 10_000;
-  let confirmed = false;
-  while (!fs.existsSync(report) && Date.now() < saveDeadline) {
-    await page.waitForTimeout(300);
-    // The dialog may first complete the path; a second Enter saves.
-    if (!confirmed && Date.now() > saveDeadline - 7_000) {
-      confirmed = true;
-      await page.screenshot({ path: path.join(ARTIFACTS, 'export-dialog.png') });
-      await page.keyboard.press('Enter');
-    }
-  }
-  // On a loaded machine the save dialog can accept its own suggested path before the typed one lands;
-  // the command then names the file it wrote in its notification: read that one.
+  // On a loaded machine the save dialog can accept its own suggested path (a .csv in the
+  // workspace) before the typed one lands: the command then names that file in its notification.
+  // A JSON report written elsewhere is read from there; a CSV one means the typed path was lost,
+  // and the export is done again (at most three times).
   let written = report;
-  if (!fs.existsSync(report)) {
-    const toast = await page.locator('.notifications-toasts', { hasText: 'savings report with' }).first().textContent({ timeout: 5_000 }).catch(() => null);
-    const named = /written to (\S+?)\.?(?:\s|$)/.exec(toast ?? '')?.[1];
-    if (named && fs.existsSync(named)) written = named;
+  for (let round = 0; round < 3 && !fs.existsSync(report); round++) {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      await runCommand(page, 'Herald: Export Savings Report');
+      if (await dialogOpen()) break;
+      await page.screenshot({ path: path.join(ARTIFACTS, `export-attempt-${round}-${attempt}.png`) });
+    }
+    await page.waitForTimeout(800);
+    await input.fill(report);
+    await page.waitForTimeout(500);
+    await page.keyboard.press('Enter');
+    const saveDeadline = Date.now() + 10_000;
+    let confirmed = false;
+    while (!fs.existsSync(report) && Date.now() < saveDeadline) {
+      await page.waitForTimeout(300);
+      // The dialog may first complete the path; a second Enter saves.
+      if (!confirmed && Date.now() > saveDeadline - 7_000) {
+        confirmed = true;
+        await page.screenshot({ path: path.join(ARTIFACTS, `export-dialog-${round}.png`) });
+        await page.keyboard.press('Enter');
+      }
+    }
+    if (fs.existsSync(report)) break;
+    const toast = await page.locator('.notifications-toasts', { hasText: 'savings report with' }).last().textContent({ timeout: 5_000 }).catch(() => null);
+    // The toast's text runs on into its buttons' ("….json.Source: Herald"): the path ends at its extension.
+    const named = /written to (\/\S+?\.(?:json|csv))/.exec(toast ?? '')?.[1];
+    if (named?.endsWith('.json') && fs.existsSync(named)) {
+      written = named;
+      break;
+    }
+    await page.keyboard.press('Escape');
   }
   const saved = fs.existsSync(written) ? (JSON.parse(fs.readFileSync(written, 'utf8')) as SavedReport) : undefined;
   check('Export Savings Report writes the session as JSON with a schema version', saved?.schema === 3 && saved.requests.length >= 4, saved ? `${saved.requests.length} requests` : 'no file');

@@ -4,12 +4,11 @@
  * file per entry in `state/`, shared by every process on the folder: `herald serve`'s workers
  * too), and where each optimized text's real elisions stand (for `herald expand`).
  */
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MessageMemo, SessionStateStore } from '../core/pipeline';
-import { writeFileAtomic } from '../core/files';
+import { readOrCreateKeyFile, writeFileAtomic } from '../core/files';
 import { FileBlobStore, Stash } from '../core/stash';
 import { FolderStateStore } from '../core/store/folderStateStore';
 import type { StateStore } from '../core/store/stateStore';
@@ -40,7 +39,7 @@ export function openStashDirectory(directory: string, logger: Logger): StashDire
   fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
   // A folder made by someone else with wider permissions is the user's alone from now on.
   fs.chmodSync(directory, 0o700);
-  const key = readOrCreateKey(path.join(directory, 'key'));
+  const key = readOrCreateKeyFile(path.join(directory, 'key'));
   const stash = new Stash({
     store: new FileBlobStore(path.join(directory, 'entries')),
     key,
@@ -64,17 +63,6 @@ export function openStashDirectory(directory: string, logger: Logger): StashDire
   };
 }
 
-function readOrCreateKey(file: string): Uint8Array {
-  try {
-    const key = fs.readFileSync(file);
-    if (key.length === 32) return key;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-  const key = randomBytes(32);
-  writeFileAtomic(file, key);
-  return key;
-}
 
 function loadJson<T>(file: string, parse: (value: unknown) => T, fresh: () => T, logger: Logger): T {
   let text: string;

@@ -4,7 +4,6 @@
  * share it). Opened the same way in the gateway's process and in each worker, so every one
  * of them reads and writes the same originals, memo, pins and answers under the same key.
  */
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { MessageMemo } from '../core/pipeline/messageMemo';
@@ -15,7 +14,7 @@ import { FolderStateStore } from '../core/store/folderStateStore';
 import { prefixedStore, type StateStore } from '../core/store/stateStore';
 import { StoreBlobStore } from '../core/store/storeBlobStore';
 import { StoreResponseCache } from '../core/store/storeResponseCache';
-import { writeFileAtomic } from '../core/files';
+import { readOrCreateKeyFile } from '../core/files';
 
 /** What `--store` names; plain data, handed to each worker. */
 export type StoreSpec =
@@ -108,14 +107,3 @@ function assemble(spec: StoreSpec, store: StateStore, stashStore: BlobStore, key
   return { spec, store, stashStore, sweep, memo: new MessageMemo(undefined, store), state: new SessionStateStore(undefined, store), responseCache: new StoreResponseCache(store), key, close };
 }
 
-function readOrCreateKeyFile(file: string): Uint8Array {
-  try {
-    const key = fs.readFileSync(file);
-    if (key.length === 32) return key;
-  } catch (error) {
-    if ((error as { code?: string }).code !== 'ENOENT') throw error;
-  }
-  const key = randomBytes(32);
-  writeFileAtomic(file, key);
-  return key;
-}

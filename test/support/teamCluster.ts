@@ -91,7 +91,7 @@ export async function startRedis(folder: string, port?: number): Promise<{ start
 }
 
 /** One replica as the README starts it: its line with the README's ports and Redis URL replaced. */
-export async function startReplica(line: string, replace: { port: number; redisUrl: string; upstream: string; token: string }, extra: readonly string[] = []): Promise<{ started: Started; port: number }> {
+export async function startReplica(line: string, replace: { port: number; redisUrl: string; upstream: string; token: string }, extra: readonly string[] = [], nodeArgs: readonly string[] = []): Promise<{ started: Started; port: number }> {
   const words = line.replace(/^herald serve /, '').replace(/"\$HERALD_TEAM_TOKEN"/g, replace.token).trim().split(/\s+/);
   const args: string[] = [];
   for (let index = 0; index < words.length; index++) {
@@ -106,7 +106,7 @@ export async function startReplica(line: string, replace: { port: number; redisU
       args.push(word);
     }
   }
-  const started = await startProcess(process.execPath, [path.join(PROJECT_ROOT, 'dist', 'cli.js'), 'serve', ...args, '--openai-base-url', `${replace.upstream}/v1`, '--anthropic-base-url', replace.upstream, ...extra], /Herald gateway on http:\/\/[^:]+:(\d+)/);
+  const started = await startProcess(process.execPath, [...nodeArgs, path.join(PROJECT_ROOT, 'dist', 'cli.js'), 'serve', ...args, '--openai-base-url', `${replace.upstream}/v1`, '--anthropic-base-url', replace.upstream, ...extra], /Herald gateway on http:\/\/[^:]+:(\d+)/);
   return { started, port: replace.port };
 }
 

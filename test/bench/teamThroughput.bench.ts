@@ -6,24 +6,31 @@
  * The README's team setup, for real, on loopback: redis-server (its own port and folder, the
  * README's persistence: append-only, fsync every second), N replicas of the built CLI's
  * `herald serve --store redis://…` started from the README's lines, nginx in front with the
- * README's configuration (round robin). Each replica is sized to one core: `--workers 0` (the
- * pipeline on its event loop; HERALD_BENCH_TEAM_WORKERS to change it), with no deadline a
- * saturated queue could reach (a turn past the deadline would go out unoptimized, cheaper, and
- * flatter the figure; the bench counts every status to show none did).
+ * README's configuration (round robin). Each replica is sized to one
+ * core: `--workers 0` (the pipeline on its event loop; HERALD_BENCH_TEAM_WORKERS to change it)
+ * and every thread of it held to a core of its own with `taskset` (HERALD_BENCH_TEAM_PIN=0 to
+ * let it float: its garbage collector's helper threads then use the other core too). No deadline
+ * a saturated queue could reach: a turn past it would go out unoptimized, cheaper, and flatter
+ * the figure (the table counts every request not optimized).
  *
  * The load: real recorded client traffic, precomputed once as request bodies: the Claude Code
  * transcripts of ../shared/data/clients (Messages API) and Codex-shaped sessions made from the
- * trajectories (Responses API). HERALD_BENCH_TEAM_SESSIONS clients (default 16) each replay
- * sessions turn by turn, no pause between turns (saturation), each replay under its own provider
- * key (its own tenant: nothing is answered from another replay's cache). Keep-alive everywhere.
- * The provider stand-in answers instantly on loopback with a precomputed stream, without parsing
- * what it receives.
+ * trajectories (Responses API). HERALD_BENCH_TEAM_SESSIONS clients (default 16) take sessions
+ * from one queue and replay each turn by turn, no pause between turns (saturation), each replay
+ * under its own provider key (its own tenant: nothing answered from another replay's cache). The
+ * same work for every setup (the sessions HERALD_BENCH_TEAM_PASSES times over, default 2, after a
+ * warm-up pass), so every setup serves the same mix. Keep-alive everywhere. The provider
+ * stand-in answers at once on loopback with a precomputed stream, in its own process, without
+ * parsing what it receives.
  *
- * Per configuration (straight to the provider, 1 replica, 2 replicas), alternated in each round
- * (HERALD_BENCH_TEAM_RUNS rounds, default 3; HERALD_BENCH_TEAM_SECONDS measured seconds after a
- * warm-up, default 15): requests a second, latency p50/p95 and added latency (over straight to
- * the provider), CPU per request of each replica, and where the machine's two cores went
- * (replicas, nginx, Redis, the bench's client and provider, everything else on the machine).
+ * Per setup (straight to the provider, 1 replica, 2 replicas), alternated in each round
+ * (HERALD_BENCH_TEAM_RUNS rounds, default 3): requests a second, latency p50/p95 and added latency
+ * (over straight to the provider), CPU per request of each component (/proc), the cores each
+ * used and what the rest of the machine took, Redis commands a request; and what the CPU figures
+ * allow on two idle cores. HERALD_BENCH_TEAM_PROFILE=DIR writes each replica's --cpu-prof there;
+ * HERALD_BENCH_TEAM_NODE_ARGS adds Node options to the replicas; HERALD_BENCH_TEAM_UPSTREAM_KEEPALIVE=1
+ * keeps nginx's connections to the replicas open; HERALD_BENCH_TEAM_AFFINITY=1 keeps each provider
+ * key on one replica (nginx `hash … consistent`) instead of round robin.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -51,7 +58,7 @@ const REPLICA_COUNTS = (process.env.HERALD_BENCH_TEAM_REPLICAS ?? '1,2').split('
 const TOKEN = 'team-bench-token';
 const REPLICA_EXTRAS = ['--workers', WORKERS, '--deadline-ms', '600000', '--time-limit', '600000', '--quiet'];
 const CLOCK_TICKS = 100;
-const PIN = process.env.HERALD_BENCH_TEAM_PIN === '1';
+const PIN = process.env.HERALD_BENCH_TEAM_PIN !== '0';
 
 interface Turn {
   readonly path: string;
@@ -245,8 +252,10 @@ function nginxConfigFor(config: string, count: number): { config: string } {
   let body = config;
   for (const server of servers.slice(1)) body = body.replace(`${server[0]}\n`, '');
   body = body.replace(first[0], lines.join('\n'));
-  // HERALD_BENCH_TEAM_UPSTREAM_KEEPALIVE=0: without the README's keep-alive to the replicas (a new connection a request), to compare.
-  if (process.env.HERALD_BENCH_TEAM_UPSTREAM_KEEPALIVE === '0') body = body.replace(/^\s*keepalive(_timeout)? [^;]+;\n/gm, '');
+  // HERALD_BENCH_TEAM_UPSTREAM_KEEPALIVE=1: nginx keeps its connections to the replicas open (the README opens one a request), to compare.
+  if (process.env.HERALD_BENCH_TEAM_UPSTREAM_KEEPALIVE === '1') body = body.replace(/upstream herald \{\n/, 'upstream herald {\n    keepalive 32;\n    keepalive_timeout 4s;\n');
+  // HERALD_BENCH_TEAM_AFFINITY=1: each provider key (a user) kept on one replica while it is up, instead of round robin, to compare.
+  if (process.env.HERALD_BENCH_TEAM_AFFINITY === '1') body = body.replace(/upstream herald \{\n/, 'upstream herald {\n    hash $http_x_api_key consistent;\n');
   return { config: body };
 }
 
@@ -386,7 +395,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
         const port = await freePort();
         replicas.push(await startReplica(line, { port, redisUrl: `redis://127.0.0.1:${cluster.redisPort}`, upstream, token: TOKEN }, REPLICA_EXTRAS, replicaNodeArgs()));
       }
-      // HERALD_BENCH_TEAM_PIN=1: each replica (every thread of it) held to a core of its own, `taskset`.
+      // Each replica (every thread of it) held to a core of its own, unless HERALD_BENCH_TEAM_PIN=0.
       if (PIN) replicas.forEach((replica, index) => runTool('taskset', ['-a', '-p', '-c', String(index % os.cpus().length), String(replica.started.child.pid)]));
       const listen = await freePort();
       nginx = await startNginx(nginxConfigFor(cluster.setup.nginx, replicaCount).config, { listen, replicas: replicas.map((replica) => replica.port) }, runFolder);
@@ -511,7 +520,7 @@ export async function bench(): Promise<BenchReport> {
   const direct = results.get(0)!;
   const directP50 = median(direct.map((result) => result.p50));
   const directP95 = median(direct.map((result) => result.p95));
-  lines.push(`Machine: ${os.cpus().length} cores, 1-minute load ${load.toFixed(1)} at the start. Workload: ${sessions.length} recorded sessions (Claude Code transcripts, Codex-shaped trajectories), ${turns} turns, ${(bytes / 1024 / 1024).toFixed(1)} MB of request bodies; ${CLIENTS} clients at once, no pause between turns; ${RUNS} alternated rounds, each setup serving the sessions ${PASSES} times over after a warm-up pass (straight to the provider ${DIRECT_PASSES} times); replicas: herald serve ${REPLICA_EXTRAS.join(' ')}.`);
+  lines.push(`Machine: ${os.cpus().length} cores, 1-minute load ${load.toFixed(1)} at the start. Workload: ${sessions.length} recorded sessions (Claude Code transcripts, Codex-shaped trajectories), ${turns} turns, ${(bytes / 1024 / 1024).toFixed(1)} MB of request bodies; ${CLIENTS} clients at once, no pause between turns; ${RUNS} alternated rounds, each setup serving the sessions ${PASSES} times over after a warm-up pass (straight to the provider ${DIRECT_PASSES} times); replicas: herald serve ${REPLICA_EXTRAS.join(' ')}${PIN ? ', each held to a core of its own (taskset)' : ', floating'}.`);
   lines.push('Medians of the rounds (min–max):');
   lines.push('| setup | req/s | MB/s in | latency p50 | p95 | added p50 | added p95 | replica CPU/request | cores: replicas | nginx | redis | client | provider | rest of machine | failures | not optimized |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
@@ -533,14 +542,15 @@ export async function bench(): Promise<BenchReport> {
     figures.ratio = rps(2) / rps(1);
     figures.roundRatios = ratios;
   }
-  // What the CPU figures allow on two idle cores: a replica's rate is bounded by its event loop,
-  // all of them together by the two cores shared with nginx and Redis (and, on this machine, the
-  // client and the provider stand-in).
+  // What the CPU figures allow on idle cores: a replica's rate is bounded by its core when pinned
+  // (by its event loop when it floats), all of them together by the cores shared with nginx and
+  // Redis (and, on this machine, the client and the provider stand-in).
   const project = (count: number, withBench: boolean): number => {
     const list = results.get(count) ?? [];
     const value = (key: keyof RunResult['perRequest']): number => median(list.map((result) => result.perRequest[key]));
     const total = value('replicas') + value('nginx') + value('redis') + (withBench ? value('client') + value('provider') : 0);
-    return Math.min((count * 1000) / value('mainThread'), (os.cpus().length * 1000) / total);
+    const perReplica = PIN ? median(list.map((result) => median(result.replicaCpuMs))) : value('mainThread');
+    return Math.min((count * 1000) / perReplica, (os.cpus().length * 1000) / total);
   };
   if (results.has(1) && results.has(2)) {
     lines.push('CPU ms a request (medians): | setup | replicas | one replica\'s event loop | nginx | redis | client | provider |');

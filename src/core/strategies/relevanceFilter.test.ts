@@ -184,7 +184,8 @@ withData('relevance_filter', () => {
     const second = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: next }));
     assert.equal(second.decisions[0]!.status, 'applied', second.decisions[0]!.reason);
     const filtered = textOf(second.request, 3);
-    assert.ok(filtered.length < log.length / 2, JSON.stringify(second.decisions[0]!.details));
+    // Cut well short of the whole (about half the lines stay: the log's repeated events each once and the lines nearest the question).
+    assert.ok(filtered.length < log.length * 0.6, JSON.stringify(second.decisions[0]!.details));
     assert.ok(filtered.split('\n').some((line) => /Notification time out/.test(line)));
     assert.equal(await stash.expandText(filtered), log);
     assert.equal(textOf(second.request, 5), 'Which notification or leader election timeouts happened?');

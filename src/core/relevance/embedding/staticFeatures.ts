@@ -42,6 +42,7 @@ export function fnv1a(text: string): number {
 export class StaticFeaturizer {
   private readonly termRows = new Map<string, Int32Array>();
   private readonly vocabularyIndex: Map<string, number>;
+  private readonly scratchCounts = new Map<string, number>();
   readonly rowCount: number;
 
   constructor(private readonly layout: StaticFeatureLayout) {
@@ -95,10 +96,39 @@ export class StaticFeaturizer {
 
   /** The same for a text already tokenized (`terms` = tokenizeForSearch(text)). */
   weightsOfTerms(terms: readonly string[]): Map<string, number> {
-    const counts = new Map<string, number>();
-    for (let index = 0; index < terms.length && index < this.layout.maxTerms; index++) counts.set(terms[index]!, (counts.get(terms[index]!) ?? 0) + 1);
-    for (const [term, count] of counts) counts.set(term, 1 + Math.log(count));
+    const weights = new Map<string, number>();
+    for (const [term, count] of this.countsOfTerms(terms)) weights.set(term, 1 + Math.log(count));
+    return weights;
+  }
+
+  /**
+   * How often each distinct term occurs among the first `maxTerms` that carry meaning, in
+   * order of first occurrence. The map is reused by the next call: read it before calling again.
+   */
+  countsOfTerms(terms: readonly string[]): ReadonlyMap<string, number> {
+    const counts = this.scratchCounts;
+    counts.clear();
+    let read = 0;
+    for (let index = 0; index < terms.length && read < this.layout.maxTerms; index++) {
+      const term = terms[index]!;
+      if (this.isOpaqueNumber(term)) continue;
+      counts.set(term, (counts.get(term) ?? 0) + 1);
+      read++;
+    }
     return counts;
+  }
+
+  /**
+   * A run of digits and joiners the model has no row for (a timestamp, an address, an id,
+   * a measurement: `16:13:38.811`, `10.30.1.4`, `20171223-22`): its n-grams say nothing of a
+   * topic, and in logs such terms are nearly all of the distinct ones, each new one a few
+   * dozen rows to sum. It gets no weight; lexical ranking still matches it exactly.
+   */
+  isOpaqueNumber(term: string): boolean {
+    const first = term.charCodeAt(0);
+    // Most terms are words: the first character settles it before any pattern runs.
+    if (term.length < OPAQUE_NUMBER_MIN_LENGTH || first < DIGIT_ZERO || first > DIGIT_NINE) return false;
+    return OPAQUE_NUMBER.test(term) && !this.vocabularyIndex.has(term);
   }
 
   /**
@@ -136,3 +166,9 @@ export class StaticFeaturizer {
 }
 
 const TERM_MEMO_LIMIT = 200_000;
+/** Digits with the joiners the tokenizer keeps inside a compound (see searchTokenizer.ts). */
+const OPAQUE_NUMBER = /^[\d.:\-/\\,]+$/;
+/** Shorter numbers (status codes, ports, years) stay: they are few and may be the topic. */
+const OPAQUE_NUMBER_MIN_LENGTH = 5;
+const DIGIT_ZERO = 48;
+const DIGIT_NINE = 57;

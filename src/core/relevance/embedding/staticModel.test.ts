@@ -10,7 +10,7 @@ import { bundledModelFolder, SHIPPED_MODEL_NAME } from './bundledModel';
 import { loadEmbedder } from './loadEmbedder';
 import { MODEL_MANIFEST_FILE, resolveModelFolder, sha256File } from './modelFolder';
 import { StaticFeaturizer } from './staticFeatures';
-import { decodeStaticModel, encodeStaticModel, readStaticModel } from './staticModel';
+import { createStaticEmbedder, decodeStaticModel, encodeStaticModel, readStaticModel } from './staticModel';
 
 const CACHE = path.resolve(__dirname, '..', '..', '..', '..', 'test', '.cache');
 
@@ -52,6 +52,20 @@ describe('static embedding model', () => {
     assert.equal(model.weights.length, model.header.rows * 8);
     assert.throws(() => decodeStaticModel(Buffer.from('not a model at all'), 'x/model.bin'), /Herald: x\/model\.bin is not a Herald static embedding model/);
     assert.throws(() => decodeStaticModel(bytes.subarray(0, bytes.length - 3), 'x/model.bin'), /x\/model\.bin is \d+ bytes, its header makes \d+/);
+  });
+
+  it('timestamps, addresses and ids it has no row for get no weight and leave room for words; short numbers and known ones stay', () => {
+    const featurizer = new StaticFeaturizer({ vocabulary: ['10.0.0.1', 'disk'], ngramBuckets: 64, ngramMin: 3, ngramMax: 4, maxTerms: 4 });
+    for (const opaque of ['16:13:38.811', '2017-05-16', '20171223-22', '173.234.31.186', '1795/1825']) assert.ok(featurizer.isOpaqueNumber(opaque), opaque);
+    for (const meaningful of ['404', '2015', '10.0.0.1', 'disk', 'e11000', 'v1.2.3-beta', 'node-246']) assert.ok(!featurizer.isOpaqueNumber(meaningful), meaningful);
+    // The opaque ones do not count toward maxTerms: the four terms after them are all read, `error` is the fifth.
+    const counts = featurizer.countsOfTerms(['16:13:38.811', '38.811', 'disk', '2017-05-16', 'full', 'disk', '404', 'error']);
+    assert.deepEqual([...counts], [['disk', 2], ['full', 1], ['404', 1]]);
+    // A log line weighs the same with or without its timestamp's compound terms.
+    const model = decodeStaticModel(modelBytes(SETTINGS), 'model.bin');
+    const embedder = createStaticEmbedder('test', model);
+    assert.deepEqual(embedder.embedTerms(['16:13:38.811', '13:38.811', 'disk', 'full']), embedder.embedTerms(['disk', 'full']));
+    assert.notDeepEqual(embedder.embedTerms(['404', 'disk', 'full']), embedder.embedTerms(['disk', 'full']));
   });
 
   it('a word it never saw still gets a vector from its character n-grams', () => {

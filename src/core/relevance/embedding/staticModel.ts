@@ -155,7 +155,8 @@ export function embedStatic(model: StaticModel, terms: TermVectors, text: string
 export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchTerms: readonly string[]): Float32Array {
   const { dimension } = model.header;
   const vector = new Float32Array(dimension);
-  for (const [term, weight] of terms.featurizer.weightsOfTerms(searchTerms)) {
+  for (const [term, count] of terms.featurizer.countsOfTerms(searchTerms)) {
+    const weight = 1 + Math.log(count);
     const termVector = terms.of(term);
     for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
   }

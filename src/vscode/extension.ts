@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { HeraldChatProvider, HERALD_VENDOR } from './chat/heraldChatProvider';
 import * as path from 'node:path';
 import { REMEMBERED_MODELS_FILE, rememberedModelsFile } from './chat/rememberedModels';
+import { ChosenChatModel } from './chat/chosenChatModel';
 import { createVscodePartKit } from './chat/vscodePartKit';
 import { registerOriginalDocuments } from './commands/originalDocuments';
 import { registerOriginalView } from './commands/originalView';
@@ -37,15 +38,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
   // Without Copilot, Herald's first model is the chat's default (else VS Code's chat has no model at all).
   const defaultModel = new DefaultChatModel(host.logger);
   context.subscriptions.push(defaultModel);
+  // The chat's chosen Herald model, chosen again after a reload (VS Code falls back to its default).
+  const chosenModel = new ChosenChatModel(context.globalState, host.logger, HERALD_VENDOR);
 
   const contributions: [string, () => vscode.Disposable[]][] = [
-    ['model provider', () => registerModelProvider(host, endpoints, defaultModel)],
+    ['model provider', () => registerModelProvider(host, endpoints, defaultModel, chosenModel)],
     ['commands', () => registerCommands(host, endpoints)],
     ['original documents', () => [...registerOriginalDocuments(host), ...registerOriginalView(host)]],
     ['sidebar', () => registerSidebar(host)],
     ['status bar', () => registerStatusBar(host)],
     ['tools', () => registerTools(host)],
-    ['@herald participant', () => registerParticipant(host)],
+    ['@herald participant', () => registerParticipant(host, chosenModel)],
     ['welcome', () => registerWelcome(host)],
     ['gateway', () => registerGateway(host)],
     ['agent extensions', () => registerAgents(host)],
@@ -61,7 +64,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<Herald
   return { requests: () => host.log.list(), totals: () => host.log.sessionTotals() };
 }
 
-function registerModelProvider(host: HeraldHost, endpoints: EndpointManager, defaultModel: DefaultChatModel): vscode.Disposable[] {
+function registerModelProvider(host: HeraldHost, endpoints: EndpointManager, defaultModel: DefaultChatModel, chosenModel: ChosenChatModel): vscode.Disposable[] {
   const provider = new HeraldChatProvider({
     kit: createVscodePartKit(),
     log: host.log,
@@ -71,9 +74,11 @@ function registerModelProvider(host: HeraldHost, endpoints: EndpointManager, def
     endpointTargets: () => endpoints.list(),
     copilotHostedListed: () => host.settings().copilotHostedModels === 'show',
     memory: rememberedModelsFile(path.join(host.context.globalStorageUri.fsPath, REMEMBERED_MODELS_FILE), host.logger),
+    chatModelUsed: (model) => chosenModel.observe(model),
   });
   const refresh = async (): Promise<void> => {
-    await provider.refresh();
+    // Once VS Code listed every provider's models, a default among them, the chat's Herald model is chosen again.
+    if (await provider.refresh()) await chosenModel.restore(provider.targets().map((target) => target.information.id), provider.copilotHostedTargets().length > 0 || defaultModel.offers());
     // Copilot-hosted models bill premium requests: listed only once the user has read that.
     void offerCopilotModels(host, provider.copilotHostedTargets().length);
   };

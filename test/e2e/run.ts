@@ -31,6 +31,7 @@ import { checkBilledFigures, sendDirectRequest, type EndpointTurns, type PricedR
 import { scanForSecret, secretForms } from './secretScan';
 import { runEditorWalks } from './checks/editorWalks';
 import { runModelPathWalk } from './checks/modelPathWalk';
+import { runPolishWalk } from './checks/polishWalk';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const ARTIFACTS = path.join(__dirname, 'artifacts');
@@ -168,6 +169,8 @@ async function main(): Promise<number> {
   await timed('walks', () => runEditorWalks({ node22, entry, vsix, artifacts: ARTIFACTS, check, log }));
   // Retry, /context, the timeout, the picker and the reload (test/e2e/checks/modelPathWalk.ts).
   await timed('model-path-walk', () => runModelPathWalk({ node22, entry, vsix, artifacts: ARTIFACTS, check, log }));
+  // Issue 28's polish and what the settings disclose (test/e2e/checks/polishWalk.ts).
+  await timed('polish-walk', () => runPolishWalk({ node22, entry, vsix, artifacts: ARTIFACTS, check, log }));
   const failed = checks.filter((entry) => !entry.ok);
   const summary = { ok: failed.length === 0, totalMs: Date.now() - started, timings, checks };
   fs.writeFileSync(path.join(ARTIFACTS, 'summary.json'), JSON.stringify(summary, null, 2));

@@ -19,6 +19,7 @@ import { withCost, type TurnBillingFacts } from '../decisions/requestCost';
 import { OriginalBills } from '../decisions/originalBills';
 import type { ChatRequest } from '../../core/chat/types';
 import { HERALD_ORIGIN_OPTION, providerInformation, targetOrder, forwardedModelOptions } from './modelInformation';
+import { fromTheChat } from './chosenModel';
 import { isThinkingDescriptor, type ThinkingDescriptor } from '../endpoints/endpointWire';
 
 type ThinkingPartConstructor = new (value: string, id?: string, metadata?: Record<string, unknown>) => unknown;
@@ -56,6 +57,8 @@ export interface ProviderServices {
   copilotHostedListed(): boolean;
   /** Where the entries for other providers' models are remembered between windows (the extension's global state). */
   readonly memory?: { get(): unknown; set(value: unknown): void };
+  /** Copilot's chat sent a request to this Herald model: it is the chat's chosen model. */
+  chatModelUsed?(model: { vendor: string; id: string; family: string; name: string }): void;
 }
 
 export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vscode.Disposable {
@@ -65,7 +68,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
   private languageModelTargets: ForwardTarget[];
   private signature = '';
   private requestCounter = 0;
-  private refreshing: Promise<void> | undefined;
+  private refreshing: Promise<boolean> | undefined;
   /** What each target's provider would have billed for the originals without Herald (its cache, request by request). */
   private originalBills: OriginalBills | undefined;
 
@@ -73,13 +76,15 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
     this.languageModelTargets = rememberedModels(services.memory?.get()).map((information) => new RememberedLanguageModelTarget(information, services.kit));
   }
 
-  /** Re-reads the models VS Code offers; tells VS Code only when Herald's list really changed (no event loop). */
-  refresh(): Promise<void> {
+  /** Re-reads the models VS Code offers; tells VS Code only when Herald's list really changed (no event loop). Resolves to whether VS Code listed its models. */
+  refresh(): Promise<boolean> {
     this.refreshing ??= (async () => {
+      let listed = false;
       try {
         const models = await vscode.lm.selectChatModels();
         this.languageModelTargets = models.filter((model) => model.vendor !== HERALD_VENDOR).map((model) => new LanguageModelTarget(model, this.services.kit));
         this.services.memory?.set(rememberModels(this.languageModelTargets.map((target) => target.information)));
+        listed = true;
       } catch (error) {
         // Right after start-up VS Code answers "Canceled"; the next models-changed event brings them.
         this.services.logger.info('models-not-ready', `Herald: could not list language models yet: ${describeError(error)}`);
@@ -87,6 +92,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         this.refreshing = undefined;
       }
       this.notifyIfChanged();
+      return listed;
     })();
     return this.refreshing;
   }
@@ -129,6 +135,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
     if (token.isCancellationRequested) abort.abort();
     // Herald's own calls (the library's plan, the filter's check) say so in a model option that never leaves Herald.
     const origin = options.modelOptions?.[HERALD_ORIGIN_OPTION] === 'herald' ? 'herald' : 'caller';
+    if (origin === 'caller' && fromTheChat(options.modelOptions)) this.services.chatModelUsed?.({ vendor: HERALD_VENDOR, id: model.id, family: model.family, name: model.name });
     const modelOptions = forwardedModelOptions(options.modelOptions, target.information);
     const request = fromVscode(
       messages as readonly VscodeMessageLike[],

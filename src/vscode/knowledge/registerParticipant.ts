@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { getContext } from '../../core/knowledge/getContext';
 import type { ContextResult } from '../../core/knowledge/result';
+import type { ChosenChatModel } from '../chat/chosenChatModel';
 import type { HeraldHost } from '../host/heraldHost';
 import { attachmentBudget, prepareAttachments, type AttachedReference, type PreparedAttachments } from './attachments';
 import { explainRecord } from './explainRecord';
@@ -49,7 +50,7 @@ async function readReference(value: unknown, name: string): Promise<AttachedRefe
   return undefined;
 }
 
-export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
+export function registerParticipant(host: HeraldHost, chosenModel?: ChosenChatModel): vscode.Disposable[] {
   let ownCalls = 0;
   // Herald's own calls straight to a Copilot-hosted model are premium requests: each gets a record.
   const recordOwnCall = (call: OwnCall): void => {
@@ -61,6 +62,8 @@ export function registerParticipant(host: HeraldHost): vscode.Disposable[] {
       stream.markdown(explainRecord(host.log.last()));
       return { metadata: { command: 'explain' } };
     }
+    // The chat's model as the user chose it (a Herald model is chosen again after a reload).
+    chosenModel?.observe({ vendor: request.model.vendor, id: request.model.id, family: request.model.family, name: request.model.name });
     const task = request.prompt.trim();
     if (task.length === 0) {
       stream.markdown('Tell me what you are about to do, e.g. `@herald /context add a refund endpoint`.');

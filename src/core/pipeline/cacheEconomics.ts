@@ -37,25 +37,12 @@
  * so a tidy that takes 75 tokens out of a 7,000-token system prompt does not pay (a round would
  * resend the whole prompt), while a digest that takes 2,600 tokens out of a 3,100-token log does.
  *
- * **The risk starts pessimistic where a round can happen** (a Herald flow answers `herald_retrieve`
- * in the turn: the run's `targetKind` is set). How likely the model is to ask for an original is not known
- * when a session begins, and a short session cannot earn back a round: agents often look at the
- * first marker they meet. So the risk of the next marker is taken as `1 / (1 + m)`, `m` the
- * markers the model has already been shown in this session (read from the request's history:
- * stateless, the same on every host) plus those this run has already accepted, never below
- * {@link RETRIEVAL_RISK} ({@link retrievalRisk}). The session's first elision must pay even if it
- * is retrieved (the round and the original sent again), which a short session rarely affords and
- * a long one does once the requests left are many; the markers after it are priced ever closer
- * to the rate recorded sessions show.
- *
  * A pipeline configured with `cachedRewriteMinSavedShare` keeps the earlier fixed rule: a
  * rewrite must remove at least that share of the message.
  */
 import type { ChatRequest } from '../chat/types';
 import type { TokenCounter } from '../tokens/tokenCounter';
-import { partText } from '../chat/types';
 import { ANTHROPIC_CACHE_RULE, OPENAI_CACHE_RULE } from '../costs/cacheBilling';
-import { findMarkers } from '../stash/marker';
 
 /** Least share of a cached history message's tokens a rewrite must remove, in the fixed rule (`cachedRewriteMinSavedShare`). */
 export const CACHED_REWRITE_MIN_SAVED_SHARE = 0.4;
@@ -70,27 +57,6 @@ export const MAX_REMAINING_REQUESTS = 60;
  * the round in the price without letting it forbid every mask.
  */
 export const RETRIEVAL_RISK = 0.05;
-
-/**
- * The chance that the model asks for the original of the next marker, when it has been shown
- * `markersShown` markers in this session: 1 for the first (a short session cannot earn a round
- * back), then `1 / (1 + m)`, never below {@link RETRIEVAL_RISK}.
- */
-export function retrievalRisk(markersShown: number): number {
-  return Math.max(RETRIEVAL_RISK, 1 / (1 + Math.max(0, markersShown)));
-}
-
-/** Distinct Herald markers in the messages before `end`: what the model has been shown in the session so far. */
-export function markersShownBefore(request: Pick<ChatRequest, 'messages'>, end: number): number {
-  const handles = new Set<string>();
-  for (const message of request.messages.slice(0, end)) {
-    for (const part of message.parts) {
-      if (part.type !== 'text' && part.type !== 'tool_result') continue;
-      for (const marker of findMarkers(partText(part))) handles.add(marker.handle);
-    }
-  }
-  return handles.size;
-}
 
 /** The prices of one provider's cache, per input token. */
 export interface CachePrices {
@@ -162,17 +128,8 @@ export class RewriteEconomics {
   private readonly prices: CachePrices;
   /** The earliest cached message this run rewrote (everything after it is written again anyway). */
   private earliest = Number.POSITIVE_INFINITY;
-  /** Markers the model was shown in earlier requests of the session (counted when first needed). */
-  private shown: number | undefined;
-  /** Elisions this run accepted (each puts a marker in front of the model). */
-  private accepted = 0;
 
-  /**
-   * @param roundsAnswered whether a Herald flow answers `herald_retrieve` inside this turn (the
-   * run's `targetKind` is set): only then can a marker cost a round now, and the session's first
-   * markers are priced pessimistically; elsewhere (`herald optimize`, replays) at {@link RETRIEVAL_RISK}.
-   */
-  constructor(private readonly request: ChatRequest, private readonly freshStart: number, tokens: TokenCounter, private readonly minSavedShare?: number, private readonly roundsAnswered = false) {
+  constructor(request: ChatRequest, freshStart: number, tokens: TokenCounter, private readonly minSavedShare?: number) {
     this.prefix = [0];
     for (const message of request.messages) this.prefix.push(this.prefix[this.prefix.length - 1]! + tokens.countMessage(message));
     let end = freshStart;
@@ -195,17 +152,9 @@ export class RewriteEconomics {
     const suffixEnd = Math.min(this.cachedEnd, this.earliest);
     const suffixTokens = suffixEnd > messageIndex + 1 ? this.prefix[suffixEnd]! - this.prefix[messageIndex + 1]! : 0;
     const quote = { beforeTokens, afterTokens, suffixTokens, requestTokens: this.prefix[this.prefix.length - 1]!, remainingRequests: this.remainingRequests };
-    if (rewriteGain(quote, this.prices, this.risk()) <= 0) return false;
+    if (rewriteGain(quote, this.prices) <= 0) return false;
     this.earliest = Math.min(this.earliest, messageIndex);
-    this.accepted++;
     return true;
-  }
-
-  /** The chance that the next marker this run puts in makes the model ask for its original ({@link retrievalRisk}). */
-  risk(): number {
-    if (!this.roundsAnswered) return RETRIEVAL_RISK;
-    this.shown ??= markersShownBefore(this.request, this.freshStart);
-    return retrievalRisk(this.shown + this.accepted);
   }
 
   /** Whether the provider holds message `messageIndex` from the previous request. */
@@ -218,8 +167,6 @@ export class RewriteEconomics {
     if (afterTokens >= beforeTokens) return false;
     if (this.minSavedShare !== undefined) return true;
     const quote = { beforeTokens, afterTokens, originalTokens: Math.max(beforeTokens, originalTokens), requestTokens: this.prefix[this.prefix.length - 1]!, remainingRequests: this.remainingRequests };
-    if (freshElisionGain(quote, this.prices, this.risk()) <= 0) return false;
-    this.accepted++;
-    return true;
+    return freshElisionGain(quote, this.prices) > 0;
   }
 }

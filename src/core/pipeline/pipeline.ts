@@ -211,7 +211,7 @@ export class Pipeline {
 
     const tokensBefore = withDeadline(deadline, () => this.tokens.countRequest(input));
     // What rewriting cached history costs this run, priced for the target's provider (cacheEconomics.ts).
-    const rewrites = new RewriteEconomics(request, freshStart, this.tokens, this.config.cachedRewriteMinSavedShare, options.targetKind !== undefined);
+    const rewrites = new RewriteEconomics(request, freshStart, this.tokens, this.config.cachedRewriteMinSavedShare);
     // The fresh input's arrival form: the request as it stood before any tail annotation.
     let arrival = { request, savings: new Map<number, Record<string, number>>(), sites: new Map<number, MessageElisionSite[]>() };
     let annotated = false;

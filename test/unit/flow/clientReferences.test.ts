@@ -48,9 +48,7 @@ function setup() {
   const send = (request: ChatRequest) =>
     runRequestFlow({
       id: 'r', request, target, retrieveRounds: 4, logger: new RecordingLogger(), signal: new AbortController().signal, report: () => undefined,
-      // About the client's pointers, not the price of a retrieve round: without the flow's
-      // targetKind the pipeline prices a marker at the recorded rate, so these short sessions mask.
-      optimize: (next, windowTokens, signal) => pipeline.run(next, { windowTokens, signal }),
+      optimize: (next, windowTokens, signal, targetKind) => pipeline.run(next, { windowTokens, signal, ...(targetKind ? { targetKind } : {}) }),
       retrieve: (handle) => stash.retrieve(handle),
       countTokens: (next) => tokens.countRequest(next),
     });

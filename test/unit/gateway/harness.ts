@@ -84,13 +84,6 @@ export async function rawStream(url: string, body: unknown, headers: Record<stri
 /** A conversation whose old 300-line tool output the default pipeline masks behind a marker (so herald_retrieve is offered). */
 export const BIG_OUTPUT = Array.from({ length: 300 }, (_, index) => `2026-01-01T10:00:${String(index % 60).padStart(2, '0')}Z INFO worker-${index % 7} processed batch ${1000 + index} in ${index * 3} ms checksum ${((index * 2654435761) % 4294967296).toString(16)}`).join('\n');
 
-/**
- * The steps after the big log: enough that masking it pays even if the model asks for it back
- * (a flow that answers herald_retrieve prices a session's first marker as retrieved, see
- * `pipeline/cacheEconomics.ts`).
- */
-const STEPS = Array.from({ length: 16 }, (_, index) => index + 1);
-
 export function anthropicConversation(): Record<string, unknown> {
   const turn = (n: number) => [
     { role: 'assistant', content: [{ type: 'text', text: `Step ${n}.` }, { type: 'tool_use', id: `s${n}`, name: 'Bash', input: { command: `ls dir${n}` } }] },
@@ -105,7 +98,7 @@ export function anthropicConversation(): Record<string, unknown> {
       { role: 'user', content: 'Find why the worker is slow.' },
       { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat worker.log' } }] },
       { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: BIG_OUTPUT }] },
-      ...STEPS.flatMap(turn),
+      ...turn(1), ...turn(2), ...turn(3), ...turn(4),
     ],
   };
 }
@@ -120,7 +113,7 @@ export function handleIn(body: unknown): string {
 /** The same conversation in Chat Completions shape. */
 export function chatConversation(): Record<string, unknown> {
   const call = (id: string, command: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 'bash', arguments: JSON.stringify({ command }) } }] });
-  const turns = STEPS.flatMap((n) => [call(`s${n}`, `ls dir${n}`), { role: 'tool', tool_call_id: `s${n}`, content: `file${n}.txt` }]);
+  const turns = [1, 2, 3, 4].flatMap((n) => [call(`s${n}`, `ls dir${n}`), { role: 'tool', tool_call_id: `s${n}`, content: `file${n}.txt` }]);
   return {
     model: 'gpt-4o',
     messages: [{ role: 'system', content: 'You are a coding agent.' }, { role: 'user', content: 'Find why the worker is slow.' }, call('t1', 'cat worker.log'), { role: 'tool', tool_call_id: 't1', content: BIG_OUTPUT }, ...turns],
@@ -131,7 +124,7 @@ export function chatConversation(): Record<string, unknown> {
 /** The same conversation as a stateless Responses request (Codex's shape). */
 export function responsesConversation(): Record<string, unknown> {
   const call = (id: string, command: string) => ({ type: 'function_call', call_id: id, name: 'shell', arguments: JSON.stringify({ command: ['bash', '-lc', command] }) });
-  const turns = STEPS.flatMap((n) => [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `Step ${n}.` }] }, call(`s${n}`, `ls dir${n}`), { type: 'function_call_output', call_id: `s${n}`, output: `file${n}.txt` }]);
+  const turns = [1, 2, 3, 4].flatMap((n) => [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `Step ${n}.` }] }, call(`s${n}`, `ls dir${n}`), { type: 'function_call_output', call_id: `s${n}`, output: `file${n}.txt` }]);
   return {
     model: 'gpt-5-codex',
     instructions: 'You are a coding agent.',

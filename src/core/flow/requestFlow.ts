@@ -16,6 +16,7 @@ import { OWN_TOOLS } from './ownTools';
 import { RETRIEVE_TOOL_NAME } from './retrieveTool';
 import { requestWithoutRetrievePromise } from './markerPromise';
 import { answerClientPointers } from './clientPointers';
+import { RAW_SESSIONS, type RawSessions } from './rawSessions';
 import { describeError } from '../errors';
 import type { BillingKind } from '../costs/billing';
 import { totalInputTokens } from '../costs/usage';
@@ -114,6 +115,8 @@ export interface RequestFlowInput {
   readonly retrieveRounds: number;
   /** Herald's own in-turn tools; default {@link OWN_TOOLS}. */
   readonly ownTools?: readonly OwnTool[];
+  /** Sessions whose first request went out as the client sent it (`rawSessions.ts`); default the process's own record. */
+  readonly rawSessions?: RawSessions;
   readonly logger: Logger;
   /** Counts tokens when the optimizer is off (so the record still has sizes). */
   readonly countTokens: (request: ChatRequest) => number;
@@ -174,6 +177,11 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       input.logger.error('pipeline-failed', `Herald: the optimizer failed, the original request was forwarded: ${error}`);
     }
   }
+  // A session whose first request went out as it came keeps the client's tools block (rawSessions.ts).
+  const rawSessions = input.rawSessions ?? RAW_SESSIONS;
+  if (input.optimize) rawSessions.note(input.request, result === undefined);
+  const clientToolsBlock = result !== undefined && rawSessions.has(input.request);
+  if (clientToolsBlock) request = { ...request, tools: input.request.tools };
   const tokensBefore = result?.tokensBefore ?? input.countTokens(input.request);
   // What each round sent, counted as it goes out (own tools and the rounds' answers included).
   const roundTokens: number[] = [];
@@ -239,7 +247,7 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
       input.logger.warn('client-pointers-failed', `Herald: a pointer to an elided result could not be answered: ${describeError(failure)}`);
     }
   }
-  const offered = offerOwnTools(input, request, context);
+  const offered = offerOwnTools(input, request, context, !clientToolsBlock);
   request = offered.request;
   const own = offered.active;
   // No retrieve tool for the model: no marker may promise one.
@@ -335,10 +343,10 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
  * Adds the own tools offered for this request and names every own tool the flow answers: one
  * it offered, or one a strategy already put in the request, never one the caller brought.
  */
-function offerOwnTools(input: RequestFlowInput, request: ChatRequest, context: (request: ChatRequest) => OwnToolContext): { request: ChatRequest; active: Map<string, OwnTool> } {
+function offerOwnTools(input: RequestFlowInput, request: ChatRequest, context: (request: ChatRequest) => OwnToolContext, mayOffer: boolean): { request: ChatRequest; active: Map<string, OwnTool> } {
   const active = new Map<string, OwnTool>();
   const callerTools = new Set(input.request.tools.map((tool) => tool.name));
-  const canOffer = input.retrieveRounds > 0 && input.target.information.toolCalling !== false;
+  const canOffer = mayOffer && input.retrieveRounds > 0 && input.target.information.toolCalling !== false;
   const added: ToolDefinition[] = [];
   for (const tool of input.ownTools ?? OWN_TOOLS) {
     if (callerTools.has(tool.name) || active.has(tool.name)) continue;

@@ -15,11 +15,11 @@ export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
 /** The tool a model is offered when its request carries markers. */
 export const RETRIEVE_TOOL: ToolDefinition = {
   name: RETRIEVE_TOOL_NAME,
-  description:
-    'Returns the original content Herald elided from this conversation. Call it with the handle shown in a marker such as "[herald: 412 lines elided · retrieve hr_…]" when you need the exact text.',
+  // Short: it rides in every request of a session, before everything the provider caches.
+  description: 'Returns the exact original text behind a marker [herald: … · retrieve hr_…].',
   inputSchema: {
     type: 'object',
-    properties: { handle: { type: 'string', description: 'The handle from the marker, e.g. hr_k2p4q7m3x9a5b6c1.' } },
+    properties: { handle: { type: 'string', description: 'hr_… from the marker' } },
     required: ['handle'],
   },
 };

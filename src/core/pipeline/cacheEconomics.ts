@@ -54,7 +54,11 @@ export const MAX_REMAINING_REQUESTS = 60;
 /**
  * Chance that an elision of cached history makes the model ask for the original inside the
  * turn. Models rarely do (a few percent of markers in recorded sessions); a small figure keeps
- * the round in the price without letting it forbid every mask.
+ * the round in the price without letting it forbid every mask. A pessimistic start (the risk of
+ * a session's next marker taken as 1 / (1 + markers shown so far)) was measured on the live
+ * bench, whose agent retrieves every session's first marker: it brought Codex's short tasks to
+ * within +0.9% of direct but halved the long tasks' saving (cached cost −37% → −14%), since
+ * every output that became history before the first marker then stays whole for good.
  */
 export const RETRIEVAL_RISK = 0.05;
 

@@ -22,6 +22,8 @@ import { openGatewayStores, parseStoreOption, redact, type GatewayStores, type S
 import { OptimizerPool } from '../gateway/optimizerPool';
 import { PooledOptimizer } from '../gateway/pooledOptimizer';
 import { Admission } from '../gateway/admission';
+import { warmUp } from '../gateway/warmUp';
+import { sampleRequest } from './sample';
 
 /**
  * Longest an optimization may take, its wait for a worker included, before the request goes
@@ -152,11 +154,18 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   let pool: OptimizerPool | undefined;
   let optimizer: GatewayOptimizer;
   if (workers > 0 && options.off !== true) {
-    pool = new OptimizerPool({ size: workers, logger, setup: { store: spec, limits, key: stores.key, config, assetsFolder: __dirname, ...(embeddingModel ? { embeddingModelDir: embeddingModel } : {}) } });
+    pool = new OptimizerPool({ size: workers, logger, setup: { store: spec, limits, key: stores.key, config, assetsFolder: __dirname, warmUpBody: sampleRequest(), ...(embeddingModel ? { embeddingModelDir: embeddingModel } : {}) } });
     optimizer = new PooledOptimizer({ pool, tokens, stashStore: stores.stashStore, stashKey: stores.key, deadlineMs });
   } else {
+    const strategies = createStrategies({ ...cliStrategyEnvironment(embeddingModel), responseCache: stores.responseCache });
+    if (options.off !== true) {
+      // Warmed before listening, as each pool worker is before it says it is ready (see warmUp.ts).
+      const warmed = await warmUp(strategies, config, tokens, sampleRequest(), 'endpoint');
+      if (warmed.ok) logger.info('warmed-up', `Herald: the optimizer warmed up in ${Math.round(warmed.ms)} ms (a sample session, kept nowhere)`);
+      else logger.warn('warm-up-failed', `Herald: the optimizer could not warm up (${warmed.error}); the first request loads what it needs`);
+    }
     const inProcess = new TenantOptimizer({
-      strategies: createStrategies({ ...cliStrategyEnvironment(embeddingModel), responseCache: stores.responseCache }),
+      strategies,
       config,
       // Each tenant's entries under its own namespace of the store's.
       stashStore: stores.stashStore,

@@ -14,6 +14,7 @@ import { TokenCounter } from '../core/tokens/tokenCounter';
 import { openGatewayStores } from './gatewayStores';
 import type { PoolTask, TaskAnswer, WorkerMessage, WorkerSetup } from './poolProtocol';
 import { TenantOptimizer } from './tenantOptimizer';
+import { warmUp } from './warmUp';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
@@ -38,7 +39,13 @@ async function start(): Promise<TenantOptimizer> {
     ...(setup.embeddingModelDir ? { embeddingModelDir: setup.embeddingModelDir } : {}),
     responseCache: stores.responseCache,
   });
-  return new TenantOptimizer({ strategies, config: setup.config, stashStore: stores.stashStore, stashKey: stores.key, anonymousStashShared: true, memo: stores.memo, state: stores.state, responseCache: stores.responseCache, tokens: new TokenCounter(), logger });
+  const tokens = new TokenCounter();
+  if (setup.warmUpBody) {
+    const warmed = await warmUp(strategies, setup.config, tokens, setup.warmUpBody, 'endpoint');
+    if (warmed.ok) logger.info('warmed-up', `Herald: an optimizer worker warmed up in ${Math.round(warmed.ms)} ms (a sample session, kept nowhere)`);
+    else logger.warn('warm-up-failed', `Herald: an optimizer worker could not warm up (${warmed.error}); its first request loads what it needs`);
+  }
+  return new TenantOptimizer({ strategies, config: setup.config, stashStore: stores.stashStore, stashKey: stores.key, anonymousStashShared: true, memo: stores.memo, state: stores.state, responseCache: stores.responseCache, tokens, logger });
 }
 
 const ready = start();

@@ -15,6 +15,8 @@ export interface WorkerSetup {
   /** The build's folder (`dist/`) with the wasm files and models; absent from source. */
   readonly assetsFolder?: string;
   readonly embeddingModelDir?: string;
+  /** A sample request each worker runs through a throwaway pipeline before it says it is ready (see warmUp.ts). */
+  readonly warmUpBody?: Record<string, unknown>;
 }
 
 /** A request's body as the client sent it, parsed in the worker. */

@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { FAKE_MODEL, startFakeServer, type FakeServer } from '../fakeOpenAiServer';
 import { chat, freePort, runCommand, startSession, waitForFile, type Session, type WalkContext } from './session';
+import { answerEndpointWizard } from './endpointWizard';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures');
 /** One line of payments.py no other text holds: the endpoint must receive it when the file is attached. */
@@ -90,7 +91,8 @@ async function walkWithoutCopilot(context: WalkContext, fake: FakeServer, measur
     context.check('without any chat model, the first-run notice says so and offers an endpoint and Connect Agents', shown && buttons.some((text) => /Add an Endpoint/.test(text)) && buttons.some((text) => /Connect Agents/.test(text)), buttons.join(' | '));
     if (shown) await toast.first().locator('.monaco-button', { hasText: 'Add an Endpoint' }).click();
     else await runCommand(page, 'Herald: Manage Endpoints');
-    const added = await addEndpoint(page, fake.url, session);
+    const added = await answerEndpointWizard(page, { name: 'fake', url: fake.url, model: FAKE_MODEL, settingsFile: path.join(session.userData, 'User', 'settings.json') });
+    await session.screenshot('01-endpoint-added');
     context.check('the endpoint wizard adds the endpoint from the first-run notice', added, '');
 
     // The chat now has a model: Herald's endpoint, made the default.
@@ -156,47 +158,6 @@ async function walkWithDefaultModel(context: WalkContext, fake: FakeServer): Pro
   } finally {
     await session.close();
   }
-}
-
-/** "Herald: Manage Endpoints" → "Add an endpoint…", answered step by step as a user does (name, API, URL, model, no key). */
-async function addEndpoint(page: Page, url: string, session: Session): Promise<boolean> {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('input');
-  const deadline = Date.now() + 60_000;
-  let steps = 0;
-  while (Date.now() < deadline) {
-    if (!(await widget.isVisible().catch(() => false))) {
-      if (steps >= 4) break;
-      await page.waitForTimeout(300);
-      continue;
-    }
-    const title = ((await widget.locator('.quick-input-title').innerText().catch(() => '')) ?? '').trim();
-    const rows = await widget.locator('.quick-input-list .monaco-list-row').allInnerTexts().catch(() => [] as string[]);
-    const answer = (value: string): Promise<void> => input.fill(value).then(() => page.keyboard.press('Enter'));
-    if (/Manage Endpoints/.test(title) && rows.some((row) => row.includes('Add an endpoint'))) await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Add an endpoint' }).first().click();
-    else if (/endpoint name/i.test(title)) await answer('fake');
-    else if (/API of the endpoint/i.test(title)) await widget.locator('.quick-input-list .monaco-list-row', { hasText: /OpenAI/ }).first().click();
-    else if (/base URL/i.test(title)) await answer(url);
-    else if (/model/i.test(title)) {
-      const listed = rows.find((row) => row.includes(FAKE_MODEL));
-      if (listed) await widget.locator('.quick-input-list .monaco-list-row', { hasText: FAKE_MODEL }).first().click();
-      else await answer(FAKE_MODEL);
-    } else if (/API key/i.test(title)) await answer('');
-    else {
-      await page.waitForTimeout(300);
-      continue;
-    }
-    steps++;
-    await page.waitForTimeout(700);
-  }
-  await session.screenshot('01-endpoint-added');
-  const saved = (): boolean => {
-    const settings = JSON.parse(fs.readFileSync(path.join(session.userData, 'User', 'settings.json'), 'utf8')) as { 'herald.endpoints'?: { name: string; url: string }[] };
-    return (settings['herald.endpoints'] ?? []).some((endpoint) => endpoint.name === 'fake' && endpoint.url === url);
-  };
-  const savedBy = Date.now() + 20_000;
-  while (!saved() && Date.now() < savedBy) await page.waitForTimeout(500);
-  return saved();
 }
 
 /** When the fake endpoint's request count reaches `count` (ms since the epoch), or undefined after the time. */

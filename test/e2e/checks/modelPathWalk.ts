@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { AGENT_TOOL, FAKE_MODEL, startFakeServer, type FakeServer } from '../fakeOpenAiServer';
 import { chat, runCommand, startSession, waitForFile, type Session, type WalkContext } from './session';
+import { answerEndpointWizard } from './endpointWizard';
 
 const LIBRARY = path.join(__dirname, '..', 'fixtures', 'sample-library');
 /** The endpoint added through the wizard in this walk. */
@@ -232,45 +233,11 @@ async function openPicker(page: Page): Promise<string[]> {
   return (await rows.allInnerTexts()).map((row) => row.replace(/\s+/g, ' ').trim());
 }
 
-/** "Manage Endpoints" → "Add an endpoint…", answered as a user does (name, API, URL, model id, no key). */
-async function addEndpoint(page: Page, url: string, settingsFile: string): Promise<boolean> {
-  const widget = page.locator('.quick-input-widget');
-  const input = widget.locator('input');
-  await runCommand(page, 'Herald: Manage Endpoints');
-  const deadline = Date.now() + 60_000;
-  let steps = 0;
-  while (Date.now() < deadline) {
-    if (!(await widget.isVisible().catch(() => false))) {
-      if (steps >= 5) break;
-      await page.waitForTimeout(300);
-      continue;
-    }
-    const title = ((await widget.locator('.quick-input-title').innerText().catch(() => '')) ?? '').trim();
-    const rows = await widget.locator('.quick-input-list .monaco-list-row').allInnerTexts().catch(() => [] as string[]);
-    const answer = (value: string): Promise<void> => input.fill(value).then(() => page.keyboard.press('Enter'));
-    if (/Manage Endpoints/.test(title) && rows.some((row) => row.includes('Add an endpoint'))) await widget.locator('.quick-input-list .monaco-list-row', { hasText: 'Add an endpoint' }).first().click();
-    else if (/endpoint name/i.test(title)) await answer(ADDED);
-    else if (/API of the endpoint/i.test(title)) await widget.locator('.quick-input-list .monaco-list-row', { hasText: /OpenAI/ }).first().click();
-    else if (/base URL/i.test(title)) await answer(url);
-    else if (/model/i.test(title)) await answer(FAKE_MODEL);
-    else if (/API key/i.test(title)) await answer('');
-    else {
-      await page.waitForTimeout(300);
-      continue;
-    }
-    steps++;
-    await page.waitForTimeout(700);
-  }
-  const saved = (): boolean => ((JSON.parse(fs.readFileSync(settingsFile, 'utf8')) as { 'herald.endpoints'?: { name: string }[] })['herald.endpoints'] ?? []).some((endpoint) => endpoint.name === ADDED);
-  const savedBy = Date.now() + 20_000;
-  while (!saved() && Date.now() < savedBy) await page.waitForTimeout(500);
-  return saved();
-}
-
 /** 28.7 and 28.5: the added endpoint is in the picker without Manage Models; picked, it survives a reload and answers the next question. */
 async function checkPickerAndReload(context: WalkContext, session: Session, fake: FakeServer): Promise<void> {
   const { page } = session;
-  const added = await addEndpoint(page, fake.url, path.join(session.userData, 'User', 'settings.json'));
+  await runCommand(page, 'Herald: Manage Endpoints');
+  const added = await answerEndpointWizard(page, { name: ADDED, url: fake.url, model: FAKE_MODEL, settingsFile: path.join(session.userData, 'User', 'settings.json') });
   if (!added) throw new Error(`the endpoint wizard did not save "${ADDED}"`);
   // The "ready" notice; the picker is checked without taking its "Enable Herald Models" button.
   await page.locator('.notification-toast', { hasText: `Herald · ${ADDED}` }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);

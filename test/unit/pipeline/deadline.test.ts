@@ -2,14 +2,9 @@ import { strict as assert } from 'node:assert';
 import { parseRequest, type ChatRequest } from '../../../src/core/chat';
 import { checkDeadline, Deadline, DeadlineExceededError, PIPELINE_DEADLINE_ACTION, Pipeline, withDeadline, type Strategy } from '../../../src/core/pipeline';
 import { RecordingLogger } from '../../../src/core/ports';
-import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { createStrategies } from '../../../src/core/strategies';
 import { stressConversation } from '../../support/stressConversation';
-import { elideLongOutputs, recordingStrategy } from './fakes';
-
-function newStash(): Stash {
-  return new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(9) });
-}
+import { elideLongOutputs, newStash, recordingStrategy } from './fakes';
 
 function sampleRequest(): ChatRequest {
   const log = Array.from({ length: 40 }, (_, index) => `line ${index}: INFO all good`).join('\n');

@@ -2,7 +2,7 @@
 import type { ChatRequest } from '../../../src/core/chat';
 import { findToolOutputs, replaceSegments } from '../../../src/core/chat';
 import type { Strategy, StrategyContext } from '../../../src/core/pipeline';
-import { countLines } from '../../../src/core/stash';
+import { countLines, MemoryBlobStore, Stash } from '../../../src/core/stash';
 
 export function recordingStrategy(id: string, log: string[], transform?: (request: ChatRequest, context: StrategyContext) => ChatRequest): Strategy {
   return {
@@ -44,4 +44,9 @@ export function deepFreeze<T>(value: T): T {
     for (const inner of Object.values(value as Record<string, unknown>)) deepFreeze(inner);
   }
   return value;
+}
+
+/** A stash in memory under a fixed key (handles are the same from run to run). */
+export function newStash(): Stash {
+  return new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(9) });
 }

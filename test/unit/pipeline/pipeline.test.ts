@@ -2,15 +2,10 @@ import { strict as assert } from 'node:assert';
 import { parseRequest, serializeRequest, type ChatRequest } from '../../../src/core/chat';
 import { MessageMemo, Pipeline, type Strategy } from '../../../src/core/pipeline';
 import { RecordingLogger } from '../../../src/core/ports';
-import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { TokenCounter } from '../../../src/core/tokens';
 import { replay } from '../../support/replay';
 import { loadTrajectory, skipWithoutData, turnRequests } from '../../support/sharedData';
-import { deepFreeze, elideLongOutputs, recordingStrategy } from './fakes';
-
-function newStash(): Stash {
-  return new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32).fill(9) });
-}
+import { deepFreeze, elideLongOutputs, newStash, recordingStrategy } from './fakes';
 
 function sampleRequest(): ChatRequest {
   const log = Array.from({ length: 40 }, (_, index) => `line ${index}: INFO all good`).join('\n');

@@ -202,6 +202,25 @@ describe('tool_catalog', () => {
     assert.ok(!(await names({ keepWorkspaceTools: false })).includes('Bash'));
   });
 
+  it('ties a tool to the conversation by two of its words or a word of its name, not by one everyday word of its description', async () => {
+    const schema = { type: 'object', properties: Object.fromEntries(['script', 'target', 'limit', 'mode'].map((field) => [field, { type: 'string', description: `The ${field}; see the documentation for the accepted forms and the defaults it applies when left out.` }])) };
+    const tool = (name: string, description: string) => ({ name, description: `${description} ${'Described at length for the model, with examples and caveats. '.repeat(6)}`, inputSchema: schema });
+    const tools = [
+      tool('Orchestrate', 'Runs a script that fans out subagents; it handles retries in the background.'),
+      tool('OrderLedger', 'Reads the ledger of a shop.'),
+      tool('Shipments', 'Lists shipments per region with each cancellation reason.'),
+      tool('Forecast', 'Predicts weather for a city.'),
+    ];
+    const ask = (words: string) => ({ ...parseRequest({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: words }] }), tools });
+    const kept = async (words: string) => (await runTurns([ask(words)], 'endpoint', { minSavedTokens: 0 })).results[0]!.request.tools.map((entry) => entry.name);
+    const names = await kept('Work out how orders and cancellations split by region, and which code handles each status.');
+    assert.ok(!names.includes('Orchestrate'), 'one everyday word ("handles") does not keep a tool whole');
+    assert.ok(names.includes('OrderLedger'), 'a word of the name ("orders") keeps it');
+    assert.ok(names.includes('Shipments'), 'two of its words ("region", "cancellation") keep it');
+    assert.ok(!names.includes('Forecast'));
+    assert.ok((await kept('Run the script that fans out the subagents.')).includes('Orchestrate'), 'two words of its description keep it');
+  });
+
   it('reads the names of a load call in the shapes models send', () => {
     assert.deepEqual(requestedNames({ names: ['a', ' b ', 'a', ''] }), ['a', 'b']);
     assert.deepEqual(requestedNames('{"names":["x"]}'), ['x']);

@@ -190,7 +190,7 @@ function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, opt
     else if (namesTool(texts.all, tool.name)) reason = 'named';
     else if (options.keepWorkspaceTools && !mcp.has(tool.name) && isWorkspaceTool(tool.name)) reason = 'workspace';
     else if (describedByName(tool, mcp.get(tool.name), authoredStems)) reason = 'described';
-    else if ([...toolWords[index]!].some((word) => (frequency.get(word) ?? 0) <= commonAbove && authored.has(word))) reason = 'tied';
+    else if (isTied(toolWords[index]!, nameWords(tool, mcp.get(tool.name)), authored, (word) => (frequency.get(word) ?? 0) <= commonAbove)) reason = 'tied';
     else if (toolTokens(tool, tokens) - tokens.count(catalogLine(tool, options.maxLineChars)) < options.minToolSavedTokens) reason = 'small';
     if (reason) reasons.set(tool, reason);
   });
@@ -204,6 +204,26 @@ function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, opt
 function describedByName(tool: ToolDefinition, mcp: McpToolName | undefined, authored: ReadonlySet<string>): boolean {
   const words = wordsOf(mcp ? mcp.tool : tool.name).filter((word) => word.length >= 3 && !NAME_FILLERS.has(word)).map(stem);
   return words.length > 0 && words.every((word) => authored.has(word));
+}
+
+/**
+ * True when the conversation's own words tie the tool to it: two of the tool's distinctive words,
+ * or one that is part of its name. A single everyday word its description happens to use
+ * ("handles", "order", "status") is no sign the tool is needed: Claude Code's 21 KB `Workflow`
+ * tool was kept whole for "which code handles each status".
+ */
+function isTied(toolWords: ReadonlySet<string>, named: ReadonlySet<string>, authored: ReadonlySet<string>, distinctive: (word: string) => boolean): boolean {
+  let shared = 0;
+  for (const word of toolWords) {
+    if (!distinctive(word) || !authored.has(word)) continue;
+    if (named.has(word) || ++shared >= 2) return true;
+  }
+  return false;
+}
+
+/** The stems of a tool's own name (an MCP tool's without its server label). */
+function nameWords(tool: ToolDefinition, mcp: McpToolName | undefined): Set<string> {
+  return new Set(wordsOf(mcp ? mcp.tool : tool.name).filter((word) => word.length >= 3).map(stem));
 }
 
 /** True when every word of the name is one of {@link WORKSPACE_WORDS} (`list_dir`, `run_in_terminal`, `MultiEdit`). */

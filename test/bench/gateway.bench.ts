@@ -79,7 +79,7 @@ function requestOf(api: Api, session: number, turn: number, conversation: number
 }
 
 /** The provider's streamed answer: 24 events naming the session (read from the request) in the request's API. */
-function answerFor(request: ReceivedRequest): Answer {
+function answerFor(request: ReceivedRequest, eventGapMs = EVENT_GAP_MS): Answer {
   const session = /Session (s\d+):/.exec(request.body)?.[1] ?? 's?';
   const text = `${session} `.repeat(20);
   const path = request.url.split('?')[0]!;
@@ -88,7 +88,7 @@ function answerFor(request: ReceivedRequest): Answer {
     : path.endsWith('/chat/completions')
       ? chatEvents({ id: `chatcmpl-${session}`, text, usage: { prompt: 1000, completion: 40 } })
       : responsesEvents({ id: `resp_${session}`, items: [{ type: 'message', id: `msg_${session}`, text }] });
-  return { kind: 'stream', events, delayMs: EVENT_GAP_MS };
+  return { kind: 'stream', events, delayMs: eventGapMs };
 }
 
 interface Sample {
@@ -165,8 +165,14 @@ function answerProblem(api: Api, session: number, text: string): string | undefi
   return undefined;
 }
 
-export async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS, extraArgs: readonly string[] = [], seconds = SECONDS): Promise<{ samples: Sample[]; problems: string[]; memory: number[]; optimizeMs: number[]; requests: number; cpuMsPerRequest?: number }> {
-  const upstream = new FakeUpstream(answerFor);
+/** How a load run's sessions are paced: the provider's gap between streamed events, and the client's pause between turns (its tools running). */
+export interface LoadPace {
+  readonly eventGapMs: number;
+  readonly thinkMs: number;
+}
+
+export async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS, extraArgs: readonly string[] = [], seconds = SECONDS, pace: LoadPace = { eventGapMs: EVENT_GAP_MS, thinkMs: 0 }): Promise<{ samples: Sample[]; problems: string[]; memory: number[]; optimizeMs: number[]; requests: number; cpuMsPerRequest?: number }> {
+  const upstream = new FakeUpstream((request) => answerFor(request, pace.eventGapMs));
   const upstreamUrl = await upstream.start();
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-gateway-bench-'));
   let started: { child: ChildProcess; port: number } | undefined;
@@ -206,6 +212,7 @@ export async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS,
         // Checked: the body can go (the bench's own memory stays flat).
         upstream.received.splice(upstream.received.indexOf(upstreamRequest), 1);
         samples.push({ api, sentAt: sent.sentAt, firstByteAt: sent.firstByteAt, endAt: sent.endAt, upstream: { ...upstreamRequest, body: '', json: undefined } });
+        if (pace.thinkMs > 0) await new Promise((resolve) => setTimeout(resolve, pace.thinkMs));
       }
     }));
     for (const received of upstream.received) problems.push(`a provider request no client waited for: ${mixedSessions(received.body) ?? 'unmatched'}`);

@@ -3,7 +3,8 @@
  * and 30), against a fake provider on loopback that streams every answer in 24 events 2 ms
  * apart; each gateway runs in its own process.
  *
- * 1. 50 concurrent streaming sessions (HERALD_BENCH_GATEWAY_SECONDS, default 20 s), the pool
+ * 1. 50 concurrent streaming sessions (HERALD_BENCH_GATEWAY_SECONDS, default 20 s), with no pause
+ *    between turns and paced as agents run (see PACES), the pool
  *    (`--workers` default) against the pipeline on the event loop (`--workers 0`) and against
  *    talking to the provider directly: added latency p50/p95, CPU per request, memory after.
  * 2. A small request's wait while a 5 MB conversation is optimized: the small request's added
@@ -24,6 +25,19 @@ import { median, quantile } from './stats';
 const SESSIONS = 50;
 const SECONDS = Number(process.env.HERALD_BENCH_GATEWAY_SECONDS ?? 20);
 const ms = (value: number): string => `${value.toFixed(1)} ms`;
+
+/**
+ * The two paces the 50 sessions run at. "With no pause" is a stress: answers stream in 48 ms and
+ * every session sends its next turn at once, so the sessions ask for more CPU than two cores have
+ * and the queue sets the latency. "As agents run" streams each answer over about a second (24
+ * events 40 ms apart, a short tool call at a model's usual rate) and waits 500 ms between turns
+ * for the client's tools: the load the issue's 50 streaming sessions put on a gateway. Either
+ * alone with HERALD_BENCH_GATEWAY_PACE=stress|agents.
+ */
+const PACES = ([
+  ['with no pause between turns', { eventGapMs: 2, thinkMs: 0 }],
+  ['paced as agents run (answers over ~1 s, 500 ms between turns)', { eventGapMs: 40, thinkMs: 500 }],
+] as const).filter(([name]) => { const only = process.env.HERALD_BENCH_GATEWAY_PACE; return !only || (only === 'stress' ? name.startsWith('with no') : name.startsWith('paced')); });
 
 /** A conversation of tool calls whose outputs are logs, about `megabytes` of JSON. */
 function largeConversation(megabytes: number, salt: string): Record<string, unknown> {
@@ -83,14 +97,16 @@ export async function bench(): Promise<BenchReport> {
     figures[`smallWhileLarge ${name}`] = result;
   }
 
-  const direct = await loadRun('direct', SESSIONS, [], SECONDS);
-  const base = added(direct.samples);
-  lines.push(`${SESSIONS} streaming sessions, ${SECONDS} s, straight to the provider: ${direct.requests} requests, added p50 ${ms(median(base.total))}, p95 ${ms(quantile(base.total, 0.95))}`);
-  for (const [name, workers] of [['event loop (--workers 0)', ['--workers', '0']], ['pool (--workers default)', []]] as const) {
-    const through = await loadRun('gateway', SESSIONS, [...workers], SECONDS);
-    const gateway = added(through.samples);
-    lines.push(`  through the gateway, ${name}: ${through.requests} requests, added p50 ${ms(median(gateway.total))} (over direct ${ms(median(gateway.total) - median(base.total))}), p95 ${ms(quantile(gateway.total, 0.95))}; CPU ${ms(through.cpuMsPerRequest ?? 0)} a request (process, workers included); memory start ${through.memory[0]?.toFixed(0)} MB, peak ${Math.max(...through.memory).toFixed(0)} MB, end ${through.memory.at(-1)?.toFixed(0)} MB; problems ${through.problems.length}`);
-    figures[`load ${name}`] = { requests: through.requests, addedMsP50: median(gateway.total), addedMsP95: quantile(gateway.total, 0.95), directAddedMsP50: median(base.total), cpuMsPerRequest: through.cpuMsPerRequest, memoryMbEnd: through.memory.at(-1), memoryMbPeak: Math.max(...through.memory), problems: through.problems.length };
+  for (const [paceName, pace] of PACES) {
+    const direct = await loadRun('direct', SESSIONS, [], SECONDS, pace);
+    const base = added(direct.samples);
+    lines.push(`${SESSIONS} streaming sessions ${paceName}, ${SECONDS} s, straight to the provider: ${direct.requests} requests, added p50 ${ms(median(base.total))}, p95 ${ms(quantile(base.total, 0.95))}`);
+    for (const [name, workers] of [['event loop (--workers 0)', ['--workers', '0']], ['pool (--workers default)', []]] as const) {
+      const through = await loadRun('gateway', SESSIONS, [...workers], SECONDS, pace);
+      const gateway = added(through.samples);
+      lines.push(`  through the gateway, ${name}: ${through.requests} requests (${(through.requests / SECONDS).toFixed(1)} a second), added p50 ${ms(median(gateway.total))} (over direct ${ms(median(gateway.total) - median(base.total))}), p95 ${ms(quantile(gateway.total, 0.95))}; CPU ${ms(through.cpuMsPerRequest ?? 0)} a request (process, workers included); memory start ${through.memory[0]?.toFixed(0)} MB, peak ${Math.max(...through.memory).toFixed(0)} MB, end ${through.memory.at(-1)?.toFixed(0)} MB; problems ${through.problems.length}`);
+      figures[`load ${paceName} ${name}`] = { requests: through.requests, addedMsP50: median(gateway.total), addedMsP95: quantile(gateway.total, 0.95), directAddedMsP50: median(base.total), cpuMsPerRequest: through.cpuMsPerRequest, memoryMbEnd: through.memory.at(-1), memoryMbPeak: Math.max(...through.memory), problems: through.problems.length };
+    }
   }
   void cpuSeconds;
   void residentMegabytes;

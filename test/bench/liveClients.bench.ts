@@ -65,7 +65,7 @@ function lineOf(figures: TaskFigures): string[] {
   return [
     `${figures.client} ${figures.task} (${figures.set}, ${figures.length}): requests ${direct.requests} → ${herald.requests} (${herald.retrievals} retrieval rounds, their requests ${int(herald.retrieveCost)} of Herald's cached cost; side requests ${direct.sideRequests} → ${herald.sideRequests})${problems ? ` [${problems}]` : ''}`,
     `  input tokens ${int(direct.inputTokens)} → ${int(herald.inputTokens)} (${pct(figures.inputTokensChange)}); cached cost, ${figures.ownRule} (the provider's): ${int(direct.cachedCost)} → ${int(herald.cachedCost)} (${pct(figures.cachedCostChange)}); ${figures.otherRule}: ${int(direct.cachedCostOtherRule)} → ${int(herald.cachedCostOtherRule)} (${pct(figures.cachedCostOtherRuleChange)})`,
-    `  completed the same way: calls ${figures.sameCalls ? 'same' : `DIFFER (${direct.calls.length} vs ${herald.calls.length} steps)`}, answer ${figures.sameAnswer ? 'same' : `DIFFERS (direct "${direct.finalText.slice(0, 80)}", herald "${herald.finalText.slice(0, 80)}")`}`,
+    `  completed the same way: calls ${figures.sameCalls ? 'same' : `DIFFER (${direct.calls.length} vs ${herald.calls.length} steps)`}, answer ${figures.sameAnswer ? 'same' : `DIFFERS (direct "${direct.finalText.slice(0, 80)}", herald "${herald.finalText.slice(0, 80)}")`}, the client's own outputs ${figures.clientOutputsDiffer === undefined ? 'alike' : `NOT ALIKE (${figures.clientOutputsDiffer}): the client ran differently, so this task's comparison is not like for like; run it again`}`,
     `  Herald's figures per turn (${heraldTurns.turns} turns${heraldTurns.paired ? '' : ', rounds do not add up to the provider\'s requests'}): tokensAfter within 2% of the provider's usage on ${heraldTurns.tokensAfterWithin2} (median ${(heraldTurns.tokensAfterMedian * 100).toFixed(1)}%, worst ${(heraldTurns.tokensAfterWorst * 100).toFixed(1)}%), its recorded usage on ${heraldTurns.usageWithin2} (worst ${Number.isFinite(heraldTurns.usageWorst) ? `${(heraldTurns.usageWorst * 100).toFixed(1)}%` : 'no usage recorded'})`,
   ];
 }
@@ -83,7 +83,7 @@ function summaryLines(all: readonly TaskFigures[]): string[] {
         const cost = sum((figures) => figures.herald.cachedCost) / sum((figures) => figures.direct.cachedCost) - 1;
         const other = sum((figures) => figures.herald.cachedCostOtherRule) / sum((figures) => figures.direct.cachedCostOtherRule) - 1;
         const worst = Math.max(...group.map((figures) => figures.cachedCostChange));
-        lines.push(`${client}, ${set}, ${length} (${group.length} tasks): tokens ${pct(tokens)}, cached cost ${pct(cost)} (worst task ${pct(worst)}), other rule ${pct(other)}; same calls ${group.filter((figures) => figures.sameCalls).length}/${group.length}, same answer ${group.filter((figures) => figures.sameAnswer).length}/${group.length}`);
+        lines.push(`${client}, ${set}, ${length} (${group.length} tasks): tokens ${pct(tokens)}, cached cost ${pct(cost)} (worst task ${pct(worst)}), other rule ${pct(other)}; same calls ${group.filter((figures) => figures.sameCalls).length}/${group.length}, same answer ${group.filter((figures) => figures.sameAnswer).length}/${group.length}, client outputs alike ${group.filter((figures) => figures.clientOutputsDiffer === undefined).length}/${group.length}`);
       }
     }
   }

@@ -9,6 +9,7 @@ import { anthropicCacheRule, billSession, OPENAI_CACHE_RULE, sumBills, type Bill
 import type { TaskScript } from './agentScript';
 import type { LiveClient } from './clients';
 import type { ProviderRecord } from './scriptedProvider';
+import { isJson, viewOf } from './wireViews';
 import type { HeraldTurn, RunResult } from './liveRun';
 
 /** One way's totals. */
@@ -67,6 +68,8 @@ export interface TaskFigures {
   readonly cachedCostOtherRuleChange: number;
   readonly sameCalls: boolean;
   readonly sameAnswer: boolean;
+  /** Where the client's own tool outputs were not alike both ways (a client that did not run the same), or undefined. */
+  readonly clientOutputsDiffer?: string;
   readonly heraldTurns: TurnCheck;
 }
 
@@ -128,6 +131,34 @@ function wayFigures(run: RunResult, task: TaskScript, count: CountText): WayFigu
   };
 }
 
+/** The latest tool output each of the task's requests ends with, by the step it asked for ("answer" for the last). */
+function clientOutputs(run: RunResult, task: TaskScript): Map<string, string> {
+  const outputs = new Map<string, string>();
+  for (const record of run.records) {
+    if (record.task !== task.id || (record.kind !== 'call' && record.kind !== 'answer') || !BILLED_APIS.has(record.api) || !isJson(record.body)) continue;
+    const key = record.kind === 'answer' ? 'answer' : String(record.step);
+    const last = viewOf(record.api as WireApi, record.body).lastResult;
+    if (last !== undefined && !outputs.has(key)) outputs.set(key, last);
+  }
+  return outputs;
+}
+
+/**
+ * Where the client handed over a tool output through Herald that is longer than the same step's
+ * output straight to the provider: Herald never lengthens an output, so the client itself ran
+ * differently (Qwen Code's shell once returned `Output: (empty)` for `seq 1 2500`), and the
+ * task's two ways are not like for like.
+ */
+export function clientOutputsDiffer(direct: RunResult, herald: RunResult, task: TaskScript): string | undefined {
+  const before = clientOutputs(direct, task);
+  for (const [step, text] of clientOutputs(herald, task)) {
+    const straight = before.get(step);
+    if (straight === undefined || text.includes('[herald')) continue;
+    if (text.length > straight.length * 1.2 + 64) return `step ${step}: ${straight.length} characters straight to the provider, ${text.length} through Herald`;
+  }
+  return undefined;
+}
+
 function deviation(herald: number, provider: number): number {
   return provider === 0 ? (herald === 0 ? 0 : Infinity) : Math.abs(herald - provider) / provider;
 }
@@ -177,6 +208,7 @@ export function taskFigures(client: LiveClient, task: TaskScript, direct: RunRes
   const a = wayFigures(direct, task, count);
   const b = wayFigures(herald, task, count);
   const own = client.api === 'anthropic' ? 'anthropic-breakpoints' : 'openai-prefix';
+  const differ = clientOutputsDiffer(direct, herald, task);
   return {
     client: client.id,
     task: task.id,
@@ -191,6 +223,7 @@ export function taskFigures(client: LiveClient, task: TaskScript, direct: RunRes
     cachedCostOtherRuleChange: change(b.cachedCostOtherRule, a.cachedCostOtherRule),
     sameCalls: a.calls.length === task.steps.length && JSON.stringify(a.calls) === JSON.stringify(b.calls),
     sameAnswer: a.finalText.length > 0 && a.finalText === b.finalText && a.exitCode === 0 && b.exitCode === 0,
+    ...(differ !== undefined ? { clientOutputsDiffer: differ } : {}),
     heraldTurns: checkTurns(herald),
   };
 }

@@ -16,7 +16,7 @@ import { wireBodyBlocks, type CountText, type WireApi } from '../../../src/core/
 import { anthropicCacheRule, OPENAI_CACHE_RULE, ProviderCache, type CacheRule, type RequestBill } from '../../../src/core/costs/cacheBilling';
 import { defaultTokenCounter } from '../../../src/core/tokens/tokenCounter';
 import { nextReply, taskIdOf, type AgentCall, type ConversationView, type TaskScript } from './agentScript';
-import { anthropicView, chatView, isJson, responsesView, type Json } from './wireViews';
+import { isJson, viewOf, type Json } from './wireViews';
 import { writeAnthropic, writeChat, writeResponses, type ReplyContent, type ReplyFrame } from './wireReplies';
 
 /** One request the provider received, and what it answered. */
@@ -146,7 +146,7 @@ export class ScriptedProvider {
       this.records.push({ index, receivedAt, api: 'other', method, path: url.pathname, model, body, kind: 'error', text: 'unknown path' });
       return sendJson(response, 404, { error: { message: `scripted provider: no route ${url.pathname}` } });
     }
-    const view: ConversationView = api === 'anthropic' ? anthropicView(body) : api === 'responses' ? responsesView(body) : chatView(body);
+    const view: ConversationView = viewOf(api, body);
     const taskId = taskIdOf(view);
     const task = taskId === undefined ? undefined : this.options.tasks.find((candidate) => candidate.id === taskId);
     const bill = this.cacheFor(api, model).record({ blocks: wireBodyBlocks(api, body, this.count) });

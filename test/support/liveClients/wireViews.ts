@@ -6,6 +6,8 @@
 import type { ConversationView, OfferedTool } from './agentScript';
 import { HERALD_RETRIEVE } from './agentScript';
 
+import type { WireApi } from '../../../src/core/costs/billingBlocks';
+
 export type Json = Record<string, unknown>;
 
 export function isJson(value: unknown): value is Json {
@@ -115,4 +117,9 @@ export function responsesView(body: Json): ConversationView {
     } else if (type === 'message') texts.push(joined(item.content));
   }
   return { tools: responsesTools(body.tools), calls, texts, ...(lastResult !== undefined ? { lastResult } : {}) };
+}
+
+/** The view of a request body in its API. */
+export function viewOf(api: WireApi, body: Json): ConversationView {
+  return api === 'anthropic' ? anthropicView(body) : api === 'responses' ? responsesView(body) : chatView(body);
 }

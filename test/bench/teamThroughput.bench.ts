@@ -50,6 +50,14 @@ import { median, quantile } from './stats';
 
 const CLIENTS = Number(process.env.HERALD_BENCH_TEAM_SESSIONS ?? 16);
 const PASSES = Number(process.env.HERALD_BENCH_TEAM_PASSES ?? 2);
+/**
+ * Warm-up passes a replica (HERALD_BENCH_TEAM_WARMUP, default 2), times the replicas: each replica
+ * of a setup has served about as many requests as the single one when the measure starts. V8
+ * compiles a replica's hot code as it serves (a third of its CPU at its first hundred requests,
+ * a tenth still after a thousand): with one warm-up pass for every setup, each of two replicas
+ * was measured further up that curve, on half the requests, and paid more compiling a request.
+ */
+const WARM_UP_PASSES = Number(process.env.HERALD_BENCH_TEAM_WARMUP ?? 2);
 /** Straight to the provider the same work takes a moment: more passes for a steady figure. */
 const DIRECT_PASSES = 20;
 const RUNS = Number(process.env.HERALD_BENCH_TEAM_RUNS ?? 3);
@@ -184,6 +192,42 @@ function mainThreadSeconds(pid: number): number {
   }
 }
 
+/** A replica's threads: CPU seconds of its main thread (user, system) and of its other threads, and context switches of all of them (voluntary: it waited; involuntary: the core was taken from it). */
+interface ThreadFigures {
+  readonly mainUser: number;
+  readonly mainSystem: number;
+  readonly others: number;
+  readonly voluntary: number;
+  readonly involuntary: number;
+}
+
+function threadFigures(pid: number): ThreadFigures {
+  const figures = { mainUser: 0, mainSystem: 0, others: 0, voluntary: 0, involuntary: 0 };
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return figures;
+  }
+  for (const task of tasks) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const user = Number(fields[11]) / CLOCK_TICKS;
+      const system = Number(fields[12]) / CLOCK_TICKS;
+      if (task === String(pid)) {
+        figures.mainUser += user;
+        figures.mainSystem += system;
+      } else figures.others += user + system;
+      const status = fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      figures.voluntary += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+      figures.involuntary += Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return figures;
+}
+
 function childrenOf(pid: number): number[] {
   try {
     return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -281,11 +325,11 @@ interface LoadResult {
  * session of the second pass is taken to the moment the queue is empty (every client still
  * busy), the requests sent in between. `onWindow` is called at both edges.
  */
-async function drive(base: string, prefix: string, host: string | undefined, sessions: readonly Session[], passes: number, onWindow: (edge: 'start' | 'end') => void): Promise<LoadResult> {
+async function drive(base: string, prefix: string, host: string | undefined, sessions: readonly Session[], passes: number, warmUps: number, onWindow: (edge: 'start' | 'end') => void): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const url = new URL(base);
   const stamp = Math.round(performance.now());
-  const queue = Array.from({ length: passes + 1 }, (_, pass) => sessions.map((session, index) => ({ session, pass, key: `sk-bench-${stamp}-${pass}-${index}` }))).flat();
+  const queue = Array.from({ length: passes + warmUps }, (_, pass) => sessions.map((session, index) => ({ session, pass, key: `sk-bench-${stamp}-${pass}-${index}` }))).flat();
   let next = 0;
   let windowStart = Number.POSITIVE_INFINITY;
   let windowEnd = Number.POSITIVE_INFINITY;
@@ -305,7 +349,7 @@ async function drive(base: string, prefix: string, host: string | undefined, ses
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
     while (next < queue.length) {
       const { session, pass, key } = queue[next++]!;
-      if (pass === 1 && windowStart === Number.POSITIVE_INFINITY) {
+      if (pass === warmUps && windowStart === Number.POSITIVE_INFINITY) {
         windowStart = performance.now();
         onWindow('start');
       }
@@ -354,6 +398,8 @@ interface RunResult {
   readonly providerRequests: number;
   /** CPU ms a request (requests of the window): all replicas together, one replica's main thread, nginx, Redis, the client, the provider stand-in. */
   readonly perRequest: { replicas: number; mainThread: number; nginx: number; redis: number; client: number; provider: number };
+  /** The replicas' threads a request (all replicas together): main thread user and system ms, other threads' ms, context switches. */
+  readonly threads: { eachReplica: string[]; mainUserMs: number; mainSystemMs: number; otherThreadsMs: number; voluntarySwitches: number; involuntarySwitches: number };
   /** Redis commands and bytes a request (every request of the run, warm-up included). */
   readonly redis: { commandsPerRequest: number; kbInPerRequest: number; kbOutPerRequest: number; commands: Record<string, number> };
   readonly mbPerSecond: number;
@@ -409,6 +455,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     const snapshot = () => ({
       replicas: replicaPids.map(cpuSeconds),
       mainThreads: replicaPids.map(mainThreadSeconds),
+      threads: replicaPids.map(threadFigures),
       nginx: nginxPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
       redis: cpuSeconds(cluster.redisPid),
       bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
@@ -420,7 +467,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     let end: ReturnType<typeof snapshot> | undefined;
     const windowTotals: number[][] = [];
     const windows: Promise<void>[] = [];
-    const load = await drive(base, prefix, host, sessions, replicaCount === 0 ? DIRECT_PASSES : PASSES, (edge) => {
+    const load = await drive(base, prefix, host, sessions, replicaCount === 0 ? DIRECT_PASSES : PASSES, replicaCount === 0 ? 1 : WARM_UP_PASSES * replicaCount, (edge) => {
       const taken = snapshot();
       if (edge === 'start') start = taken;
       else end = taken;
@@ -452,6 +499,14 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
       client: msPerRequest(end!.bench - start!.bench),
       provider: msPerRequest(end!.provider - start!.provider),
     };
+    // Every replica's threads together, a request: where the replicas' CPU goes and how often their cores were taken from them.
+    const threadSum = (key: keyof ThreadFigures): number => replicas.reduce((sum, _, index) => sum + end!.threads[index]![key] - start!.threads[index]![key], 0);
+    const eachReplica = replicas.map((_, index) => {
+      const delta = (key: keyof ThreadFigures): number => end!.threads[index]![key] - start!.threads[index]![key];
+      const served = Math.max(1, replicaRequests[index]!);
+      return `${((delta('mainUser') * 1000) / served).toFixed(1)}/${((delta('mainSystem') * 1000) / served).toFixed(1)}/${((delta('others') * 1000) / served).toFixed(1)} ms ${(delta('involuntary') / served).toFixed(1)} inv`;
+    });
+    const threads = { eachReplica, mainUserMs: msPerRequest(threadSum('mainUser')), mainSystemMs: msPerRequest(threadSum('mainSystem')), otherThreadsMs: msPerRequest(threadSum('others')), voluntarySwitches: threadSum('voluntary') / Math.max(1, load.requests), involuntarySwitches: threadSum('involuntary') / Math.max(1, load.requests) };
     const ours = replicaCpu.reduce((sum, value) => sum + value, 0) + (end!.nginx - start!.nginx) + (end!.redis - start!.redis) + (end!.bench - start!.bench) + (end!.provider - start!.provider);
     return {
       replicas: replicaCount,
@@ -464,6 +519,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
       cores: { replicas: cores(replicaCpu.reduce((sum, value) => sum + value, 0)), nginx: cores(end!.nginx - start!.nginx), redis: cores(end!.redis - start!.redis), bench: cores(end!.bench - start!.bench), provider: cores(end!.provider - start!.provider), other: cores(Math.max(0, machineBusy - ours)), machine: cores(machineBusy) },
       statuses,
       perRequest,
+      threads,
       redis,
       providerRequests: await provider.requests(),
       mbPerSecond: load.bytesSent / load.seconds / 1024 / 1024,
@@ -509,7 +565,7 @@ export async function bench(): Promise<BenchReport> {
       for (const count of counts) {
         const result = await run(cluster, count, sessions);
         results.set(count, [...(results.get(count) ?? []), result]);
-        console.log(`  round ${round + 1}, ${count === 0 ? 'straight to the provider' : `${count} replica${count > 1 ? 's' : ''}`}: ${result.rps.toFixed(1)} req/s, CPU ms a request ${Object.entries(result.perRequest).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(' ')}, p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, CPU/request ${result.replicaCpuMs.map((value) => ms(value)).join(' + ')}, cores: replicas ${result.cores.replicas.toFixed(2)} nginx ${result.cores.nginx.toFixed(2)} redis ${result.cores.redis.toFixed(2)} client ${result.cores.bench.toFixed(2)} provider ${result.cores.provider.toFixed(2)} other ${result.cores.other.toFixed(2)}; failures ${result.failures.length}; redis a request: ${result.redis.commandsPerRequest.toFixed(1)} commands ${JSON.stringify(result.redis.commands)}, ${result.redis.kbInPerRequest.toFixed(0)} KB in, ${result.redis.kbOutPerRequest.toFixed(0)} KB out; statuses ${JSON.stringify(result.statuses)}`);
+        console.log(`  round ${round + 1}, ${count === 0 ? 'straight to the provider' : `${count} replica${count > 1 ? 's' : ''}`}: ${result.rps.toFixed(1)} req/s, CPU ms a request ${Object.entries(result.perRequest).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(' ')}, p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, CPU/request ${result.replicaCpuMs.map((value) => ms(value)).join(' + ')}, cores: replicas ${result.cores.replicas.toFixed(2)} nginx ${result.cores.nginx.toFixed(2)} redis ${result.cores.redis.toFixed(2)} client ${result.cores.bench.toFixed(2)} provider ${result.cores.provider.toFixed(2)} other ${result.cores.other.toFixed(2)}; replica threads a request: main user ${result.threads.mainUserMs.toFixed(2)} ms system ${result.threads.mainSystemMs.toFixed(2)} ms, other threads ${result.threads.otherThreadsMs.toFixed(2)} ms, switches ${result.threads.voluntarySwitches.toFixed(1)} voluntary ${result.threads.involuntarySwitches.toFixed(1)} involuntary (each replica, main user/system/other threads: ${result.threads.eachReplica.join(', ')}); failures ${result.failures.length}; redis a request: ${result.redis.commandsPerRequest.toFixed(1)} commands ${JSON.stringify(result.redis.commands)}, ${result.redis.kbInPerRequest.toFixed(0)} KB in, ${result.redis.kbOutPerRequest.toFixed(0)} KB out; statuses ${JSON.stringify(result.statuses)}`);
       }
     }
   } finally {

@@ -19,8 +19,8 @@
  * from one queue and replay each turn by turn, no pause between turns (saturation), each replay
  * under its own provider key (its own tenant: nothing answered from another replay's cache). The
  * same work for every setup (the sessions HERALD_BENCH_TEAM_PASSES times over, default 2, after a
- * warm-up pass), so every setup serves the same mix. Keep-alive everywhere. The provider
- * stand-in answers at once on loopback with a precomputed stream, in its own process, without
+ * warm-up of HERALD_BENCH_TEAM_WARMUP passes a replica), so every setup serves the same mix.
+ * Keep-alive everywhere. The provider stand-in answers at once on loopback with a precomputed stream, in its own process, without
  * parsing what it receives.
  *
  * Per setup (straight to the provider, 1 replica, 2 replicas), alternated in each round
@@ -53,9 +53,10 @@ const PASSES = Number(process.env.HERALD_BENCH_TEAM_PASSES ?? 2);
 /**
  * Warm-up passes a replica (HERALD_BENCH_TEAM_WARMUP, default 2), times the replicas: each replica
  * of a setup has served about as many requests as the single one when the measure starts. V8
- * compiles a replica's hot code as it serves (a third of its CPU at its first hundred requests,
- * a tenth still after a thousand): with one warm-up pass for every setup, each of two replicas
- * was measured further up that curve, on half the requests, and paid more compiling a request.
+ * compiles a replica's hot code as it serves (perf on a replica: TurboFan took 21–29% of its CPU
+ * over its first 300 requests, 13–19% at 500–900, 6–12% past 1,100): with one warm-up pass for
+ * every setup, each of two replicas was measured on half as many requests, further up that curve,
+ * and paid more compiling a request (a process a day old has long finished).
  */
 const WARM_UP_PASSES = Number(process.env.HERALD_BENCH_TEAM_WARMUP ?? 2);
 /** Straight to the provider the same work takes a moment: more passes for a steady figure. */
@@ -576,7 +577,7 @@ export async function bench(): Promise<BenchReport> {
   const direct = results.get(0)!;
   const directP50 = median(direct.map((result) => result.p50));
   const directP95 = median(direct.map((result) => result.p95));
-  lines.push(`Machine: ${os.cpus().length} cores, 1-minute load ${load.toFixed(1)} at the start. Workload: ${sessions.length} recorded sessions (Claude Code transcripts, Codex-shaped trajectories), ${turns} turns, ${(bytes / 1024 / 1024).toFixed(1)} MB of request bodies; ${CLIENTS} clients at once, no pause between turns; ${RUNS} alternated rounds, each setup serving the sessions ${PASSES} times over after a warm-up pass (straight to the provider ${DIRECT_PASSES} times); replicas: herald serve ${REPLICA_EXTRAS.join(' ')}${PIN ? ', each held to a core of its own (taskset)' : ', floating'}.`);
+  lines.push(`Machine: ${os.cpus().length} cores, 1-minute load ${load.toFixed(1)} at the start. Workload: ${sessions.length} recorded sessions (Claude Code transcripts, Codex-shaped trajectories), ${turns} turns, ${(bytes / 1024 / 1024).toFixed(1)} MB of request bodies; ${CLIENTS} clients at once, no pause between turns; ${RUNS} alternated rounds, each setup serving the sessions ${PASSES} times over after ${WARM_UP_PASSES} warm-up passes a replica (straight to the provider ${DIRECT_PASSES} times); replicas: herald serve ${REPLICA_EXTRAS.join(' ')}${PIN ? ', each held to a core of its own (taskset)' : ', floating'}.`);
   lines.push('Medians of the rounds (min–max):');
   lines.push('| setup | req/s | MB/s in | latency p50 | p95 | added p50 | added p95 | replica CPU/request | cores: replicas | nginx | redis | client | provider | rest of machine | failures | not optimized |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');

@@ -281,11 +281,12 @@ function flushRedis(port: number): void {
 }
 
 /** Redis commands by name and the bytes it received and sent, since the last flush. */
-function redisTraffic(port: number): { commands: Record<string, number>; bytesIn: number; bytesOut: number } {
+function redisTraffic(port: number): { commands: Record<string, number>; bytesIn: number; bytesOut: number; reads: number } {
   const commands: Record<string, number> = {};
   for (const match of redisCli(port, 'info', 'commandstats').matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) commands[match[1]!] = Number(match[2]);
   const stats = redisCli(port, 'info', 'stats');
-  return { commands, bytesIn: Number(/total_net_input_bytes:(\d+)/.exec(stats)?.[1] ?? 0), bytesOut: Number(/total_net_output_bytes:(\d+)/.exec(stats)?.[1] ?? 0) };
+  // Reads processed: each a read of a client's socket, about one for every round trip a replica made.
+  return { commands, bytesIn: Number(/total_net_input_bytes:(\d+)/.exec(stats)?.[1] ?? 0), bytesOut: Number(/total_net_output_bytes:(\d+)/.exec(stats)?.[1] ?? 0), reads: Number(/total_reads_processed:(\d+)/.exec(stats)?.[1] ?? 0) };
 }
 
 /** The README's nginx block with its upstream holding `count` servers (README ports, replaced by startNginx). */
@@ -402,7 +403,7 @@ interface RunResult {
   /** The replicas' threads a request (all replicas together): main thread user and system ms, other threads' ms, context switches. */
   readonly threads: { eachReplica: string[]; mainUserMs: number; mainSystemMs: number; otherThreadsMs: number; voluntarySwitches: number; involuntarySwitches: number };
   /** Redis commands and bytes a request (every request of the run, warm-up included). */
-  readonly redis: { commandsPerRequest: number; kbInPerRequest: number; kbOutPerRequest: number; commands: Record<string, number> };
+  readonly redis: { commandsPerRequest: number; readsPerRequest: number; kbInPerRequest: number; kbOutPerRequest: number; commands: Record<string, number> };
   readonly mbPerSecond: number;
 }
 
@@ -485,9 +486,9 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
       served += metrics.total;
       for (const [status, count] of Object.entries(metrics.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
     }
-    const traffic = replicaCount > 0 ? redisTraffic(cluster.redisPort) : { commands: {}, bytesIn: 0, bytesOut: 0 };
+    const traffic = replicaCount > 0 ? redisTraffic(cluster.redisPort) : { commands: {}, bytesIn: 0, bytesOut: 0, reads: 0 };
     const perServed = (value: number): number => value / Math.max(1, served);
-    const redis = { commandsPerRequest: perServed(Object.values(traffic.commands).reduce((sum, value) => sum + value, 0)), kbInPerRequest: perServed(traffic.bytesIn) / 1024, kbOutPerRequest: perServed(traffic.bytesOut) / 1024, commands: Object.fromEntries(Object.entries(traffic.commands).map(([name, calls]) => [name, Number(perServed(calls).toFixed(2))])) };
+    const redis = { commandsPerRequest: perServed(Object.values(traffic.commands).reduce((sum, value) => sum + value, 0)), readsPerRequest: perServed(traffic.reads), kbInPerRequest: perServed(traffic.bytesIn) / 1024, kbOutPerRequest: perServed(traffic.bytesOut) / 1024, commands: Object.fromEntries(Object.entries(traffic.commands).map(([name, calls]) => [name, Number(perServed(calls).toFixed(2))])) };
     const machineBusy = end!.machine.busy - start!.machine.busy;
     const msPerRequest = (seconds: number): number => (seconds * 1000) / Math.max(1, load.requests);
     const mainThread = replicas.map((_, index) => end!.mainThreads[index]! - start!.mainThreads[index]!);
@@ -566,7 +567,7 @@ export async function bench(): Promise<BenchReport> {
       for (const count of counts) {
         const result = await run(cluster, count, sessions);
         results.set(count, [...(results.get(count) ?? []), result]);
-        console.log(`  round ${round + 1}, ${count === 0 ? 'straight to the provider' : `${count} replica${count > 1 ? 's' : ''}`}: ${result.rps.toFixed(1)} req/s, CPU ms a request ${Object.entries(result.perRequest).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(' ')}, p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, CPU/request ${result.replicaCpuMs.map((value) => ms(value)).join(' + ')}, cores: replicas ${result.cores.replicas.toFixed(2)} nginx ${result.cores.nginx.toFixed(2)} redis ${result.cores.redis.toFixed(2)} client ${result.cores.bench.toFixed(2)} provider ${result.cores.provider.toFixed(2)} other ${result.cores.other.toFixed(2)}; replica threads a request: main user ${result.threads.mainUserMs.toFixed(2)} ms system ${result.threads.mainSystemMs.toFixed(2)} ms, other threads ${result.threads.otherThreadsMs.toFixed(2)} ms, switches ${result.threads.voluntarySwitches.toFixed(1)} voluntary ${result.threads.involuntarySwitches.toFixed(1)} involuntary (each replica, main user/system/other threads: ${result.threads.eachReplica.join(', ')}); failures ${result.failures.length}; redis a request: ${result.redis.commandsPerRequest.toFixed(1)} commands ${JSON.stringify(result.redis.commands)}, ${result.redis.kbInPerRequest.toFixed(0)} KB in, ${result.redis.kbOutPerRequest.toFixed(0)} KB out; statuses ${JSON.stringify(result.statuses)}`);
+        console.log(`  round ${round + 1}, ${count === 0 ? 'straight to the provider' : `${count} replica${count > 1 ? 's' : ''}`}: ${result.rps.toFixed(1)} req/s, CPU ms a request ${Object.entries(result.perRequest).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(' ')}, p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, CPU/request ${result.replicaCpuMs.map((value) => ms(value)).join(' + ')}, cores: replicas ${result.cores.replicas.toFixed(2)} nginx ${result.cores.nginx.toFixed(2)} redis ${result.cores.redis.toFixed(2)} client ${result.cores.bench.toFixed(2)} provider ${result.cores.provider.toFixed(2)} other ${result.cores.other.toFixed(2)}; replica threads a request: main user ${result.threads.mainUserMs.toFixed(2)} ms system ${result.threads.mainSystemMs.toFixed(2)} ms, other threads ${result.threads.otherThreadsMs.toFixed(2)} ms, switches ${result.threads.voluntarySwitches.toFixed(1)} voluntary ${result.threads.involuntarySwitches.toFixed(1)} involuntary (each replica, main user/system/other threads: ${result.threads.eachReplica.join(', ')}); failures ${result.failures.length}; redis a request: ${result.redis.commandsPerRequest.toFixed(1)} commands ${JSON.stringify(result.redis.commands)} in ${result.redis.readsPerRequest.toFixed(1)} socket reads, ${result.redis.kbInPerRequest.toFixed(0)} KB in, ${result.redis.kbOutPerRequest.toFixed(0)} KB out; statuses ${JSON.stringify(result.statuses)}`);
       }
     }
   } finally {

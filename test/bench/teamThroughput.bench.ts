@@ -530,6 +530,9 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     await stopProcess(nginx);
     for (const replica of replicas) await stopProcess(replica.started);
     await provider.close();
+    // Why a request went out unoptimized, in the replicas' own words (the first two).
+    const problems = replicas.flatMap((replica) => replica.started.output().split('\n').filter((line) => /failed|could not|does not answer/.test(line)));
+    if (problems.length > 0) console.log(`  ${replicaCount} replica${replicaCount > 1 ? 's' : ''}: ${problems.length} problems logged, first: ${problems.slice(0, 2).join(' | ')}`);
   }
 }
 

@@ -19,8 +19,8 @@
  * from one queue and replay each turn by turn, no pause between turns (saturation), each replay
  * under its own provider key (its own tenant: nothing answered from another replay's cache). The
  * same work for every setup (the sessions HERALD_BENCH_TEAM_PASSES times over, default 2, after a
- * warm-up pass), so every setup serves the same mix. Keep-alive everywhere. The provider
- * stand-in answers at once on loopback with a precomputed stream, in its own process, without
+ * warm-up of HERALD_BENCH_TEAM_WARMUP passes a replica), so every setup serves the same mix.
+ * Keep-alive everywhere. The provider stand-in answers at once on loopback with a precomputed stream, in its own process, without
  * parsing what it receives.
  *
  * Per setup (straight to the provider, 1 replica, 2 replicas), alternated in each round
@@ -50,6 +50,15 @@ import { median, quantile } from './stats';
 
 const CLIENTS = Number(process.env.HERALD_BENCH_TEAM_SESSIONS ?? 16);
 const PASSES = Number(process.env.HERALD_BENCH_TEAM_PASSES ?? 2);
+/**
+ * Warm-up passes a replica (HERALD_BENCH_TEAM_WARMUP, default 2), times the replicas: each replica
+ * of a setup has served about as many requests as the single one when the measure starts. V8
+ * compiles a replica's hot code as it serves (perf on a replica: TurboFan took 21–29% of its CPU
+ * over its first 300 requests, 13–19% at 500–900, 6–12% past 1,100): with one warm-up pass for
+ * every setup, each of two replicas was measured on half as many requests, further up that curve,
+ * and paid more compiling a request (a process a day old has long finished).
+ */
+const WARM_UP_PASSES = Number(process.env.HERALD_BENCH_TEAM_WARMUP ?? 2);
 /** Straight to the provider the same work takes a moment: more passes for a steady figure. */
 const DIRECT_PASSES = 20;
 const RUNS = Number(process.env.HERALD_BENCH_TEAM_RUNS ?? 3);
@@ -184,6 +193,42 @@ function mainThreadSeconds(pid: number): number {
   }
 }
 
+/** A replica's threads: CPU seconds of its main thread (user, system) and of its other threads, and context switches of all of them (voluntary: it waited; involuntary: the core was taken from it). */
+interface ThreadFigures {
+  readonly mainUser: number;
+  readonly mainSystem: number;
+  readonly others: number;
+  readonly voluntary: number;
+  readonly involuntary: number;
+}
+
+function threadFigures(pid: number): ThreadFigures {
+  const figures = { mainUser: 0, mainSystem: 0, others: 0, voluntary: 0, involuntary: 0 };
+  let tasks: string[] = [];
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return figures;
+  }
+  for (const task of tasks) {
+    try {
+      const fields = fs.readFileSync(`/proc/${pid}/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      const user = Number(fields[11]) / CLOCK_TICKS;
+      const system = Number(fields[12]) / CLOCK_TICKS;
+      if (task === String(pid)) {
+        figures.mainUser += user;
+        figures.mainSystem += system;
+      } else figures.others += user + system;
+      const status = fs.readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+      figures.voluntary += Number(/^voluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+      figures.involuntary += Number(/^nonvoluntary_ctxt_switches:\s*(\d+)/m.exec(status)?.[1] ?? 0);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return figures;
+}
+
 function childrenOf(pid: number): number[] {
   try {
     return fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
@@ -236,11 +281,12 @@ function flushRedis(port: number): void {
 }
 
 /** Redis commands by name and the bytes it received and sent, since the last flush. */
-function redisTraffic(port: number): { commands: Record<string, number>; bytesIn: number; bytesOut: number } {
+function redisTraffic(port: number): { commands: Record<string, number>; bytesIn: number; bytesOut: number; reads: number } {
   const commands: Record<string, number> = {};
   for (const match of redisCli(port, 'info', 'commandstats').matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) commands[match[1]!] = Number(match[2]);
   const stats = redisCli(port, 'info', 'stats');
-  return { commands, bytesIn: Number(/total_net_input_bytes:(\d+)/.exec(stats)?.[1] ?? 0), bytesOut: Number(/total_net_output_bytes:(\d+)/.exec(stats)?.[1] ?? 0) };
+  // Reads processed: each a read of a client's socket, about one for every round trip a replica made.
+  return { commands, bytesIn: Number(/total_net_input_bytes:(\d+)/.exec(stats)?.[1] ?? 0), bytesOut: Number(/total_net_output_bytes:(\d+)/.exec(stats)?.[1] ?? 0), reads: Number(/total_reads_processed:(\d+)/.exec(stats)?.[1] ?? 0) };
 }
 
 /** The README's nginx block with its upstream holding `count` servers (README ports, replaced by startNginx). */
@@ -281,11 +327,11 @@ interface LoadResult {
  * session of the second pass is taken to the moment the queue is empty (every client still
  * busy), the requests sent in between. `onWindow` is called at both edges.
  */
-async function drive(base: string, prefix: string, host: string | undefined, sessions: readonly Session[], passes: number, onWindow: (edge: 'start' | 'end') => void): Promise<LoadResult> {
+async function drive(base: string, prefix: string, host: string | undefined, sessions: readonly Session[], passes: number, warmUps: number, onWindow: (edge: 'start' | 'end') => void): Promise<LoadResult> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
   const url = new URL(base);
   const stamp = Math.round(performance.now());
-  const queue = Array.from({ length: passes + 1 }, (_, pass) => sessions.map((session, index) => ({ session, pass, key: `sk-bench-${stamp}-${pass}-${index}` }))).flat();
+  const queue = Array.from({ length: passes + warmUps }, (_, pass) => sessions.map((session, index) => ({ session, pass, key: `sk-bench-${stamp}-${pass}-${index}` }))).flat();
   let next = 0;
   let windowStart = Number.POSITIVE_INFINITY;
   let windowEnd = Number.POSITIVE_INFINITY;
@@ -305,7 +351,7 @@ async function drive(base: string, prefix: string, host: string | undefined, ses
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
     while (next < queue.length) {
       const { session, pass, key } = queue[next++]!;
-      if (pass === 1 && windowStart === Number.POSITIVE_INFINITY) {
+      if (pass === warmUps && windowStart === Number.POSITIVE_INFINITY) {
         windowStart = performance.now();
         onWindow('start');
       }
@@ -354,8 +400,10 @@ interface RunResult {
   readonly providerRequests: number;
   /** CPU ms a request (requests of the window): all replicas together, one replica's main thread, nginx, Redis, the client, the provider stand-in. */
   readonly perRequest: { replicas: number; mainThread: number; nginx: number; redis: number; client: number; provider: number };
+  /** The replicas' threads a request (all replicas together): main thread user and system ms, other threads' ms, context switches. */
+  readonly threads: { eachReplica: string[]; mainUserMs: number; mainSystemMs: number; otherThreadsMs: number; voluntarySwitches: number; involuntarySwitches: number };
   /** Redis commands and bytes a request (every request of the run, warm-up included). */
-  readonly redis: { commandsPerRequest: number; kbInPerRequest: number; kbOutPerRequest: number; commands: Record<string, number> };
+  readonly redis: { commandsPerRequest: number; readsPerRequest: number; kbInPerRequest: number; kbOutPerRequest: number; commands: Record<string, number> };
   readonly mbPerSecond: number;
 }
 
@@ -409,6 +457,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     const snapshot = () => ({
       replicas: replicaPids.map(cpuSeconds),
       mainThreads: replicaPids.map(mainThreadSeconds),
+      threads: replicaPids.map(threadFigures),
       nginx: nginxPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
       redis: cpuSeconds(cluster.redisPid),
       bench: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
@@ -420,7 +469,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     let end: ReturnType<typeof snapshot> | undefined;
     const windowTotals: number[][] = [];
     const windows: Promise<void>[] = [];
-    const load = await drive(base, prefix, host, sessions, replicaCount === 0 ? DIRECT_PASSES : PASSES, (edge) => {
+    const load = await drive(base, prefix, host, sessions, replicaCount === 0 ? DIRECT_PASSES : PASSES, replicaCount === 0 ? 1 : WARM_UP_PASSES * replicaCount, (edge) => {
       const taken = snapshot();
       if (edge === 'start') start = taken;
       else end = taken;
@@ -437,9 +486,9 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
       served += metrics.total;
       for (const [status, count] of Object.entries(metrics.statuses)) statuses[status] = (statuses[status] ?? 0) + count;
     }
-    const traffic = replicaCount > 0 ? redisTraffic(cluster.redisPort) : { commands: {}, bytesIn: 0, bytesOut: 0 };
+    const traffic = replicaCount > 0 ? redisTraffic(cluster.redisPort) : { commands: {}, bytesIn: 0, bytesOut: 0, reads: 0 };
     const perServed = (value: number): number => value / Math.max(1, served);
-    const redis = { commandsPerRequest: perServed(Object.values(traffic.commands).reduce((sum, value) => sum + value, 0)), kbInPerRequest: perServed(traffic.bytesIn) / 1024, kbOutPerRequest: perServed(traffic.bytesOut) / 1024, commands: Object.fromEntries(Object.entries(traffic.commands).map(([name, calls]) => [name, Number(perServed(calls).toFixed(2))])) };
+    const redis = { commandsPerRequest: perServed(Object.values(traffic.commands).reduce((sum, value) => sum + value, 0)), readsPerRequest: perServed(traffic.reads), kbInPerRequest: perServed(traffic.bytesIn) / 1024, kbOutPerRequest: perServed(traffic.bytesOut) / 1024, commands: Object.fromEntries(Object.entries(traffic.commands).map(([name, calls]) => [name, Number(perServed(calls).toFixed(2))])) };
     const machineBusy = end!.machine.busy - start!.machine.busy;
     const msPerRequest = (seconds: number): number => (seconds * 1000) / Math.max(1, load.requests);
     const mainThread = replicas.map((_, index) => end!.mainThreads[index]! - start!.mainThreads[index]!);
@@ -452,6 +501,14 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
       client: msPerRequest(end!.bench - start!.bench),
       provider: msPerRequest(end!.provider - start!.provider),
     };
+    // Every replica's threads together, a request: where the replicas' CPU goes and how often their cores were taken from them.
+    const threadSum = (key: keyof ThreadFigures): number => replicas.reduce((sum, _, index) => sum + end!.threads[index]![key] - start!.threads[index]![key], 0);
+    const eachReplica = replicas.map((_, index) => {
+      const delta = (key: keyof ThreadFigures): number => end!.threads[index]![key] - start!.threads[index]![key];
+      const served = Math.max(1, replicaRequests[index]!);
+      return `${((delta('mainUser') * 1000) / served).toFixed(1)}/${((delta('mainSystem') * 1000) / served).toFixed(1)}/${((delta('others') * 1000) / served).toFixed(1)} ms ${(delta('involuntary') / served).toFixed(1)} inv`;
+    });
+    const threads = { eachReplica, mainUserMs: msPerRequest(threadSum('mainUser')), mainSystemMs: msPerRequest(threadSum('mainSystem')), otherThreadsMs: msPerRequest(threadSum('others')), voluntarySwitches: threadSum('voluntary') / Math.max(1, load.requests), involuntarySwitches: threadSum('involuntary') / Math.max(1, load.requests) };
     const ours = replicaCpu.reduce((sum, value) => sum + value, 0) + (end!.nginx - start!.nginx) + (end!.redis - start!.redis) + (end!.bench - start!.bench) + (end!.provider - start!.provider);
     return {
       replicas: replicaCount,
@@ -464,6 +521,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
       cores: { replicas: cores(replicaCpu.reduce((sum, value) => sum + value, 0)), nginx: cores(end!.nginx - start!.nginx), redis: cores(end!.redis - start!.redis), bench: cores(end!.bench - start!.bench), provider: cores(end!.provider - start!.provider), other: cores(Math.max(0, machineBusy - ours)), machine: cores(machineBusy) },
       statuses,
       perRequest,
+      threads,
       redis,
       providerRequests: await provider.requests(),
       mbPerSecond: load.bytesSent / load.seconds / 1024 / 1024,
@@ -472,6 +530,9 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     await stopProcess(nginx);
     for (const replica of replicas) await stopProcess(replica.started);
     await provider.close();
+    // Why a request went out unoptimized, in the replicas' own words (the first two).
+    const problems = replicas.flatMap((replica) => replica.started.output().split('\n').filter((line) => /failed|could not|does not answer/.test(line)));
+    if (problems.length > 0) console.log(`  ${replicaCount} replica${replicaCount > 1 ? 's' : ''}: ${problems.length} problems logged, first: ${problems.slice(0, 2).join(' | ')}`);
   }
 }
 
@@ -509,7 +570,7 @@ export async function bench(): Promise<BenchReport> {
       for (const count of counts) {
         const result = await run(cluster, count, sessions);
         results.set(count, [...(results.get(count) ?? []), result]);
-        console.log(`  round ${round + 1}, ${count === 0 ? 'straight to the provider' : `${count} replica${count > 1 ? 's' : ''}`}: ${result.rps.toFixed(1)} req/s, CPU ms a request ${Object.entries(result.perRequest).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(' ')}, p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, CPU/request ${result.replicaCpuMs.map((value) => ms(value)).join(' + ')}, cores: replicas ${result.cores.replicas.toFixed(2)} nginx ${result.cores.nginx.toFixed(2)} redis ${result.cores.redis.toFixed(2)} client ${result.cores.bench.toFixed(2)} provider ${result.cores.provider.toFixed(2)} other ${result.cores.other.toFixed(2)}; failures ${result.failures.length}; redis a request: ${result.redis.commandsPerRequest.toFixed(1)} commands ${JSON.stringify(result.redis.commands)}, ${result.redis.kbInPerRequest.toFixed(0)} KB in, ${result.redis.kbOutPerRequest.toFixed(0)} KB out; statuses ${JSON.stringify(result.statuses)}`);
+        console.log(`  round ${round + 1}, ${count === 0 ? 'straight to the provider' : `${count} replica${count > 1 ? 's' : ''}`}: ${result.rps.toFixed(1)} req/s, CPU ms a request ${Object.entries(result.perRequest).map(([name, value]) => `${name} ${value.toFixed(2)}`).join(' ')}, p50 ${ms(result.p50)}, p95 ${ms(result.p95)}, CPU/request ${result.replicaCpuMs.map((value) => ms(value)).join(' + ')}, cores: replicas ${result.cores.replicas.toFixed(2)} nginx ${result.cores.nginx.toFixed(2)} redis ${result.cores.redis.toFixed(2)} client ${result.cores.bench.toFixed(2)} provider ${result.cores.provider.toFixed(2)} other ${result.cores.other.toFixed(2)}; replica threads a request: main user ${result.threads.mainUserMs.toFixed(2)} ms system ${result.threads.mainSystemMs.toFixed(2)} ms, other threads ${result.threads.otherThreadsMs.toFixed(2)} ms, switches ${result.threads.voluntarySwitches.toFixed(1)} voluntary ${result.threads.involuntarySwitches.toFixed(1)} involuntary (each replica, main user/system/other threads: ${result.threads.eachReplica.join(', ')}); failures ${result.failures.length}; redis a request: ${result.redis.commandsPerRequest.toFixed(1)} commands ${JSON.stringify(result.redis.commands)} in ${result.redis.readsPerRequest.toFixed(1)} socket reads, ${result.redis.kbInPerRequest.toFixed(0)} KB in, ${result.redis.kbOutPerRequest.toFixed(0)} KB out; statuses ${JSON.stringify(result.statuses)}`);
       }
     }
   } finally {
@@ -520,7 +581,7 @@ export async function bench(): Promise<BenchReport> {
   const direct = results.get(0)!;
   const directP50 = median(direct.map((result) => result.p50));
   const directP95 = median(direct.map((result) => result.p95));
-  lines.push(`Machine: ${os.cpus().length} cores, 1-minute load ${load.toFixed(1)} at the start. Workload: ${sessions.length} recorded sessions (Claude Code transcripts, Codex-shaped trajectories), ${turns} turns, ${(bytes / 1024 / 1024).toFixed(1)} MB of request bodies; ${CLIENTS} clients at once, no pause between turns; ${RUNS} alternated rounds, each setup serving the sessions ${PASSES} times over after a warm-up pass (straight to the provider ${DIRECT_PASSES} times); replicas: herald serve ${REPLICA_EXTRAS.join(' ')}${PIN ? ', each held to a core of its own (taskset)' : ', floating'}.`);
+  lines.push(`Machine: ${os.cpus().length} cores, 1-minute load ${load.toFixed(1)} at the start. Workload: ${sessions.length} recorded sessions (Claude Code transcripts, Codex-shaped trajectories), ${turns} turns, ${(bytes / 1024 / 1024).toFixed(1)} MB of request bodies; ${CLIENTS} clients at once, no pause between turns; ${RUNS} alternated rounds, each setup serving the sessions ${PASSES} times over after ${WARM_UP_PASSES} warm-up passes a replica (straight to the provider ${DIRECT_PASSES} times); replicas: herald serve ${REPLICA_EXTRAS.join(' ')}${PIN ? ', each held to a core of its own (taskset)' : ', floating'}.`);
   lines.push('Medians of the rounds (min–max):');
   lines.push('| setup | req/s | MB/s in | latency p50 | p95 | added p50 | added p95 | replica CPU/request | cores: replicas | nginx | redis | client | provider | rest of machine | failures | not optimized |');
   lines.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');

@@ -124,22 +124,19 @@ export class VectorSlab {
   }
 }
 
-/**
- * What is kept of one term: its vector (its rows summed; undefined for an opaque number, which
- * gets no weight) and scratch fields for counting it in the text being embedded.
- */
+/** What is kept of one term: its vector (its rows summed) and scratch fields for counting it in the text being embedded. */
 export class TermEntry {
   /** The text being embedded when this term was last counted (see TermVectors.nextText). */
   stamp = 0;
   /** Its occurrences in that text. */
   count = 0;
-  constructor(readonly term: string, readonly vector: Float32Array | undefined) {}
+  constructor(readonly term: string, readonly vector: Float32Array) {}
 }
 
 /**
  * The entries of single terms, kept so a term seen before costs one map lookup and one
  * addition of its vector instead of its rows (log lines repeat their words endlessly, and a
- * long identifier has dozens of n-gram rows), and an opaque number is recognized once.
+ * long identifier has dozens of n-gram rows).
  * Bounded by two generations: when the newer one fills, it becomes the older and the oldest
  * is dropped, so a log with more distinct terms than the bound still finds its frequent words
  * (a term found in the older generation is moved to the newer).
@@ -153,11 +150,11 @@ export class TermVectors {
     this.slab = new VectorSlab(model.header.dimension);
   }
 
-  /** The entry of a term, made on first sight. */
+  /** The entry of a term, made on first sight (opaque numbers get none: see StaticFeaturizer.isOpaqueNumber). */
   entry(term: string): TermEntry {
     const recent = this.newer.get(term);
     if (recent) return recent;
-    const entry = this.older.get(term) ?? new TermEntry(term, this.featurizer.isOpaqueNumber(term) ? undefined : this.compute(term));
+    const entry = this.older.get(term) ?? new TermEntry(term, this.compute(term));
     this.newer.set(term, entry);
     return entry;
   }
@@ -214,8 +211,10 @@ export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchT
   counted.length = 0;
   let read = 0;
   for (let index = 0; index < searchTerms.length && read < maxTerms; index++) {
-    const entry = terms.entry(searchTerms[index]!);
-    if (entry.vector === undefined) continue;
+    const term = searchTerms[index]!;
+    // Checked before the memo: opaque numbers are mostly seen once (timestamps, ids), and a cheap test.
+    if (terms.featurizer.isOpaqueNumber(term)) continue;
+    const entry = terms.entry(term);
     if (entry.stamp !== stamp) {
       entry.stamp = stamp;
       entry.count = 0;
@@ -228,7 +227,7 @@ export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchT
   for (let at = 0; at < counted.length; at++) {
     const entry = counted[at]!;
     const weight = 1 + Math.log(entry.count);
-    const termVector = entry.vector!;
+    const termVector = entry.vector;
     for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
   }
   counted.length = 0;

@@ -49,12 +49,23 @@ function fromPath(path: string, sample: string): ContentFormat | undefined {
 
 /** Detects the format from the command/path hint first, then the content's shape. */
 export function detectContentFormat(text: string, hint: ContentHint = {}): ContentFormat {
-  const sample = text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
+  return formatFromHint(text, hint) ?? formatFromShape(text);
+}
+
+/** The format the command or path hint says, undefined when neither settles it (the shape decides then). */
+export function formatFromHint(text: string, hint: ContentHint): ContentFormat | undefined {
   const byCommand = hint.command !== undefined ? fromCommand(hint.command) : undefined;
   if (byCommand !== undefined) return byCommand;
-  const byPath = hint.path !== undefined ? fromPath(hint.path, sample) : undefined;
-  if (byPath !== undefined) return byPath;
-  return fromShape(text, sample);
+  return hint.path !== undefined ? fromPath(hint.path, sampleOf(text)) : undefined;
+}
+
+/** The format the content's shape says, whatever printed it (the format with no hint). */
+export function formatFromShape(text: string): ContentFormat {
+  return fromShape(text, sampleOf(text));
+}
+
+function sampleOf(text: string): string {
+  return text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
 }
 
 function fromShape(text: string, sample: string): ContentFormat {

@@ -66,7 +66,11 @@ export function createHistoryTrim(): Strategy {
       let candidates = 0;
       // What the messages before the candidate show, gathered as far as a question needs (each
       // message once, in the form it goes out in), not looked up in every earlier message per name.
-      const shown = new ShownSoFar(seen, messages, context.deadline);
+      const asked = new Set<string>();
+      for (let index = context.frozenCount; index < context.freshStart; index++) {
+        if (messages[index]!.role === 'assistant') for (const name of seen.namesOf(messages[index]!)) asked.add(name);
+      }
+      const shown = new ShownSoFar(seen, messages, context.deadline, asked);
       for (let index = context.frozenCount; index < context.freshStart; index++) {
         const message = messages[index]!;
         if (message.role !== 'assistant') continue;
@@ -142,12 +146,19 @@ class SeenIndex {
 class ShownSoFar {
   private readonly names = new Set<string>();
   private readonly lines = new Set<string>();
+  /** The names of `asked` the messages read so far show (see hasAskedName). */
+  private readonly askedShown = new Set<string>();
   private namesRead = 0;
+  private askedRead = 0;
   private linesRead = 0;
   private limit = 0;
 
-  /** @param messages the request's messages, those before the candidate in the form they go out in. */
-  constructor(private readonly seen: SeenIndex, private readonly messages: readonly ChatMessage[], private readonly deadline: Deadline) {}
+  /**
+   * @param messages the request's messages, those before the candidate in the form they go out in.
+   * @param asked the names questions are expected about (the candidates' own names): for these
+   *   only they are gathered, not every name of every earlier output (outputs carry thousands).
+   */
+  constructor(private readonly seen: SeenIndex, private readonly messages: readonly ChatMessage[], private readonly deadline: Deadline, private readonly asked: ReadonlySet<string> = new Set()) {}
 
   /** Questions from now on are about the messages before `index`. */
   before(index: number): void {
@@ -155,6 +166,27 @@ class ShownSoFar {
   }
 
   hasName(name: string): boolean {
+    return this.asked.has(name) ? this.hasAskedName(name) : this.hasAnyName(name);
+  }
+
+  /** The same answer as hasAnyName for a name of `asked`, gathering only those names from each message. */
+  private hasAskedName(name: string): boolean {
+    if (this.askedShown.has(name)) return true;
+    while (this.askedRead < this.limit) {
+      const names = this.seen.namesOf(this.messages[this.askedRead++]!);
+      // Whichever of the two sets is smaller is walked.
+      if (names.size <= this.asked.size) {
+        for (const each of names) if (this.asked.has(each)) this.askedShown.add(each);
+      } else {
+        for (const each of this.asked) if (names.has(each)) this.askedShown.add(each);
+      }
+      this.deadline.check();
+      if (names.has(name)) return true;
+    }
+    return false;
+  }
+
+  private hasAnyName(name: string): boolean {
     if (this.names.has(name)) return true;
     while (this.namesRead < this.limit) {
       const names = this.seen.namesOf(this.messages[this.namesRead++]!);

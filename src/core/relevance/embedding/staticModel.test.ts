@@ -10,7 +10,7 @@ import { bundledModelFolder, SHIPPED_MODEL_NAME } from './bundledModel';
 import { loadEmbedder } from './loadEmbedder';
 import { MODEL_MANIFEST_FILE, resolveModelFolder, sha256File } from './modelFolder';
 import { StaticFeaturizer } from './staticFeatures';
-import { createStaticEmbedder, decodeStaticModel, encodeStaticModel, readStaticModel } from './staticModel';
+import { createStaticEmbedder, decodeStaticModel, embedStatic, encodeStaticModel, layoutOf, readStaticModel, TermVectors } from './staticModel';
 
 const CACHE = path.resolve(__dirname, '..', '..', '..', '..', 'test', '.cache');
 
@@ -66,6 +66,16 @@ describe('static embedding model', () => {
     const embedder = createStaticEmbedder('test', model);
     assert.deepEqual(embedder.embedTerms(['16:13:38.811', '13:38.811', 'disk', 'full']), embedder.embedTerms(['disk', 'full']));
     assert.notDeepEqual(embedder.embedTerms(['404', 'disk', 'full']), embedder.embedTerms(['disk', 'full']));
+  });
+
+  it('counts terms on its memo the same however small the memo, its generations turning over between texts', () => {
+    const model = decodeStaticModel(modelBytes(SETTINGS), 'model.bin');
+    const texts = ['disk full on node-7, disk full again', 'retrying upload: upload failed, disk full', 'the cache evicts user sessions', 'disk disk disk cache cache user', ''];
+    const small = new TermVectors(model, new StaticFeaturizer(layoutOf(model.header)), 4);
+    const large = new TermVectors(model, new StaticFeaturizer(layoutOf(model.header)));
+    for (let round = 0; round < 3; round++) {
+      for (const text of texts) assert.deepEqual(embedStatic(model, small, text), embedStatic(model, large, text), text);
+    }
   });
 
   it('a word it never saw still gets a vector from its character n-grams', () => {

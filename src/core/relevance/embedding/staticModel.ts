@@ -101,35 +101,82 @@ export function layoutOf(header: StaticModelHeader): StaticFeatureLayout {
 }
 
 /**
- * The vectors of single terms (their rows summed), kept so a term seen before costs one
- * addition of its vector instead of one per row: log lines repeat their words endlessly, and a
- * long identifier has dozens of n-gram rows. Bounded by two generations: when the newer one
- * fills, it becomes the older and the oldest is dropped, so a log with more distinct terms
- * than the bound still finds its frequent words (a term found in the older generation is
- * moved to the newer).
+ * Float vectors of one dimension cut from shared blocks: a small typed array of its own costs
+ * a backing store and external-memory bookkeeping in V8 (that allocation and its collection
+ * were the largest single cost of embedding a log's lines). A block lives while any vector
+ * cut from it does.
+ */
+export class VectorSlab {
+  private block: Float32Array;
+  private used = 0;
+  constructor(private readonly dimension: number, private readonly vectorsPerBlock = 256) {
+    this.block = new Float32Array(dimension * vectorsPerBlock);
+  }
+
+  /** A zeroed vector of the slab's dimension. */
+  allocate(): Float32Array {
+    if (this.used === this.vectorsPerBlock) {
+      this.block = new Float32Array(this.dimension * this.vectorsPerBlock);
+      this.used = 0;
+    }
+    const start = this.used++ * this.dimension;
+    return this.block.subarray(start, start + this.dimension);
+  }
+}
+
+/** What is kept of one term: its vector (its rows summed) and scratch fields for counting it in the text being embedded. */
+export class TermEntry {
+  /** The text being embedded when this term was last counted (see TermVectors.nextText). */
+  stamp = 0;
+  /** Its occurrences in that text. */
+  count = 0;
+  constructor(readonly term: string, readonly vector: Float32Array) {}
+}
+
+/**
+ * The entries of single terms, kept so a term seen before costs one map lookup and one
+ * addition of its vector instead of its rows (log lines repeat their words endlessly, and a
+ * long identifier has dozens of n-gram rows).
+ * Bounded by two generations: when the newer one fills, it becomes the older and the oldest
+ * is dropped, so a log with more distinct terms than the bound still finds its frequent words
+ * (a term found in the older generation is moved to the newer).
  */
 export class TermVectors {
-  private newer = new Map<string, Float32Array>();
-  private older = new Map<string, Float32Array>();
-  constructor(private readonly model: StaticModel, readonly featurizer: StaticFeaturizer, private readonly limit = 40_000) {}
+  private newer = new Map<string, TermEntry>();
+  private older = new Map<string, TermEntry>();
+  private stamp = 0;
+  readonly slab: VectorSlab;
+  constructor(private readonly model: StaticModel, readonly featurizer: StaticFeaturizer, private readonly limit = 40_000) {
+    this.slab = new VectorSlab(model.header.dimension);
+  }
 
-  of(term: string): Float32Array {
+  /** The entry of a term, made on first sight (opaque numbers get none: see StaticFeaturizer.isOpaqueNumber). */
+  entry(term: string): TermEntry {
     const recent = this.newer.get(term);
     if (recent) return recent;
-    const vector = this.older.get(term) ?? this.compute(term);
+    const entry = this.older.get(term) ?? new TermEntry(term, this.compute(term));
+    this.newer.set(term, entry);
+    return entry;
+  }
+
+  /**
+   * A fresh stamp for counting the terms of one text (entries of earlier texts hold older
+   * stamps). Generations turn over here, between texts only, so a term counted in a text keeps
+   * its one entry until the text is done.
+   */
+  nextText(): number {
     if (this.newer.size >= this.limit / 2) {
       this.older = this.newer;
       this.newer = new Map();
     }
-    this.newer.set(term, vector);
-    return vector;
+    return ++this.stamp;
   }
 
   private compute(term: string): Float32Array {
     const { dimension } = this.model.header;
     const table = this.model.weights;
     const scales = this.model.scales;
-    const vector = new Float32Array(dimension);
+    const vector = this.slab.allocate();
     const rows = this.featurizer.rowsOf(term);
     const known = this.featurizer.knows(term);
     const ngrams = rows.length - (known ? 1 : 0);
@@ -151,21 +198,48 @@ export function embedStatic(model: StaticModel, terms: TermVectors, text: string
   return embedStaticTerms(model, terms, tokenizeForSearch(text));
 }
 
-/** The unit vector of a text given its search terms (what {@link embedStatic} computes after tokenizing). */
+/**
+ * The unit vector of a text given its search terms (what {@link embedStatic} computes after
+ * tokenizing): the terms StaticFeaturizer.countsOfTerms counts, in the same order, each
+ * counted on its memo entry rather than in a map of the text's own.
+ */
 export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchTerms: readonly string[]): Float32Array {
   const { dimension } = model.header;
-  const vector = new Float32Array(dimension);
-  for (const [term, count] of terms.featurizer.countsOfTerms(searchTerms)) {
-    const weight = 1 + Math.log(count);
-    const termVector = terms.of(term);
+  const { maxTerms } = model.header;
+  const stamp = terms.nextText();
+  const counted = COUNTED;
+  counted.length = 0;
+  let read = 0;
+  for (let index = 0; index < searchTerms.length && read < maxTerms; index++) {
+    const term = searchTerms[index]!;
+    // Checked before the memo: opaque numbers are mostly seen once (timestamps, ids), and a cheap test.
+    if (terms.featurizer.isOpaqueNumber(term)) continue;
+    const entry = terms.entry(term);
+    if (entry.stamp !== stamp) {
+      entry.stamp = stamp;
+      entry.count = 0;
+      counted.push(entry);
+    }
+    entry.count++;
+    read++;
+  }
+  const vector = terms.slab.allocate();
+  for (let at = 0; at < counted.length; at++) {
+    const entry = counted[at]!;
+    const weight = 1 + Math.log(entry.count);
+    const termVector = entry.vector;
     for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
   }
+  counted.length = 0;
   let norm = 0;
   for (let column = 0; column < dimension; column++) norm += vector[column]! * vector[column]!;
   norm = Math.sqrt(norm);
   if (norm > 0) for (let column = 0; column < dimension; column++) vector[column]! /= norm;
   return vector;
 }
+
+/** Scratch list of the terms counted in the text being embedded (embedding is synchronous). */
+const COUNTED: TermEntry[] = [];
 
 /**
  * An embedder over a static model; vectors of repeated texts come from a bounded cache. It

@@ -108,14 +108,20 @@ export class StaticFeaturizer {
   countsOfTerms(terms: readonly string[]): ReadonlyMap<string, number> {
     const counts = this.scratchCounts;
     counts.clear();
+    this.forEachCountedTerm(terms, (term) => counts.set(term, (counts.get(term) ?? 0) + 1));
+    return counts;
+  }
+
+  /** Visits, in order, each of the first `maxTerms` terms that carry meaning (opaque numbers skipped): the terms a text's vector is made of. */
+  forEachCountedTerm(terms: readonly string[], visit: (term: string) => void): void {
     let read = 0;
     for (let index = 0; index < terms.length && read < this.layout.maxTerms; index++) {
       const term = terms[index]!;
+      // Checked before anything is looked up: opaque numbers are mostly seen once (timestamps, ids), and a cheap test.
       if (this.isOpaqueNumber(term)) continue;
-      counts.set(term, (counts.get(term) ?? 0) + 1);
+      visit(term);
       read++;
     }
-    return counts;
   }
 
   /**

@@ -200,20 +200,15 @@ export function embedStatic(model: StaticModel, terms: TermVectors, text: string
 
 /**
  * The unit vector of a text given its search terms (what {@link embedStatic} computes after
- * tokenizing): the terms StaticFeaturizer.countsOfTerms counts, in the same order, each
+ * tokenizing): the terms StaticFeaturizer.forEachCountedTerm visits, in its order, each
  * counted on its memo entry rather than in a map of the text's own.
  */
 export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchTerms: readonly string[]): Float32Array {
   const { dimension } = model.header;
-  const { maxTerms } = model.header;
   const stamp = terms.nextText();
   const counted = COUNTED;
   counted.length = 0;
-  let read = 0;
-  for (let index = 0; index < searchTerms.length && read < maxTerms; index++) {
-    const term = searchTerms[index]!;
-    // Checked before the memo: opaque numbers are mostly seen once (timestamps, ids), and a cheap test.
-    if (terms.featurizer.isOpaqueNumber(term)) continue;
+  terms.featurizer.forEachCountedTerm(searchTerms, (term) => {
     const entry = terms.entry(term);
     if (entry.stamp !== stamp) {
       entry.stamp = stamp;
@@ -221,8 +216,7 @@ export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchT
       counted.push(entry);
     }
     entry.count++;
-    read++;
-  }
+  });
   const vector = terms.slab.allocate();
   for (let at = 0; at < counted.length; at++) {
     const entry = counted[at]!;

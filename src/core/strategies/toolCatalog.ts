@@ -202,8 +202,8 @@ function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, opt
  * `create_file`, not `read_file`) occurs in what the user or the assistant wrote.
  */
 function describedByName(tool: ToolDefinition, mcp: McpToolName | undefined, authored: ReadonlySet<string>): boolean {
-  const words = wordsOf(mcp ? mcp.tool : tool.name).filter((word) => word.length >= 3 && !NAME_FILLERS.has(word)).map(stem);
-  return words.length > 0 && words.every((word) => authored.has(word));
+  const words = nameWords(tool, mcp);
+  return words.size > 0 && [...words].every((word) => authored.has(word));
 }
 
 /**
@@ -221,9 +221,9 @@ function isTied(toolWords: ReadonlySet<string>, named: ReadonlySet<string>, auth
   return false;
 }
 
-/** The stems of a tool's own name (an MCP tool's without its server label). */
+/** The stems of a tool's own name (an MCP tool's without its server label), its joining words left out. */
 function nameWords(tool: ToolDefinition, mcp: McpToolName | undefined): Set<string> {
-  return new Set(wordsOf(mcp ? mcp.tool : tool.name).filter((word) => word.length >= 3).map(stem));
+  return new Set(wordsOf(mcp ? mcp.tool : tool.name).filter((word) => word.length >= 3 && !NAME_FILLERS.has(word)).map(stem));
 }
 
 /** True when every word of the name is one of {@link WORKSPACE_WORDS} (`list_dir`, `run_in_terminal`, `MultiEdit`). */

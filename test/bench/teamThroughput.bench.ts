@@ -183,16 +183,6 @@ function cpuSeconds(pid: number): number {
   }
 }
 
-/** CPU seconds of a process's main thread alone (a replica's event loop, without its GC and I/O helper threads). */
-function mainThreadSeconds(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
-
 /** A replica's threads: CPU seconds of its main thread (user, system) and of its other threads, and context switches of all of them (voluntary: it waited; involuntary: the core was taken from it). */
 interface ThreadFigures {
   readonly mainUser: number;
@@ -200,6 +190,11 @@ interface ThreadFigures {
   readonly others: number;
   readonly voluntary: number;
   readonly involuntary: number;
+}
+
+/** CPU seconds of a replica's main thread alone (its event loop, without its GC and I/O helper threads). */
+function mainThreadOf(figures: ThreadFigures): number {
+  return figures.mainUser + figures.mainSystem;
 }
 
 function threadFigures(pid: number): ThreadFigures {
@@ -456,7 +451,6 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     const nginxPids = (): number[] => (nginx ? [nginx.child.pid!, ...childrenOf(nginx.child.pid!)] : []);
     const snapshot = () => ({
       replicas: replicaPids.map(cpuSeconds),
-      mainThreads: replicaPids.map(mainThreadSeconds),
       threads: replicaPids.map(threadFigures),
       nginx: nginxPids().reduce((sum, pid) => sum + cpuSeconds(pid), 0),
       redis: cpuSeconds(cluster.redisPid),
@@ -491,7 +485,7 @@ async function run(cluster: Cluster, replicaCount: number, sessions: readonly Se
     const redis = { commandsPerRequest: perServed(Object.values(traffic.commands).reduce((sum, value) => sum + value, 0)), readsPerRequest: perServed(traffic.reads), kbInPerRequest: perServed(traffic.bytesIn) / 1024, kbOutPerRequest: perServed(traffic.bytesOut) / 1024, commands: Object.fromEntries(Object.entries(traffic.commands).map(([name, calls]) => [name, Number(perServed(calls).toFixed(2))])) };
     const machineBusy = end!.machine.busy - start!.machine.busy;
     const msPerRequest = (seconds: number): number => (seconds * 1000) / Math.max(1, load.requests);
-    const mainThread = replicas.map((_, index) => end!.mainThreads[index]! - start!.mainThreads[index]!);
+    const mainThread = replicas.map((_, index) => mainThreadOf(end!.threads[index]!) - mainThreadOf(start!.threads[index]!));
     const perRequest = {
       replicas: msPerRequest(replicaCpu.reduce((sum, value) => sum + value, 0)),
       // One replica's event loop per request it served: what bounds one replica's rate.

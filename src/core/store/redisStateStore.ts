@@ -5,6 +5,12 @@
  * (`applyBudget` sets it when asked to). Commands fail fast when Redis is away (no offline
  * queue, a command timeout), so a caller can fail open instead of waiting; the client
  * reconnects by itself.
+ *
+ * The command timeout is our own ({@link answerWithin}), not ioredis's: a timer that comes due
+ * while the event loop is busy (a long synchronous optimization on the same thread) runs before
+ * the loop reads the sockets, so ioredis's timeout failed commands whose answer had been waiting
+ * since long before ("Command timed out" under load, the request sent unoptimized). Ours looks
+ * at the socket first.
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -24,11 +30,34 @@ export interface RedisStoreOptions {
 /** Longest pause between two attempts to reconnect to a Redis that went away. */
 export const RECONNECT_MAX_GAP_MS = 250;
 
+/**
+ * The command's answer, or a rejection once `timeoutMs` passed without one. When the timer comes
+ * due, the rejection waits for `setImmediate`, which runs after the event loop's poll phase of the
+ * same turn: an answer that arrived while the loop was busy is read there first and wins.
+ */
+export function answerWithin<T>(command: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let settled = false;
+    const settle = (finish: () => void): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      finish();
+    };
+    const timer = setTimeout(() => setImmediate(() => settle(() => reject(new Error(`Herald: Redis did not answer ${what} within ${timeoutMs} ms`)))), timeoutMs);
+    command.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error instanceof Error ? error : new Error(String(error)))),
+    );
+  });
+}
+
 export class RedisStateStore implements StateStore {
   readonly description: string;
   private readonly client: Redis;
   private readonly prefix: string;
   private readonly ttlMs: number;
+  private readonly timeoutMs: number;
   private lastError: string | undefined;
 
   constructor(options: RedisStoreOptions) {
@@ -38,9 +67,9 @@ export class RedisStateStore implements StateStore {
     this.description = `redis ${url.hostname}:${url.port || '6379'}${url.pathname.length > 1 ? url.pathname : ''}`;
     this.prefix = options.prefix ?? 'herald:';
     this.ttlMs = options.ttlMs ?? DEFAULT_STORE_TTL_MS;
+    this.timeoutMs = options.commandTimeoutMs ?? 1000;
     this.client = new Redis(options.url, {
       enableOfflineQueue: false,
-      commandTimeout: options.commandTimeoutMs ?? 1000,
       maxRetriesPerRequest: 0,
       connectTimeout: 2000,
       // Reconnect for ever, at most a quarter of a second apart: a restarted Redis is used again
@@ -90,7 +119,7 @@ export class RedisStateStore implements StateStore {
     if (keys.length === 0) return [];
     const pipeline = this.client.pipeline();
     for (const key of keys) pipeline.getex(this.prefix + key, 'PX', this.ttlMs);
-    const results = (await pipeline.exec()) ?? [];
+    const results = (await answerWithin(pipeline.exec(), this.timeoutMs, `GETEX of ${keys.length} keys`)) ?? [];
     return keys.map((_key, index) => {
       const [error, value] = results[index] ?? [new Error('no answer'), null];
       if (error) throw error;
@@ -106,7 +135,7 @@ export class RedisStateStore implements StateStore {
       if (write.ifAbsent) pipeline.set(this.prefix + write.key, write.value, 'PX', ttl, 'NX');
       else pipeline.set(this.prefix + write.key, write.value, 'PX', ttl);
     }
-    const results = (await pipeline.exec()) ?? [];
+    const results = (await answerWithin(pipeline.exec(), this.timeoutMs, `SET of ${writes.length} keys`)) ?? [];
     return writes.map((_write, index) => {
       const [error, value] = results[index] ?? [new Error('no answer'), null];
       if (error) throw error;
@@ -116,11 +145,11 @@ export class RedisStateStore implements StateStore {
   }
 
   async deleteMany(keys: readonly string[]): Promise<void> {
-    if (keys.length > 0) await this.client.del(...keys.map((key) => this.prefix + key));
+    if (keys.length > 0) await answerWithin(this.client.del(...keys.map((key) => this.prefix + key)), this.timeoutMs, 'DEL');
   }
 
   async ping(): Promise<void> {
-    await this.client.ping();
+    await answerWithin(this.client.ping(), this.timeoutMs, 'PING');
   }
 
   /**
@@ -144,8 +173,8 @@ export class RedisStateStore implements StateStore {
    */
   async sharedKey(): Promise<Uint8Array> {
     const name = `${this.prefix}key`;
-    await this.client.set(name, Buffer.from(randomBytes(32)).toString('base64'), 'NX');
-    const value = await this.client.get(name);
+    await answerWithin(this.client.set(name, Buffer.from(randomBytes(32)).toString('base64'), 'NX'), this.timeoutMs, 'SET of the key');
+    const value = await answerWithin(this.client.get(name), this.timeoutMs, 'GET of the key');
     const key = value === null ? undefined : Buffer.from(value, 'base64');
     if (!key || key.length !== 32) throw new Error(`Herald: the Redis store holds no valid key under ${name}; delete it and restart every replica`);
     return key;

@@ -17,6 +17,7 @@
  */
 import * as fs from 'node:fs';
 import { z } from 'zod';
+import { GenerationalCache } from '../generationalCache';
 import { tokenizeForSearch } from '../searchTokenizer';
 import type { TermEmbedder } from '../types';
 import { StaticFeaturizer, type StaticFeatureLayout } from './staticFeatures';
@@ -241,11 +242,10 @@ const COUNTED: TermEntry[] = [];
  */
 export function createStaticEmbedder(name: string, model: StaticModel, cacheEntries = 10_000): TermEmbedder {
   const terms = new TermVectors(model, new StaticFeaturizer(layoutOf(model.header)));
-  const cache = new Map<string, Float32Array>();
+  const cache = new GenerationalCache<string, Float32Array>(cacheEntries);
   const remember = (text: string, vector: Float32Array): void => {
     // Long texts (whole outputs) are rarely repeated: only lines and passages are cached.
     if (text.length > 4096) return;
-    if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
     cache.set(text, vector);
   };
   return {

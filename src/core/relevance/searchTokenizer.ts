@@ -36,9 +36,22 @@ const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
 /** Search terms of a text, in order of appearance (duplicates kept, so term frequency counts). */
 export function tokenizeForSearch(text: string): string[] {
   const terms: string[] = [];
+  forEachSearchWord(text, (word) => {
+    const wordTerms = searchTermsOfWord(word);
+    for (let index = 0; index < wordTerms.length; index++) terms.push(wordTerms[index]!);
+  });
+  return terms;
+}
+
+/**
+ * Visits each word of a text in order (what WORD matches): a text's search terms are its
+ * words' terms ({@link searchTermsOfWord}) one after the other, so a caller that meets the same
+ * words again can keep what it derived from each.
+ */
+export function forEachSearchWord(text: string, visit: (word: string) => void): void {
   if (NON_ASCII.test(text)) {
-    for (const match of text.matchAll(WORD)) addTermsOf(match[0], terms);
-    return terms;
+    for (const match of text.matchAll(WORD)) visit(match[0]);
+    return;
   }
   // ASCII text (most logs and code): the words WORD matches, found without the regular expression.
   const length = text.length;
@@ -57,13 +70,12 @@ export function tokenizeForSearch(text: string): string[] {
       if (joined === at || joined === length || !isAsciiWordCode(text.charCodeAt(joined))) break;
       at = skipWordCodes(text, joined + 1);
     }
-    addTermsOf(text.slice(start, at), terms);
+    visit(text.slice(start, at));
   }
-  return terms;
 }
 
-/** Appends a word's search terms, from the memo when the word was seen before. */
-function addTermsOf(word: string, terms: string[]): void {
+/** The search terms of one word (as {@link forEachSearchWord} gives it), from the memo when the word was seen before. */
+export function searchTermsOfWord(word: string): readonly string[] {
   let wordTerms = WORD_CACHE.get(word);
   if (wordTerms === undefined) {
     const fresh: string[] = [];
@@ -73,7 +85,7 @@ function addTermsOf(word: string, terms: string[]): void {
     if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
     WORD_CACHE.set(word, wordTerms);
   }
-  for (let index = 0; index < wordTerms.length; index++) terms.push(wordTerms[index]!);
+  return wordTerms;
 }
 
 const NON_ASCII = /[^\0-\x7f]/;

@@ -17,7 +17,7 @@
  */
 import * as fs from 'node:fs';
 import { z } from 'zod';
-import { GenerationalCache } from '../generationalCache';
+import { GenerationalCache } from '../../generationalCache';
 import { tokenizeForSearch } from '../searchTokenizer';
 import type { TermBatch, TermEmbedder } from '../types';
 import { StaticFeaturizer, type StaticFeatureLayout } from './staticFeatures';

@@ -38,6 +38,8 @@ import { optionDefaults } from '../pipeline/optionSchema';
 import { TOOL_CATALOG_OPTIONS } from './options/toolCatalogOptions';
 import { booleanOption, numberOption, stringListOption } from './shared/optionReads';
 import { topicWords, wordsOf, stem } from './toolDescriptions/topicWords';
+import { untiedSections, withSectionsElided } from './catalog/descriptionSections';
+import type { Stash } from '../stash/stash';
 
 export const TOOL_CATALOG_ID = 'tool_catalog';
 
@@ -60,6 +62,8 @@ export interface ToolCatalogPin {
   readonly grown: number;
   /** How many tools kept their full schema at the decision, by reason (`named: 10, tied: 3`). */
   readonly keptBecause: string;
+  /** Headings of the description sections stashed per full tool (`descriptionSections.ts`); absent when none. */
+  readonly sections?: Readonly<Record<string, readonly string[]>>;
 }
 
 const PIN_KEY = 'selection';
@@ -121,7 +125,7 @@ export function createToolCatalog(): Strategy {
         event = pin ? (pin.targetKind !== kind ? 'the target kind changed' : 'the tool list changed') : 'first request of the session';
       }
       if (selection !== pin) context.state.set(PIN_KEY, selection);
-      return render(request, selection, event, options, context.tokens, fullTokens, memo, fingerprint);
+      return render(request, selection, event, options, context.tokens, fullTokens, memo, fingerprint, context.stash);
     },
   };
 }
@@ -163,8 +167,22 @@ function decide(request: ChatRequest, conversation: ChatRequest, fingerprint: st
   const keptBecause = [...counts].map(([reason, count]) => `${reason}: ${count}`).join(', ');
   const saved = savedTokens(request.tools, new Set(catalogued), options.maxLineChars, tokens);
   // A catalog that saves little cannot pay for the cache write one load would cost.
-  if (catalogued.length === 0 || saved < options.minSavedTokens) return { fingerprint, targetKind: kind, full: request.tools.map((tool) => tool.name), catalogued: [], grown: 0, keptBecause };
-  return { fingerprint, targetKind: kind, full, catalogued, grown: 0, keptBecause };
+  const offered = catalogued.length > 0 && saved >= options.minSavedTokens;
+  const kept = offered ? full : request.tools.map((tool) => tool.name);
+  const sections = sectionsOf(request.tools.filter((tool) => kept.includes(tool.name) && isMovable(tool)), conversation, options.sectionMinChars);
+  return { fingerprint, targetKind: kind, full: kept, catalogued: offered ? catalogued : [], grown: 0, keptBecause, ...(sections ? { sections } : {}) };
+}
+
+/** The description sections each kept tool goes out without, by tool name; undefined when none. */
+function sectionsOf(tools: readonly ToolDefinition[], conversation: ChatRequest, minChars: number): Record<string, string[]> | undefined {
+  if (minChars <= 0) return undefined;
+  const authored = topicWords(conversationTexts(conversation).authored);
+  const sections: Record<string, string[]> = {};
+  for (const tool of tools) {
+    const headings = untiedSections(tool, authored, minChars);
+    if (headings.length > 0) sections[tool.name] = headings;
+  }
+  return Object.keys(sections).length > 0 ? sections : undefined;
 }
 
 function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, options: ToolCatalogOptions, tokens: TokenCounter, earlier: ReadonlySet<string>): Map<ToolDefinition, KeepReason> {
@@ -257,7 +275,35 @@ interface RenderedCatalog {
   readonly mcpCatalogued: number;
 }
 
-function render(request: ChatRequest, selection: ToolCatalogPin, event: string, options: ToolCatalogOptions, tokens: TokenCounter, fullTokens: number, memo: RenderMemo, fingerprint: string): StrategyResult {
+function render(request: ChatRequest, selection: ToolCatalogPin, event: string, options: ToolCatalogOptions, tokens: TokenCounter, fullTokens: number, memo: RenderMemo, fingerprint: string, stash: Stash): StrategyResult {
+  const result = renderCatalog(request, selection, event, options, tokens, fullTokens, memo, fingerprint);
+  return selection.sections ? withSections(result, selection.sections, stash, tokens, fullTokens) : result;
+}
+
+/** The result with the pinned description sections of its full tools stashed (handles computed afresh: each stash keys its own). */
+function withSections(result: StrategyResult, sections: Readonly<Record<string, readonly string[]>>, stash: Stash, tokens: TokenCounter, fullTokens: number): StrategyResult {
+  const handles: string[] = [];
+  const tools = result.request.tools.map((tool) => {
+    const headings = sections[tool.name];
+    if (!headings) return tool;
+    const elided = withSectionsElided(tool, headings, stash, TOOL_CATALOG_ID);
+    if (elided.handle) handles.push(elided.handle);
+    return elided.tool;
+  });
+  if (handles.length === 0) return result;
+  const after = tools.reduce((sum, tool) => sum + toolTokens(tool, tokens), 0);
+  const note = `; sections of ${handles.length} tool description(s) the conversation has not raised stashed behind a marker`;
+  return {
+    ...result,
+    request: { ...result.request, tools },
+    action: result.action === 'tools-kept' ? 'tool-sections-stashed' : result.action,
+    reason: `${result.reason}${note}`,
+    handles: [...(result.handles ?? []), ...handles],
+    details: { ...result.details, sectionTools: handles.length, toolTokensBefore: fullTokens, toolTokensAfter: after },
+  };
+}
+
+function renderCatalog(request: ChatRequest, selection: ToolCatalogPin, event: string, options: ToolCatalogOptions, tokens: TokenCounter, fullTokens: number, memo: RenderMemo, fingerprint: string): StrategyResult {
   const details = { tools: request.tools.length, full: selection.full.length, catalogued: selection.catalogued.length, grown: selection.grown, replayed: event === 'replayed', targetKind: selection.targetKind, keptBecause: selection.keptBecause };
   if (selection.catalogued.length === 0) return { request, action: 'tools-kept', reason: `every tool keeps its schema: a catalog would save under ${options.minSavedTokens} tokens or nothing is left to list (${event})`, details };
   // The same list, in the same order and format, with the same catalogued set, renders to the same block.
@@ -388,6 +434,7 @@ function readOptions(values: Readonly<Record<string, unknown>>): ToolCatalogOpti
     keepTools: stringListOption(values, TOOL_CATALOG_ID, 'keepTools'),
     keepPrefixes: stringListOption(values, TOOL_CATALOG_ID, 'keepPrefixes'),
     maxLineChars: numberOption(values, TOOL_CATALOG_ID, 'maxLineChars', 1),
+    sectionMinChars: numberOption(values, TOOL_CATALOG_ID, 'sectionMinChars', 0),
   };
 }
 

@@ -14,7 +14,10 @@ import { FakeTarget } from './fakeTarget';
 /** A Python file as Claude Code's Read shows it: numbered lines, names nothing else in the conversation uses. */
 const FILE = Array.from({ length: 80 }, (_, index) => `${String(index + 1).padStart(6)}→def handler_${index}(payload_${index}): return transform_${index}(payload_${index})`).join('\n');
 const POINTER = 'Wasted call — file unchanged since your last Read. Refer to that earlier tool_result instead.';
-const SAVED = `${Array.from({ length: 60 }, (_, index) => `row ${index} checksum_${index * 7919}`).join('\n')}\n... [output truncated]\nFull output saved to: /tmp/claude/tool-results/b7f3.txt`;
+const TABLE = Array.from({ length: 60 }, (_, index) => `row ${index} checksum_${index * 7919}`).join('\n');
+const SAVED = `${TABLE}\n... [output truncated]\nFull output saved to: /tmp/claude/tool-results/b7f3.txt`;
+/** Qwen Code's note: it comes first, then the head and tail of the output it kept. */
+const QWEN_SAVED = `Tool output was too large and has been truncated.\nThe full output has been saved to: /tmp/.qwen/tmp/run_shell_command_6701.output\nTo read the complete output, use the read_file tool with the absolute file path above.\n\nTruncated part of the output:\n${TABLE}`;
 
 const text = (role: ChatMessage['role'], value: string): ChatMessage => ({ role, parts: [{ type: 'text', text: value }], contentShape: 'parts' });
 const call = (id: string, name: string, input: object): ChatMessage => ({ role: 'assistant', parts: [{ type: 'tool_call', id, name, arguments: input }], contentShape: 'parts' });
@@ -86,14 +89,19 @@ describe('the client\'s own references hold', () => {
     assert.equal(resultText(target.received[5]!, 10), resultText(withPointer, 10), 'the next request repeats those bytes');
   });
 
-  it('keeps a saved-output note (and its path) readable once the conversation moved past it', async () => {
-    const messages = [text('user', 'Check the table.'), call('s1', 'Bash', { command: 'python dump.py' }), result('s1', SAVED), call('s2', 'Bash', { command: 'date' }), result('s2', 'Tue'), text('assistant', 'Looked fine.'), text('user', 'Now the README.')];
-    const { target, send } = setup();
-    for (const end of [3, 5, 7]) await send(requestUpTo(end, messages));
-    assert.ok(resultText(target.received[2]!, 2).includes('Full output saved to: /tmp/claude/tool-results/b7f3.txt'));
-    const plain = [...messages.slice(0, 2), result('s1', SAVED.replace(/\n\.\.\. \[output truncated\][\s\S]*$/, '')), ...messages.slice(3)];
-    const other = setup();
-    for (const end of [3, 5, 7]) await other.send(requestUpTo(end, plain));
-    assert.ok(!resultText(other.target.received[2]!, 2).includes('checksum_7919'), 'the same output without the note is masked (the guard is what keeps it)');
-  });
+  for (const [client, saved, note] of [
+    ['Claude Code', SAVED, 'Full output saved to: /tmp/claude/tool-results/b7f3.txt'],
+    ['Qwen Code', QWEN_SAVED, 'The full output has been saved to: /tmp/.qwen/tmp/run_shell_command_6701.output'],
+  ] as const) {
+    it(`keeps a saved-output note (and its path) readable once the conversation moved past it (${client}'s wording)`, async () => {
+      const messages = [text('user', 'Check the table.'), call('s1', 'Bash', { command: 'python dump.py' }), result('s1', saved), call('s2', 'Bash', { command: 'date' }), result('s2', 'Tue'), text('assistant', 'Looked fine.'), text('user', 'Now the README.')];
+      const { target, send } = setup();
+      for (const end of [3, 5, 7]) await send(requestUpTo(end, messages));
+      assert.ok(resultText(target.received[2]!, 2).includes(note));
+      const plain = [...messages.slice(0, 2), result('s1', TABLE), ...messages.slice(3)];
+      const other = setup();
+      for (const end of [3, 5, 7]) await other.send(requestUpTo(end, plain));
+      assert.ok(!resultText(other.target.received[2]!, 2).includes('checksum_7919'), 'the same output without the note is masked (the guard is what keeps it)');
+    });
+  }
 });

@@ -6,7 +6,8 @@
  *   last Read. Refer to that earlier tool_result instead.", Qwen Code's "[File app.py unchanged
  *   since last read in this session — the full content was provided earlier…]": the earlier
  *   result of the same tool on the same file must stay readable;
- * - a long output the client saved to a file with a preview ("Full output saved to: <path>"):
+ * - a long output the client saved to a file with a preview ("Full output saved to: <path>",
+ *   "The full output has been saved to: <path>"):
  *   the note, and the path in it, must stay readable where it is.
  *
  * This finds those results, so the strategies that rewrite tool output leave them as they are
@@ -21,8 +22,8 @@ import type { ChatRequest } from '../../chat/types';
 const UNCHANGED_POINTER = /unchanged since (?:your |the )?last read/i;
 /** The file a Qwen Code-style pointer names: "[File app.py unchanged since last read…". */
 const NAMED_FILE = /\bFile (\S+) unchanged since/;
-/** A note that the whole output was saved to a file, with its path. */
-const SAVED_OUTPUT_NOTE = /\b(?:full )?output (?:was )?saved to:? \S/i;
+/** A note that the whole output was saved to a file, with its path (Claude Code's "Full output saved to:", Qwen Code's "The full output has been saved to:"). */
+const SAVED_OUTPUT_NOTE = /\b(?:full )?output (?:was |has been |is )?saved to:? \S/i;
 /** Argument names clients give the file a read tool reads. */
 const PATH_KEYS = ['file_path', 'absolute_path', 'filePath', 'path', 'filename', 'file'];
 

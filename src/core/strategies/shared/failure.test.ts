@@ -20,6 +20,13 @@ describe('isFailureOutput', () => {
     assert.ok(isFailureOutput({ isError: false, text: source, command: 'cat run.sh | bash' }), 'piping a file into a shell runs it');
   });
 
+  it("reads a shell envelope's fields: an empty error and exit code 0 are no failure, an error or a non-zero exit is", () => {
+    const envelope = (output: string, error: string, exit: number) => `Command: seq 1 3000\nDirectory: (root)\nOutput: ${output}\nError: ${error}\nExit Code: ${exit}\nSignal: (none)\nProcess Group PGID: (none)`;
+    assert.ok(!isFailureOutput({ isError: false, text: envelope('1\n2\n3', '(none)', 0), command: 'seq 1 3000' }));
+    assert.ok(isFailureOutput({ isError: false, text: envelope('', 'spawn ENOENT', 0), command: 'seq 1 3000' }));
+    assert.ok(isFailureOutput({ isError: false, text: envelope('make: *** [build] Stop.', '(none)', 2), command: 'make build' }));
+  });
+
   it('lists failure lines in order, up to a limit', () => {
     assert.deepEqual(failureLines('ok\nERROR: one\nfine\nFATAL: two\nERROR: three', 2), ['ERROR: one', 'FATAL: two']);
   });

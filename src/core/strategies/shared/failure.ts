@@ -5,11 +5,13 @@
 import type { ToolOutputSegment } from '../../chat/toolOutput';
 
 /**
- * Lines that say something failed: tracebacks, errors, failed tests, panics. Anchored on
- * words a tool prints, not on prose that merely mentions errors.
+ * Lines that say something failed: tracebacks, errors, failed tests, panics, a non-zero exit
+ * code. Anchored on words a tool prints, not on prose that merely mentions errors, nor on a
+ * shell envelope's empty error field (Qwen Code's `run_shell_command` ends every output with
+ * `Error: (none)` and `Exit Code: 0`).
  */
 const FAILURE_LINE =
-  /^(?:Traceback \(most recent call last\)|\s*[\w.]*(?:Error|Exception): \S|\s*(?:FAILED|FAIL|ERROR|FATAL)\b:? |\s*(?:panic|error(?:\[\w+\])?|fatal): |.*\b[1-9]\d* (?:failed|errors?)\b|\s*not ok \d|.*\bSegmentation fault\b|.*\[(?:error|fatal|crit|alert|emerg)\]|.*(?:^|[\s[(])(?:ERROR|FATAL|CRITICAL)(?:[\s\]:)]|$))/m;
+  /^(?:Traceback \(most recent call last\)|\s*[\w.]*(?:Error|Exception): (?!\(none\)\s*$)\S|Exit [Cc]ode: -?[1-9]|\s*(?:FAILED|FAIL|ERROR|FATAL)\b:? |\s*(?:panic|error(?:\[\w+\])?|fatal): |.*\b[1-9]\d* (?:failed|errors?)\b|\s*not ok \d|.*\bSegmentation fault\b|.*\[(?:error|fatal|crit|alert|emerg)\]|.*(?:^|[\s[(])(?:ERROR|FATAL|CRITICAL)(?:[\s\]:)]|$))/m;
 
 /**
  * Commands and tools that show a file's contents: what they print is the file, so a line in

@@ -13,6 +13,7 @@ import type { ChatMessage } from '../chat/types';
 import type { MessageElisionSite } from './elisionSites';
 import { digestOf, sha256 } from './hash';
 import { checkDeadline } from './deadline';
+import { GenerationalCache } from '../generationalCache';
 import type { StateStore } from '../store/stateStore';
 
 /** 4: entries hold messages without cache hints, their sites indexed so, and the hints Herald added itself (`ownHints`). */
@@ -333,11 +334,10 @@ export function chainHashes(configHash: string, messages: readonly ChatMessage[]
 
 /**
  * Links worked out on earlier turns: a client re-sends its whole history each turn, so each
- * link would be hashed again (a SHA-256 of two digests, a few microseconds each). Bounded,
- * oldest first out.
+ * link would be hashed again (a SHA-256 of two digests, a few microseconds each). Bounded in
+ * two generations (a full FIFO `Map` made every new link cost more than its hash).
  */
-const links = new Map<string, string>();
-const MAX_LINKS = 20_000;
+const links = new GenerationalCache<string, string>(20_000);
 
 function chainLink(previous: string, digest: string): string {
   const key = `${previous}\u0000${digest}`;
@@ -345,7 +345,6 @@ function chainLink(previous: string, digest: string): string {
   if (link === undefined) {
     link = sha256(key);
     links.set(key, link);
-    if (links.size > MAX_LINKS) links.delete(links.keys().next().value as string);
   }
   return link;
 }

@@ -7,8 +7,9 @@
 import { SHIPPED_MODEL_NAME } from './embedding/bundledModel';
 import { bm25Scores, termStatistics, type Bm25Parameters, type TermStatistics } from './bm25';
 import { DEFAULT_BM25_PARAMETERS } from './lexicalScorer';
+import { LineTerms } from './lineTerms';
 import { tokenizeForSearch } from './searchTokenizer';
-import { embedsTerms, type Embedder, type RelevanceScorer, type TermEmbedder } from './types';
+import { embedsTerms, type Embedder, type RelevanceScorer, type TermBatch, type TermEmbedder } from './types';
 
 /** Share of the embedding similarity in the fused score, when none is given. */
 export const DEFAULT_EMBEDDING_WEIGHT = 0.5;
@@ -31,7 +32,10 @@ export function createFusedScorer(lexical: RelevanceScorer, embedder: Embedder, 
     mode: 'fused',
     async score(query: string, documents: readonly string[], signal?: AbortSignal): Promise<number[]> {
       if (documents.length === 0) return [];
-      if (embedsTerms(embedder)) return scoreByTerms(query, documents, embedder, weight, bm25, signal);
+      if (embedsTerms(embedder)) {
+        const batch = embedder.termBatch?.();
+        return batch ? scoreByTermIds(query, documents, embedder, batch, weight, bm25, signal) : scoreByTerms(query, documents, embedder, weight, bm25, signal);
+      }
       const lexicalScores = await lexical.score(query, documents, signal);
       const vectors = await embedder.embed([query, ...documents], signal);
       return fuseScores(lexicalScores, vectors[0]!, vectors.slice(1), weight);
@@ -59,6 +63,44 @@ function scoreByTerms(query: string, documents: readonly string[], embedder: Ter
     if (!known) {
       const terms = tokenizeForSearch(text);
       known = { statistics: termStatistics(terms, queryIndex), similarity: Math.max(0, cosine(queryVector, embedder.embedTerms(terms, text))) };
+      distinct.set(text, known);
+    }
+    statistics.push(known.statistics);
+    similarities[index] = known.similarity;
+  }
+  const lexicalScores = bm25Scores(queryTerms, statistics, bm25);
+  let best = 0;
+  for (const score of lexicalScores) if (score > best) best = score;
+  return lexicalScores.map((score, index) => (1 - weight) * (best > 0 ? score / best : 0) + weight * similarities[index]!);
+}
+
+/**
+ * The same scores with an embedder that numbers terms (TermBatch): each distinct word of the
+ * call is tokenized and its terms numbered once, and a line is then the ids of its words'
+ * terms, from which both its BM25 statistics and its vector come with no lookup per term (a
+ * log's lines repeat their words, and per-term lookups were most of the cost).
+ */
+function scoreByTermIds(query: string, documents: readonly string[], embedder: TermEmbedder, batch: TermBatch, weight: number, bm25: Bm25Parameters, signal?: AbortSignal): number[] {
+  const queryTokens = tokenizeForSearch(query);
+  const queryTerms = [...new Set(queryTokens)];
+  const queryIndex = new Map(queryTerms.map((term, position) => [term, position]));
+  const queryVector = embedder.embedTerms(queryTokens, query);
+  const lines = new LineTerms(batch, queryIndex);
+  const distinct = new Map<string, { statistics: TermStatistics; similarity: number }>();
+  const statistics: TermStatistics[] = [];
+  const similarities = new Float64Array(documents.length);
+  for (let index = 0; index < documents.length; index++) {
+    if (index % 256 === 0) signal?.throwIfAborted();
+    const text = documents[index]!;
+    let known = distinct.get(text);
+    if (!known) {
+      lines.read(text);
+      let vector = batch.cached(text);
+      if (!vector) {
+        vector = batch.embedIds(lines.ids, lines.count);
+        batch.remember(text, vector);
+      }
+      known = { statistics: lines.statistics(queryTerms.length), similarity: Math.max(0, cosine(queryVector, vector)) };
       distinct.set(text, known);
     }
     statistics.push(known.statistics);

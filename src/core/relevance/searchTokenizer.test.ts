@@ -40,3 +40,32 @@ describe('porterStem', () => {
     it(`${word} → ${stem}`, () => assert.equal(porterStem(word), stem));
   }
 });
+
+describe('tokenizeForSearch on ASCII text', () => {
+  // ASCII text is split into words by a scan, other text by the WORD pattern; a letter that is
+  // no term by itself (`é`) sends the same text down the pattern's path, so both must agree.
+  const viaPattern = (text: string): string[] => tokenizeForSearch(`${text} é`);
+
+  it('finds the same words as the pattern on joiner-heavy text', () => {
+    for (const text of ['a.b', 'a..b', 'a.', '.a', 'a.-/b:c\\d', 'x-- y', '--x', 'src/core/index.ts:12:3', 'http://host:80/a?b=c', 'foo_bar$baz.qux-', '10.0.9.3:', '$x.$y', '::a::', 'a\\', 'a\\\\b']) {
+      assert.deepEqual(tokenizeForSearch(text), viaPattern(text), text);
+    }
+  });
+
+  it('finds the same words as the pattern on random ASCII text', () => {
+    const alphabet = 'aZ09_$./\\:- \t\n,;()"\'#%&*+=<>?@[]^`{|}~Bx7';
+    let seed = 0x2545f491;
+    const next = (): number => {
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      return (seed >>> 0) % alphabet.length;
+    };
+    for (let round = 0; round < 2000; round++) {
+      let text = '';
+      const length = 1 + (round % 40);
+      for (let index = 0; index < length; index++) text += alphabet[next()];
+      assert.deepEqual(tokenizeForSearch(text), viaPattern(text), JSON.stringify(text));
+    }
+  });
+});

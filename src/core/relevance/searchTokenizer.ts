@@ -36,20 +36,75 @@ const CAMEL_PART = /\p{Lu}+(?=\p{Lu}\p{Ll})|\p{Lu}?\p{Ll}+|\p{Lu}+|\p{N}+/gu;
 /** Search terms of a text, in order of appearance (duplicates kept, so term frequency counts). */
 export function tokenizeForSearch(text: string): string[] {
   const terms: string[] = [];
-  for (const match of text.matchAll(WORD)) {
-    const word = match[0];
-    let wordTerms = WORD_CACHE.get(word);
-    if (wordTerms === undefined) {
-      const fresh: string[] = [];
-      addWord(word, fresh);
-      wordTerms = fresh;
-      // Logs and code repeat the same words endlessly; a bounded memo makes re-tokenizing them cheap.
-      if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
-      WORD_CACHE.set(word, wordTerms);
-    }
-    for (const term of wordTerms) terms.push(term);
-  }
+  forEachSearchWord(text, (word) => {
+    const wordTerms = searchTermsOfWord(word);
+    for (let index = 0; index < wordTerms.length; index++) terms.push(wordTerms[index]!);
+  });
   return terms;
+}
+
+/**
+ * Visits each word of a text in order (what WORD matches): a text's search terms are its
+ * words' terms ({@link searchTermsOfWord}) one after the other, so a caller that meets the same
+ * words again can keep what it derived from each.
+ */
+export function forEachSearchWord(text: string, visit: (word: string) => void): void {
+  if (NON_ASCII.test(text)) {
+    for (const match of text.matchAll(WORD)) visit(match[0]);
+    return;
+  }
+  // ASCII text (most logs and code): the words WORD matches, found without the regular expression.
+  const length = text.length;
+  let at = 0;
+  while (at < length) {
+    if (!isAsciiWordCode(text.charCodeAt(at))) {
+      at++;
+      continue;
+    }
+    const start = at;
+    at = skipWordCodes(text, at + 1);
+    // A run of joiners continues the word only when a word character follows it.
+    for (;;) {
+      let joined = at;
+      while (joined < length && isAsciiJoinerCode(text.charCodeAt(joined))) joined++;
+      if (joined === at || joined === length || !isAsciiWordCode(text.charCodeAt(joined))) break;
+      at = skipWordCodes(text, joined + 1);
+    }
+    visit(text.slice(start, at));
+  }
+}
+
+/** The search terms of one word (as {@link forEachSearchWord} gives it), from the memo when the word was seen before. */
+export function searchTermsOfWord(word: string): readonly string[] {
+  let wordTerms = WORD_CACHE.get(word);
+  if (wordTerms === undefined) {
+    const fresh: string[] = [];
+    addWord(word, fresh);
+    wordTerms = fresh;
+    // Logs and code repeat the same words endlessly; a bounded memo makes re-tokenizing them cheap.
+    if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
+    WORD_CACHE.set(word, wordTerms);
+  }
+  return wordTerms;
+}
+
+const NON_ASCII = /[^\0-\x7f]/;
+
+/** `[\p{L}\p{N}_$]` for an ASCII code unit. */
+function isAsciiWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+/** `[./\\:-]` for a code unit. */
+function isAsciiJoinerCode(code: number): boolean {
+  return code === 46 || code === 47 || code === 92 || code === 58 || code === 45;
+}
+
+/** The index after the run of ASCII word characters starting at `from`. */
+function skipWordCodes(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && isAsciiWordCode(text.charCodeAt(at))) at++;
+  return at;
 }
 
 const WORD_CACHE = new Map<string, readonly string[]>();

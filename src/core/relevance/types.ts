@@ -31,6 +31,24 @@ export interface TermEmbedder extends Embedder {
    * `embed` gives the text. With `text`, the embedder's cache of repeated texts is used.
    */
   embedTerms(terms: readonly string[], text?: string): Float32Array;
+  /** A numbering of terms for one scoring call, when the embedder offers one (see {@link TermBatch}). */
+  termBatch?(): TermBatch;
+}
+
+/**
+ * Terms numbered for one scoring call: a scorer that meets the same words on line after line
+ * (a log) looks each word up once, keeps its terms' ids, and embeds a text from its ids, with
+ * no lookup per term. The vector is the one `embedTerms` gives for the same terms, bit for bit.
+ */
+export interface TermBatch {
+  /** The id of a term in this batch: 0, 1, 2… in the order terms are first asked for. */
+  idOf(term: string): number;
+  /** The unit vector of a text whose search terms are the terms of `ids[0..count)`, in order. */
+  embedIds(ids: Int32Array, count: number): Float32Array;
+  /** The vector of a text the embedder has cached, if any (the one `embedTerms` would return for it). */
+  cached(text: string): Float32Array | undefined;
+  /** Caches a text's vector, as `embedTerms` with a text does. */
+  remember(text: string, vector: Float32Array): void;
 }
 
 /** Whether an embedder takes search terms (see {@link TermEmbedder}). */

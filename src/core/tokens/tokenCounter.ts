@@ -8,6 +8,7 @@
  * model's objects are never mutated: a strategy that changes one builds a new one), so the
  * pipeline's count of a request before and after each strategy costs a lookup per message.
  */
+import { GenerationalCache } from '../generationalCache';
 import type { ChatMessage, ChatRequest, Part, ToolDefinition } from '../chat/types';
 import { knownDigestOf } from '../pipeline/hash';
 import { checkDeadline } from '../pipeline/deadline';
@@ -56,29 +57,31 @@ const UNBILLED_DATA_MIMES: ReadonlySet<string> = new Set(['cache_control', 'stat
 const IMAGE_TOKENS = 765;
 
 export class TokenCounter {
-  private readonly memo = new Map<string, number>();
+  private readonly memo: GenerationalCache<string, number>;
   /** Counts of objects already counted: parts, messages, tools (never mutated, so a count stays true). */
   private readonly objects = new WeakMap<object, number>();
   /** Message counts by the digest of the message's JSON (see {@link countMessage}). */
-  private readonly messageCounts = new Map<string, number>();
+  private readonly messageCounts: GenerationalCache<string, number>;
   /** Counts of message and tool arrays, with the items each held when counted. */
   private readonly arrays = new WeakMap<readonly object[], { readonly items: readonly object[]; readonly tokens: number }>();
 
-  /** @param maxEntries how many distinct texts to remember (least recently used go first). */
-  constructor(private readonly maxEntries = 20_000) {}
+  /**
+   * @param maxEntries how many distinct texts (and message digests) to remember; the older of
+   * two generations goes first (see GenerationalCache: evicting from a full `Map` one key at a
+   * time cost more than counting a short text).
+   */
+  constructor(maxEntries = 20_000) {
+    this.memo = new GenerationalCache(maxEntries);
+    this.messageCounts = new GenerationalCache(maxEntries);
+  }
 
   /** Tokens of one text with o200k_base. */
   count(text: string): number {
     if (text.length === 0) return 0;
     const known = this.memo.get(text);
-    if (known !== undefined) {
-      this.memo.delete(text);
-      this.memo.set(text, known);
-      return known;
-    }
+    if (known !== undefined) return known;
     const tokens = text.length <= EXACT_LIMIT_CHARS ? countBounded(text) : countSampled(text);
     this.memo.set(text, tokens);
-    if (this.memo.size > this.maxEntries) this.memo.delete(this.memo.keys().next().value as string);
     return tokens;
   }
 
@@ -135,7 +138,6 @@ export class TokenCounter {
     this.objects.set(message, tokens);
     if (digest !== undefined) {
       this.messageCounts.set(digest, tokens);
-      if (this.messageCounts.size > this.maxEntries) this.messageCounts.delete(this.messageCounts.keys().next().value as string);
     }
     return tokens;
   }

@@ -1,6 +1,8 @@
 import { strict as assert } from 'node:assert';
 import type { ChatMessage } from '../../../src/core/chat';
 import { MessageMemo } from '../../../src/core/pipeline';
+import { digestOf, sha256 } from '../../../src/core/pipeline/hash';
+import { chainHashes } from '../../../src/core/pipeline/messageMemo';
 
 function message(text: string): ChatMessage {
   return { role: 'tool', parts: [{ type: 'text', text }], contentShape: 'string' };
@@ -39,5 +41,16 @@ describe('MessageMemo bounds', () => {
     const restored = MessageMemo.fromJSON(JSON.parse(JSON.stringify(memo)));
     assert.deepEqual(restored.toJSON(), memo.toJSON());
     assert.equal(restored.bytes, memo.bytes);
+  });
+
+  it('chains the same hashes past its 20,000 remembered links as it first did, each link the SHA-256 of the one before and the message digest', () => {
+    const messages = Array.from({ length: 25_000 }, (_, index) => message(`output ${index % 24_000}`));
+    const expected: string[] = [];
+    let previous = 'config';
+    for (const each of messages) expected.push((previous = sha256(`${previous}\u0000${digestOf(each)}`)));
+    assert.deepEqual(chainHashes('config', messages), expected);
+    // Again, as the next turn re-sends the history: from the remembered links and new ones alike.
+    assert.deepEqual(chainHashes('config', messages), expected);
+    assert.deepEqual(chainHashes('config', messages.slice(0, 100)), expected.slice(0, 100));
   });
 });

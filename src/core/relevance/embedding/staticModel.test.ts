@@ -10,6 +10,7 @@ import { bundledModelFolder, SHIPPED_MODEL_NAME } from './bundledModel';
 import { loadEmbedder } from './loadEmbedder';
 import { MODEL_MANIFEST_FILE, resolveModelFolder, sha256File } from './modelFolder';
 import { StaticFeaturizer } from './staticFeatures';
+import { tokenizeForSearch } from '../searchTokenizer';
 import { createStaticEmbedder, decodeStaticModel, embedStatic, encodeStaticModel, layoutOf, readStaticModel, TermVectors } from './staticModel';
 
 const CACHE = path.resolve(__dirname, '..', '..', '..', '..', 'test', '.cache');
@@ -76,6 +77,28 @@ describe('static embedding model', () => {
     for (let round = 0; round < 3; round++) {
       for (const text of texts) assert.deepEqual(embedStatic(model, small, text), embedStatic(model, large, text), text);
     }
+  });
+
+  it('embeds a text from its terms\' batch ids exactly as from its terms, past maxTerms and with opaque numbers', () => {
+    const model = decodeStaticModel(modelBytes(SETTINGS), 'model.bin');
+    const embedder = createStaticEmbedder('test', model);
+    const reference = createStaticEmbedder('reference', model);
+    const batch = embedder.termBatch!();
+    const long = Array.from({ length: 60 }, (_, index) => `disk full on node-${index % 7} at 16:13:${index}.811, retrying upload ${index % 3}`).join(' ');
+    const texts = ['disk full on node-7, disk full again', '2017-05-16 16:13:38.811 retrying upload: upload failed, disk full', 'the cache evicts user sessions', '', '16:13:38.811 20171223-22', long, 'disk disk disk cache cache user'];
+    for (let round = 0; round < 2; round++) {
+      for (const text of texts) {
+        const terms = tokenizeForSearch(text);
+        const ids = Int32Array.from(terms, (term) => batch.idOf(term));
+        assert.deepEqual(batch.embedIds(ids, ids.length), reference.embedTerms(terms), text.slice(0, 60));
+      }
+    }
+    assert.ok(tokenizeForSearch(long).length > model.header.maxTerms, 'the long text runs past maxTerms');
+    assert.equal(batch.idOf('disk'), batch.idOf('disk'));
+    assert.notEqual(batch.idOf('disk'), batch.idOf('full'));
+    // Only the first `count` ids are read.
+    const ids = Int32Array.from(['disk', 'full', 'cache'], (term) => batch.idOf(term));
+    assert.deepEqual(batch.embedIds(ids, 2), reference.embedTerms(['disk', 'full']));
   });
 
   it('a word it never saw still gets a vector from its character n-grams', () => {

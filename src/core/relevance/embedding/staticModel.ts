@@ -17,8 +17,9 @@
  */
 import * as fs from 'node:fs';
 import { z } from 'zod';
+import { GenerationalCache } from '../../generationalCache';
 import { tokenizeForSearch } from '../searchTokenizer';
-import type { TermEmbedder } from '../types';
+import type { TermBatch, TermEmbedder } from '../types';
 import { StaticFeaturizer, type StaticFeatureLayout } from './staticFeatures';
 
 export const STATIC_MODEL_MAGIC = 'HRLDSEM1';
@@ -218,18 +219,103 @@ export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchT
     entry.count++;
   });
   const vector = terms.slab.allocate();
-  for (let at = 0; at < counted.length; at++) {
-    const entry = counted[at]!;
-    const weight = 1 + Math.log(entry.count);
-    const termVector = entry.vector;
-    for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
-  }
+  for (let at = 0; at < counted.length; at++) addCounted(vector, counted[at]!.vector, counted[at]!.count, dimension);
   counted.length = 0;
+  return scaleToUnit(vector, dimension);
+}
+
+/** Adds a term's vector, weighted 1 + ln(its count in the text), to a text's sum (the one step every way of embedding takes). */
+function addCounted(vector: Float32Array, termVector: Float32Array, count: number, dimension: number): void {
+  const weight = 1 + Math.log(count);
+  for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
+}
+
+/** Divides a sum by its length, in place (the zero vector stays zero). */
+function scaleToUnit(vector: Float32Array, dimension: number): Float32Array {
   let norm = 0;
   for (let column = 0; column < dimension; column++) norm += vector[column]! * vector[column]!;
   norm = Math.sqrt(norm);
   if (norm > 0) for (let column = 0; column < dimension; column++) vector[column]! /= norm;
   return vector;
+}
+
+/**
+ * Terms numbered for one scoring call (see TermBatch): each id holds its term's entry, or
+ * none for an opaque number, and its count in the text being embedded. A text embedded from
+ * ids takes the terms {@link StaticFeaturizer.forEachCountedTerm} takes, in the same order,
+ * through the same steps as {@link embedStaticTerms}, so its vector is the same bit for bit.
+ * The batch holds its entries itself, so the memo's generations may turn over meanwhile.
+ */
+class StaticTermBatch implements TermBatch {
+  private readonly ids = new Map<string, number>();
+  private readonly entries: (TermEntry | undefined)[] = [];
+  private stamps: Int32Array = new Int32Array(256);
+  private counts: Int32Array = new Int32Array(256);
+  private counted: Int32Array = new Int32Array(256);
+  private stamp = 0;
+
+  constructor(private readonly model: StaticModel, private readonly terms: TermVectors, private readonly cache: GenerationalCache<string, Float32Array>) {}
+
+  idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id !== undefined) return id;
+    id = this.entries.length;
+    this.ids.set(term, id);
+    // nextText lets the memo turn a generation over before the lookup; the entry is held here.
+    this.terms.nextText();
+    this.entries.push(this.terms.featurizer.isOpaqueNumber(term) ? undefined : this.terms.entry(term));
+    if (id >= this.stamps.length) {
+      this.stamps = grown(this.stamps, id);
+      this.counts = grown(this.counts, id);
+      this.counted = grown(this.counted, id);
+    }
+    return id;
+  }
+
+  embedIds(ids: Int32Array, count: number): Float32Array {
+    const { dimension, maxTerms } = this.model.header;
+    const stamp = ++this.stamp;
+    const { stamps, counts, counted, entries } = this;
+    let distinct = 0;
+    let read = 0;
+    for (let index = 0; index < count && read < maxTerms; index++) {
+      const id = ids[index]!;
+      if (entries[id] === undefined) continue;
+      read++;
+      if (stamps[id] !== stamp) {
+        stamps[id] = stamp;
+        counts[id] = 0;
+        counted[distinct++] = id;
+      }
+      counts[id]!++;
+    }
+    const vector = this.terms.slab.allocate();
+    for (let at = 0; at < distinct; at++) {
+      const id = counted[at]!;
+      addCounted(vector, entries[id]!.vector, counts[id]!, dimension);
+    }
+    return scaleToUnit(vector, dimension);
+  }
+
+  cached(text: string): Float32Array | undefined {
+    return this.cache.get(text);
+  }
+
+  remember(text: string, vector: Float32Array): void {
+    rememberVector(this.cache, text, vector);
+  }
+}
+
+/** A copy of an id-indexed array with room for `id` (doubled). */
+function grown(array: Int32Array, id: number): Int32Array {
+  const bigger = new Int32Array(Math.max(array.length * 2, id + 1));
+  bigger.set(array);
+  return bigger;
+}
+
+/** Caches a text's vector; long texts (whole outputs) are rarely repeated: only lines and passages are cached. */
+function rememberVector(cache: GenerationalCache<string, Float32Array>, text: string, vector: Float32Array): void {
+  if (text.length <= 4096) cache.set(text, vector);
 }
 
 /** Scratch list of the terms counted in the text being embedded (embedding is synchronous). */
@@ -241,13 +327,8 @@ const COUNTED: TermEntry[] = [];
  */
 export function createStaticEmbedder(name: string, model: StaticModel, cacheEntries = 10_000): TermEmbedder {
   const terms = new TermVectors(model, new StaticFeaturizer(layoutOf(model.header)));
-  const cache = new Map<string, Float32Array>();
-  const remember = (text: string, vector: Float32Array): void => {
-    // Long texts (whole outputs) are rarely repeated: only lines and passages are cached.
-    if (text.length > 4096) return;
-    if (cache.size >= cacheEntries) cache.delete(cache.keys().next().value!);
-    cache.set(text, vector);
-  };
+  const cache = new GenerationalCache<string, Float32Array>(cacheEntries);
+  const remember = (text: string, vector: Float32Array): void => rememberVector(cache, text, vector);
   return {
     name,
     dimension: model.header.dimension,
@@ -271,6 +352,9 @@ export function createStaticEmbedder(name: string, model: StaticModel, cacheEntr
       const vector = embedStaticTerms(model, terms, searchTerms);
       if (text !== undefined) remember(text, vector);
       return vector;
+    },
+    termBatch(): TermBatch {
+      return new StaticTermBatch(model, terms, cache);
     },
   };
 }

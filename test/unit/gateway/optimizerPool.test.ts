@@ -142,7 +142,9 @@ describe('gateway: the pool behind herald serve', function () {
 
   it('past the deadline the original request goes out, the record says so, /metrics counts it', async () => {
     harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'ok' }] }) }, ['--workers', '1', '--deadline-ms', '1']);
-    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: 'hello' }] };
+    // Enough to optimize that no pipeline finishes inside the 1 ms deadline (a bare "hello" sometimes did).
+    const log = Array.from({ length: 3000 }, (_, index) => `2026-03-01T10:${String(index % 60).padStart(2, '0')}:00Z worker-${index % 7} sync batch ${index} took ${index * 13 % 997} ms`).join('\n');
+    const body = { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages: [{ role: 'user', content: `Why is the sync slow?\n\n${log}` }] };
     const response = await fetch(`${harness.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-a' }, body: JSON.stringify(body) });
     assert.equal(response.status, 200);
     await response.text();

@@ -53,25 +53,10 @@ function scoreByTerms(query: string, documents: readonly string[], embedder: Ter
   const queryTerms = [...new Set(queryTokens)];
   const queryIndex = new Map(queryTerms.map((term, position) => [term, position]));
   const queryVector = embedder.embedTerms(queryTokens, query);
-  const distinct = new Map<string, { statistics: TermStatistics; similarity: number }>();
-  const statistics: TermStatistics[] = [];
-  const similarities = new Float64Array(documents.length);
-  for (let index = 0; index < documents.length; index++) {
-    if (index % 256 === 0) signal?.throwIfAborted();
-    const text = documents[index]!;
-    let known = distinct.get(text);
-    if (!known) {
-      const terms = tokenizeForSearch(text);
-      known = { statistics: termStatistics(terms, queryIndex), similarity: Math.max(0, cosine(queryVector, embedder.embedTerms(terms, text))) };
-      distinct.set(text, known);
-    }
-    statistics.push(known.statistics);
-    similarities[index] = known.similarity;
-  }
-  const lexicalScores = bm25Scores(queryTerms, statistics, bm25);
-  let best = 0;
-  for (const score of lexicalScores) if (score > best) best = score;
-  return lexicalScores.map((score, index) => (1 - weight) * (best > 0 ? score / best : 0) + weight * similarities[index]!);
+  return fusedOverDistinct(documents, queryTerms, weight, bm25, signal, (text) => {
+    const terms = tokenizeForSearch(text);
+    return { statistics: termStatistics(terms, queryIndex), similarity: Math.max(0, cosine(queryVector, embedder.embedTerms(terms, text))) };
+  });
 }
 
 /**
@@ -86,7 +71,26 @@ function scoreByTermIds(query: string, documents: readonly string[], embedder: T
   const queryIndex = new Map(queryTerms.map((term, position) => [term, position]));
   const queryVector = embedder.embedTerms(queryTokens, query);
   const lines = new LineTerms(batch, queryIndex);
-  const distinct = new Map<string, { statistics: TermStatistics; similarity: number }>();
+  return fusedOverDistinct(documents, queryTerms, weight, bm25, signal, (text) => {
+    lines.read(text);
+    let vector = batch.cached(text);
+    if (!vector) {
+      vector = batch.embedIds(lines.ids, lines.count);
+      batch.remember(text, vector);
+    }
+    return { statistics: lines.statistics(queryTerms.length), similarity: Math.max(0, cosine(queryVector, vector)) };
+  });
+}
+
+/** What scoring needs of one distinct text: its BM25 statistics and its similarity to the query. */
+interface KnownText {
+  readonly statistics: TermStatistics;
+  readonly similarity: number;
+}
+
+/** The fused scores, each distinct text worked out once by `know` (log lines repeat). */
+function fusedOverDistinct(documents: readonly string[], queryTerms: readonly string[], weight: number, bm25: Bm25Parameters, signal: AbortSignal | undefined, know: (text: string) => KnownText): number[] {
+  const distinct = new Map<string, KnownText>();
   const statistics: TermStatistics[] = [];
   const similarities = new Float64Array(documents.length);
   for (let index = 0; index < documents.length; index++) {
@@ -94,13 +98,7 @@ function scoreByTermIds(query: string, documents: readonly string[], embedder: T
     const text = documents[index]!;
     let known = distinct.get(text);
     if (!known) {
-      lines.read(text);
-      let vector = batch.cached(text);
-      if (!vector) {
-        vector = batch.embedIds(lines.ids, lines.count);
-        batch.remember(text, vector);
-      }
-      known = { statistics: lines.statistics(queryTerms.length), similarity: Math.max(0, cosine(queryVector, vector)) };
+      known = know(text);
       distinct.set(text, known);
     }
     statistics.push(known.statistics);

@@ -225,6 +225,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
         return { ok: !full, store: { kind: spec.kind, up, ...(waiting > 0 ? { workersWithoutStore: waiting } : {}) }, ...(queue ? { queue: { ...queue, max: maxQueued } } : {}), ...(pool?.problem() ? { workers: pool.problem() } : {}) };
       },
       fetch: overrides.fetch ?? timed!.fetch,
+      ...(timed ? { request: timed.request } : {}),
     });
   } catch (error) {
     await pool?.close();

@@ -28,7 +28,7 @@ import type { GatewayMetrics } from './gatewayMetrics';
 import { redactingLogger, redactRecord } from './redact';
 import { isJsonContentType, isLoopback, RequestGuard, routeOf, type Route } from './requestGuard';
 import { tenantOfRequest, tenantOfUser, type Tenant } from './tenants';
-import { DeliveredStreamError, forwardedHeaders, relayedHeaders, timeoutPhaseOf, UpstreamError, UpstreamTimeout, UpstreamUnreachable, type FetchLike } from './upstream';
+import { DeliveredStreamError, forwardedHeaders, requestOverFetch, timeoutPhaseOf, UpstreamError, UpstreamTimeout, UpstreamUnreachable, type FetchLike, type RequestLike, type UpstreamResponse } from './upstream';
 import type { User, UserDirectory } from './users';
 
 export { isLoopback } from './requestGuard';
@@ -74,6 +74,8 @@ export interface GatewayOptions {
   readonly onRecord?: (record: GatewayRecord) => void;
   /** The upstream `fetch` (`herald serve` gives one with its timeouts, tests a fake). Default the global fetch. */
   readonly fetch?: FetchLike;
+  /** The upstream call without fetch's web streams (`herald serve`'s, over undici's `request`); when given, `fetch` is not used. */
+  readonly request?: RequestLike;
   /** The body-memory budget and the queue bound; past them a request gets 503 or 429 with retry-after. */
   readonly admission?: Admission;
   /** Counted per request and served at GET /metrics. */
@@ -123,7 +125,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     throw new Error(`Herald: listening on ${host} makes the gateway reachable from other machines; give it a token (--token or HERALD_GATEWAY_TOKEN) that their clients send as x-herald-token, or a team of users (--users FILE)`);
   }
   if (options.token !== undefined && options.users) throw new Error('Herald: give the gateway either one token (--token) or a team of users (--users), not both');
-  const fetchLike: FetchLike = options.fetch ?? ((url, init) => fetch(url, init as RequestInit));
+  const upstreamRequest: RequestLike = options.request ?? requestOverFetch(options.fetch ?? ((url, init) => fetch(url, init as RequestInit)));
   const guard = new RequestGuard({ bind: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}), ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}), ...(options.token !== undefined ? { token: options.token } : {}), ...(options.users ? { users: options.users } : {}) });
   // Every log line and record is redacted: the token, keys in URLs, bearer values.
   const secrets: readonly string[] = options.token ? [options.token] : [];
@@ -296,7 +298,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       options.optimizer.remember?.(parsed, { bytes, format: api.format });
       const exchange = api.exchange();
       const model = typeof fields.model === 'string' ? fields.model : undefined;
-      const target = new GatewayTarget({ api, exchange, url, headers: forwardedHeaders(request.headers), stream, fetch: fetchLike, tokens: options.optimizer.tokens, original: { request: parsed, json: jsonOrUndefined(body), bytes }, model });
+      const target = new GatewayTarget({ api, exchange, url, headers: forwardedHeaders(request.headers), stream, request: upstreamRequest, tokens: options.optimizer.tokens, original: { request: parsed, json: jsonOrUndefined(body), bytes }, model });
       const output: ClientOutput = { response, head: () => target.head, rounds: () => target.rounds, model };
       prepared = { parsed, target, writer: exchange.writer(output, stream), answersItself: api.answersItself(fields), scope };
     } catch (error) {
@@ -386,9 +388,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       sendJson(response, 413, shape.errorBody(413, `Herald: the request body is larger than the gateway's limit of ${maxBody} bytes`));
       return 413;
     }
-    let upstream: Response;
+    let upstream: UpstreamResponse;
     try {
-      upstream = await fetchLike(url, { method: request.method ?? 'GET', headers: forwardedHeaders(request.headers), ...(bytes !== undefined ? { body: bytes } : {}), signal: abort.signal });
+      upstream = await upstreamRequest(url, { method: request.method ?? 'GET', headers: forwardedHeaders(request.headers), ...(bytes !== undefined ? { body: bytes } : {}), signal: abort.signal });
     } catch (error) {
       if (abort.signal.aborted) return 499;
       const phase = timeoutPhaseOf(error);
@@ -396,15 +398,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       sendJson(response, status, shape.errorBody(status, (phase ? new UpstreamTimeout(url, phase) : new UpstreamUnreachable(url, error)).message));
       return status;
     }
-    response.writeHead(upstream.status, relayedHeaders(upstream.headers));
-    if (upstream.body) {
-      try {
-        for await (const chunk of upstream.body as unknown as AsyncIterable<Uint8Array>) response.write(chunk);
-      } catch {
-        // The client or the provider went away mid-answer: the client's answer is cut as the provider's was.
-        response.destroy();
-        return upstream.status;
-      }
+    response.writeHead(upstream.status, upstream.headers);
+    try {
+      for await (const chunk of upstream.body) response.write(chunk);
+    } catch {
+      // The client or the provider went away mid-answer: the client's answer is cut as the provider's was.
+      response.destroy();
+      return upstream.status;
     }
     response.end();
     return upstream.status;

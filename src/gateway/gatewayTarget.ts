@@ -8,7 +8,7 @@ import type { ForwardTarget, OwnToolRound, ResponseChunk, TargetInformation } fr
 import type { TokenCounter } from '../core/tokens/tokenCounter';
 import type { WireApi, WireExchange } from './apis/wireApi';
 import { readSse } from './sse';
-import { answerFailure, callUpstream, type FetchLike, type UpstreamResponse } from './upstream';
+import { answerFailure, callUpstream, type RequestLike, type UpstreamResponse } from './upstream';
 
 export interface GatewayTargetOptions {
   readonly api: WireApi;
@@ -18,7 +18,7 @@ export interface GatewayTargetOptions {
   /** The client's headers as they go upstream. */
   readonly headers: Record<string, string>;
   readonly stream: boolean;
-  readonly fetch: FetchLike;
+  readonly request: RequestLike;
   readonly tokens: TokenCounter;
   /** The request as the client sent it, parsed, and its bytes: sent as they came when Herald changed nothing. */
   readonly original: { readonly request: ChatRequest; readonly json: string | undefined; readonly bytes: Buffer };
@@ -52,7 +52,7 @@ export class GatewayTarget implements ForwardTarget {
     // Written before the call: a request Herald cannot write is its own failure, and the upstream was not called.
     const body = this.bodyOf(request);
     this.rounds++;
-    const response = await callUpstream(this.options.fetch, this.options.url, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, body, signal);
+    const response = await callUpstream(this.options.request, this.options.url, 'POST', { ...this.options.headers, 'content-type': 'application/json' }, body, signal);
     this.head ??= { status: response.status, headers: response.headers };
     try {
       yield* this.read(response);

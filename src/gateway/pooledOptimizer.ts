@@ -57,13 +57,15 @@ export class PooledOptimizer implements GatewayOptimizer {
         return (await pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}) }, { bytes: source.bytes.byteLength, deadlineMs, signal })) as PipelineResult;
       },
       loadTools: (sessionId, names) => {
-        const written = pool.run({ type: 'loadTools', sessionId, names, tenant }, { bytes: 0, deadlineMs }).then(() => undefined);
+        // In the middle of a turn: the answer waits on it.
+        const written = pool.run({ type: 'loadTools', sessionId, names, tenant }, { bytes: 0, deadlineMs, first: true }).then(() => undefined);
         this.pinWrites = written.catch(() => undefined);
         return written;
       },
       afterResponse: async (request, answer, sessionId) => {
         const source = this.sourceOf(request);
-        await pool.run({ type: 'afterResponse', body: source.bytes, format: source.format, tenant, answer, sessionId }, { bytes: source.bytes.byteLength, deadlineMs });
+        // The client's answer ends once this is stored: it goes ahead of the optimizations waiting.
+        await pool.run({ type: 'afterResponse', body: source.bytes, format: source.format, tenant, answer, sessionId }, { bytes: source.bytes.byteLength, deadlineMs, first: true });
       },
       retrieve: (handle) => {
         // The tenant's namespace and key, as the worker that stashed the original had them.

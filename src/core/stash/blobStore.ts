@@ -17,7 +17,8 @@ export interface BlobStore {
   get(key: string): Promise<string | undefined>;
   put(key: string, value: string): Promise<void>;
   delete(key: string): Promise<void>;
-  list(): Promise<BlobInfo[]>;
+  /** Every entry, or those whose key starts with `prefix` (a store may list more; callers filter). */
+  list(prefix?: string): Promise<BlobInfo[]>;
   /** Marks an entry as used now, for least-recently-used eviction. */
   touch(key: string): Promise<void>;
 }
@@ -35,8 +36,8 @@ export class MemoryBlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     this.blobs.delete(key);
   }
-  async list(): Promise<BlobInfo[]> {
-    return [...this.blobs].map(([key, blob]) => ({ key, size: blob.value.length * 2, touched: blob.touched }));
+  async list(prefix = ''): Promise<BlobInfo[]> {
+    return [...this.blobs].filter(([key]) => key.startsWith(prefix)).map(([key, blob]) => ({ key, size: blob.value.length * 2, touched: blob.touched }));
   }
   async touch(key: string): Promise<void> {
     const blob = this.blobs.get(key);
@@ -84,7 +85,7 @@ export class FileBlobStore implements BlobStore {
   async delete(key: string): Promise<void> {
     fsSync.rmSync(this.file(key), { force: true });
   }
-  async list(): Promise<BlobInfo[]> {
+  async list(prefix = ''): Promise<BlobInfo[]> {
     let names: string[];
     try {
       names = fsSync.readdirSync(this.directory);
@@ -94,7 +95,8 @@ export class FileBlobStore implements BlobStore {
     }
     const infos: BlobInfo[] = [];
     for (const name of names) {
-      if (!name.endsWith('.json')) continue;
+      // Only the names asked for are looked at (a tenant's sweep does not stat every tenant's entries).
+      if (!name.endsWith('.json') || !name.startsWith(prefix)) continue;
       const stat = fsSync.statSync(path.join(this.directory, name), { throwIfNoEntry: false });
       if (stat) infos.push({ key: name.slice(0, -'.json'.length), size: stat.size, touched: stat.mtimeMs });
     }

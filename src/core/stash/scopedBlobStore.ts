@@ -27,8 +27,9 @@ export class ScopedBlobStore implements BlobStore {
   delete(key: string): Promise<void> {
     return this.store.delete(this.prefix + key);
   }
-  async list(): Promise<BlobInfo[]> {
-    return (await this.store.list()).filter((info) => info.key.startsWith(this.prefix)).map((info) => ({ ...info, key: info.key.slice(this.prefix.length) }));
+  async list(prefix = ''): Promise<BlobInfo[]> {
+    const wanted = this.prefix + prefix;
+    return (await this.store.list(wanted)).filter((info) => info.key.startsWith(wanted)).map((info) => ({ ...info, key: info.key.slice(this.prefix.length) }));
   }
   touch(key: string): Promise<void> {
     return this.store.touch(this.prefix + key);

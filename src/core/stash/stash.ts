@@ -57,11 +57,16 @@ export interface Elision {
 const DEFAULT_TTL_MS = 7 * 24 * 3600 * 1000;
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 /**
- * A flush that wrote nothing sweeps (lists and stats every entry) at most this often: a
- * gateway flushes on every request, most of which elide nothing new, and the listing grows
- * with the stash.
+ * A flush sweeps (lists and stats every entry) at most this often, unless what this stash
+ * wrote since its last sweep may have taken it over its cap: a gateway flushes on every
+ * request, and a listing per request grows with the stash (issue 26: a tenant's sweep after
+ * each write was a tenth of the gateway's CPU a request). Entries other processes write to
+ * the same store are counted at the next sweep, so the cap can be passed by what they wrote
+ * for up to this long.
  */
-const IDLE_SWEEP_INTERVAL_MS = 60_000;
+const SWEEP_INTERVAL_MS = 60_000;
+/** Bytes an entry may take in a store per character of its JSON: UTF-8 takes up to 3, a UTF-16 string 2. */
+const STORED_BYTES_PER_CHAR = 3;
 const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
 
 export class Stash {
@@ -79,6 +84,8 @@ export class Stash {
    */
   private readonly unseen = new Set<string>();
   private lastSweep = Number.NEGATIVE_INFINITY;
+  /** At most the bytes of this stash's entries in the store: the total its last sweep found, plus what it wrote since. */
+  private storedBytes = 0;
 
   constructor(private readonly options: StashOptions) {
     this.key = options.key ?? randomBytes(32);
@@ -143,7 +150,9 @@ export class Stash {
       for (const batched of batch) {
         try {
           const entry = this.unseen.has(batched.handle) ? await this.mergedWithStored(batched) : batched;
-          await this.options.store.put(entry.handle, JSON.stringify(entry));
+          const text = JSON.stringify(entry);
+          await this.options.store.put(entry.handle, text);
+          this.storedBytes += text.length * STORED_BYTES_PER_CHAR;
           this.unseen.delete(entry.handle);
           this.unwritten.delete(entry.handle);
         } catch (error) {
@@ -152,7 +161,7 @@ export class Stash {
           this.options.onProblem?.('stash-write-failed', `Herald: could not write stash entry ${batched.handle}: ${describeError(error)}`);
         }
       }
-      if (batch.length === 0 && this.now() - this.lastSweep < IDLE_SWEEP_INTERVAL_MS) return;
+      if (this.now() - this.lastSweep < SWEEP_INTERVAL_MS && this.storedBytes <= (this.options.maxBytes ?? DEFAULT_MAX_BYTES)) return;
       this.lastSweep = this.now();
       for (const handle of await this.sweep(new Set(batch.map((entry) => entry.handle)))) {
         // Evicted the moment it was written: as good as never written.
@@ -324,12 +333,15 @@ export class Stash {
       const infos = (await this.options.store.list()).sort((a, b) => rank(a) - rank(b) || a.touched - b.touched);
       let total = infos.reduce((sum, info) => sum + info.size, 0);
       const cutoff = this.now() - ttl;
+      // Counted as bytes the store holds now; corrected below as entries go.
+      this.storedBytes = total;
       for (const info of infos) {
         const fresh = justWritten.has(info.key);
         if ((fresh || info.touched >= cutoff) && total <= maxBytes) continue;
         await this.options.store.delete(info.key);
         this.cache.delete(info.key);
         total -= info.size;
+        this.storedBytes = total;
         if (fresh) {
           evictedFresh.push(info.key);
           this.options.onProblem?.('stash-full', `Herald: stash entry ${info.key} (${info.size} bytes) does not fit the stash's ${maxBytes}-byte cap; it was not kept`);

@@ -126,9 +126,13 @@ export class FolderStateStore implements StateStore {
     const target = this.file(write.key);
     const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
     fsSync.writeFileSync(temporary, write.value, { encoding: 'utf8', mode: 0o600 });
+    // Set once the temporary file is gone (renamed into place): nothing is left to remove then
+    // (a removal of a missing file still costs a system call or two on every write).
+    let moved = false;
     try {
       if (!write.ifAbsent) {
         fsSync.renameSync(temporary, target);
+        moved = true;
         return true;
       }
       try {
@@ -140,10 +144,11 @@ export class FolderStateStore implements StateStore {
         const stat = statOrUndefined(target);
         if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
         fsSync.renameSync(temporary, target);
+        moved = true;
         return true;
       }
     } finally {
-      fsSync.rmSync(temporary, { force: true });
+      if (!moved) fsSync.rmSync(temporary, { force: true });
     }
   }
 

@@ -83,6 +83,24 @@ describe('gateway: the optimizer pool', function () {
     }
   });
 
+  it('a task marked first (storing an answer the client waits on) goes ahead of the optimizations waiting, in arrival order', async () => {
+    const pool = busyPool(1);
+    try {
+      await pool.ready();
+      const order: string[] = [];
+      const note = (promise: Promise<unknown>) => promise.then((value) => order.push((value as { name: string }).name));
+      const running = note(pool.run(task('running', 300), { bytes: 10, deadlineMs: 20_000 }));
+      const small = note(pool.run(task('small-optimize', 1), { bytes: 10, deadlineMs: 20_000 }));
+      const stored = note(pool.run(task('store-answer', 1, 50_000), { bytes: 50_000, deadlineMs: 20_000, first: true }));
+      const loaded = note(pool.run(task('load-tools', 1), { bytes: 0, deadlineMs: 20_000, first: true }));
+      const smaller = note(pool.run(task('smaller-optimize', 1), { bytes: 5, deadlineMs: 20_000 }));
+      await Promise.all([running, small, stored, loaded, smaller]);
+      assert.deepEqual(order, ['running', 'store-answer', 'load-tools', 'smaller-optimize', 'small-optimize']);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('with two workers a small task finishes while a large one is still running', async () => {
     const pool = busyPool(2);
     try {

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { FileBlobStore, findMarkers, formatMarker, isHandle, MemoryBlobStore, Stash, countLines } from '../../../src/core/stash';
+import { ScopedBlobStore } from '../../../src/core/stash/scopedBlobStore';
 
 function memoryStash(options: Partial<ConstructorParameters<typeof Stash>[0]> = {}): Stash {
   return new Stash({ store: new MemoryBlobStore(options.now), key: new Uint8Array(32).fill(1), ...options });
@@ -152,6 +153,61 @@ describe('Stash', () => {
     await stash.flush();
     assert.equal(listings, 2, 'an idle flush a minute later does, and evicts what expired');
     assert.ok(!(await store.list()).some((info) => info.key === old.handle));
+  });
+
+  it('sweeps after writes only once a minute, unless what it wrote may have taken it over its cap', async () => {
+    let now = 1_000_000;
+    const store = new MemoryBlobStore(() => now);
+    let listings = 0;
+    const list = store.list.bind(store);
+    store.list = async (prefix?: string) => {
+      listings++;
+      return list(prefix);
+    };
+    const stash = new Stash({ store, key: new Uint8Array(32), now: () => now, ttlMs: 10_000, maxBytes: 20_000 });
+    stash.elide({ original: 'first', summary: 's', kind: 'test' });
+    await stash.flush();
+    assert.equal(listings, 1, 'the first write sweeps (what the store holds is not known yet)');
+    for (let request = 0; request < 5; request++) {
+      now += 1000;
+      stash.elide({ original: `small ${request}`, summary: 's', kind: 'test' });
+      await stash.flush();
+    }
+    assert.equal(listings, 1, 'small writes well under the cap within the minute list nothing');
+    const large = stash.elide({ original: 'x'.repeat(8_000), summary: 's', kind: 'test' });
+    assert.deepEqual(await stash.flush(), []);
+    assert.equal(listings, 2, 'a write that may pass the cap sweeps at once');
+    const total = (await list()).reduce((sum, info) => sum + info.size, 0);
+    assert.ok(total <= 20_000, String(total));
+    assert.equal(await stash.retrieve(large.handle), 'x'.repeat(8_000), 'the batch just written stays');
+  });
+
+  it('a namespace lists only its own entries from the shared store', async () => {
+    const shared = new MemoryBlobStore();
+    const asked: (string | undefined)[] = [];
+    const list = shared.list.bind(shared);
+    shared.list = async (prefix?: string) => {
+      asked.push(prefix);
+      return list(prefix);
+    };
+    await shared.put('t-a.hr_one', 'a');
+    await shared.put('t-b.hr_two', 'b');
+    const keys = (await new ScopedBlobStore(shared, 't-a').list()).map((info) => info.key);
+    assert.deepEqual(keys, ['hr_one']);
+    assert.deepEqual(asked, ['t-a.'], 'the prefix is handed to the store');
+  });
+
+  it('a file store stats only the entries under the prefix asked for', async () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-list-test-'));
+    try {
+      const store = new FileBlobStore(directory);
+      await store.put('t-a.hr_one', 'a');
+      await store.put('t-b.hr_two', 'bb');
+      assert.deepEqual((await store.list('t-a.')).map((info) => [info.key, info.size]), [['t-a.hr_one', 1]]);
+      assert.equal((await store.list()).length, 2);
+    } finally {
+      fs.rmSync(directory, { recursive: true, force: true });
+    }
   });
 
   it('reports a failed write instead of throwing', async () => {

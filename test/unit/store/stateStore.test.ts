@@ -48,6 +48,7 @@ describe('state store: engines', function () {
   it('folder: the contract, files the user\'s alone, abandoned temporary files swept, expiry and budget by sweep', async () => {
     const directory = path.join(folder, 'state');
     await contract(new FolderStateStore(directory));
+    assert.deepEqual(fs.readdirSync(directory).filter((name) => !name.endsWith('.json')), [], 'every write, replaced, linked or refused, leaves no temporary file');
     assert.equal(fs.statSync(directory).mode & 0o777, 0o700);
     for (const name of fs.readdirSync(directory)) assert.equal(fs.statSync(path.join(directory, name)).mode & 0o777, 0o600);
     const stale = path.join(directory, 'x.json.123.abc.tmp');

@@ -14,6 +14,7 @@
 import type { z } from 'zod';
 import type { ChatRequest } from '../chat/types';
 import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/types';
+import type { Deadline } from '../pipeline/deadline';
 import { countLines } from '../stash/marker';
 import type { StrategyEnvironment } from './environment';
 import { bookkeepingKey, isSevereLine } from '../content/bookkeeping';
@@ -67,9 +68,10 @@ function readOptions(options: Readonly<Record<string, unknown>>): OutputExternal
 function externalize(request: ChatRequest, context: StrategyContext, options: OutputExternalizeOptions): StrategyResult {
   const edits = new SegmentEdits('output_externalize', context);
   for (const segment of editableSegments(request, context, { includeFresh: true })) {
+    context.deadline.check();
     if (segment.text.length <= options.maxChars) continue;
     const lines = countLines(segment.text);
-    edits.elide({ segment, summary: `externalized ${segment.text.length} chars, ${lines} lines`, render: (marker) => render(marker, segment.text, options) });
+    edits.elide({ segment, summary: `externalized ${segment.text.length} chars, ${lines} lines`, render: (marker) => render(marker, segment.text, options, context.deadline) });
   }
   return edits.result(
     request,
@@ -78,7 +80,7 @@ function externalize(request: ChatRequest, context: StrategyContext, options: Ou
   );
 }
 
-function render(marker: string, text: string, options: OutputExternalizeOptions): string {
+function render(marker: string, text: string, options: OutputExternalizeOptions, deadline: Deadline): string {
   const lines = text.split('\n');
   const budget = { chars: options.previewChars };
   const head = preview(lines.slice(0, options.headLines), budget);
@@ -88,7 +90,7 @@ function render(marker: string, text: string, options: OutputExternalizeOptions)
   const out = [marker, `shape: ${describeShape(text)}`, ...head];
   if (hidden > 0) out.push(`… ${hidden} lines not shown …`);
   out.push(...tail);
-  out.push(...problems(text, lines, options));
+  out.push(...problems(text, lines, options, deadline));
   return out.join('\n');
 }
 
@@ -97,11 +99,12 @@ function render(marker: string, text: string, options: OutputExternalizeOptions)
  * often it recurs (the count and the lines it spans), within the budget; for JSON, its anomalous
  * rows as the JSON cleaner keeps them. Empty when it reports nothing wrong.
  */
-function problems(text: string, lines: readonly string[], options: OutputExternalizeOptions): string[] {
+function problems(text: string, lines: readonly string[], options: OutputExternalizeOptions, deadline: Deadline): string[] {
   const json = /^\s*[[{]/.test(text) ? cleanJson(text) : undefined;
   if (json?.changed && json.text.length <= options.failureChars) return ['anomalous rows (the JSON by shape):', json.text];
   const kinds = new Map<string, ProblemKind>();
   lines.forEach((line, index) => {
+    if (index % 512 === 0) deadline.check();
     if (!isProblemLine(line)) return;
     const key = bookkeepingKey(line);
     const kind = kinds.get(key);

@@ -180,4 +180,30 @@ describe('Pipeline deadline', () => {
     assert.ok(clock.now >= 1_000 && clock.now <= 1_010, `stopped at ${clock.now} ms`);
     assert.equal(pipeline.memo.size, 0);
   });
+
+  it('output_externalize checks the deadline in its loops over outputs and lines (it ran 0.9 s past it on 600 messages of 32 MB)', async () => {
+    // One huge fresh output: only output_externalize reads the clock, 10 ms a read.
+    const huge = Array.from({ length: 60_000 }, (_, index) => `2026-03-01T10:00:00Z ${index % 97 === 0 ? 'ERROR' : 'INFO'} worker-${index % 5} batch ${index} done`).join('\n');
+    const request = parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Run it.' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"./run"}' } }] }, { role: 'tool', tool_call_id: 'c1', content: huge }] });
+    const clock = { now: 0, running: false };
+    const read = (): number => (clock.running ? (clock.now += 10) : clock.now);
+    const strategies = createStrategies().filter((strategy) => strategy.id === 'output_externalize').map((strategy): Strategy => {
+      const apply: Strategy['apply'] = (input, context) => {
+        clock.running = true;
+        try {
+          return strategy.apply(input, context);
+        } finally {
+          clock.running = false;
+        }
+      };
+      return Object.create(strategy, { apply: { value: apply } }) as Strategy;
+    });
+    const unhurried = await new Pipeline(strategies, { timeLimitMs: 1e9, deadlineMs: 1e9 }, { stash: newStash(), clock: read }).run(request);
+    assert.equal(unhurried.decisions[0]!.action, 'tool-output-externalized', 'with time to spare it externalizes the output');
+    clock.now = 0;
+    const result = await new Pipeline(strategies, { timeLimitMs: 1e9, deadlineMs: 300 }, { stash: newStash(), clock: read }).run(request);
+    assert.equal(result.request, request, 'the request as it came');
+    assert.deepEqual([result.decisions[0]!.status, result.decisions[0]!.action], ['timeout', PIPELINE_DEADLINE_ACTION]);
+    assert.ok(clock.now <= 310, `stopped at ${clock.now} ms, inside its loop over the lines`);
+  });
 });

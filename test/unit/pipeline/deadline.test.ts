@@ -44,6 +44,22 @@ function forever(id: string, calls: { checks: number }, how: 'context' | 'ambien
   };
 }
 
+/** The strategies with `id`'s runs flagged on `clock`, so a fake clock moves only while that strategy runs. */
+function withClockWhileRunning(strategies: readonly Strategy[], id: string, clock: { running: boolean }): Strategy[] {
+  return strategies.map((strategy): Strategy => {
+    if (strategy.id !== id) return strategy;
+    const apply: Strategy['apply'] = (input, context) => {
+      clock.running = true;
+      try {
+        return strategy.apply(input, context);
+      } finally {
+        clock.running = false;
+      }
+    };
+    return Object.create(strategy, { apply: { value: apply } }) as Strategy;
+  });
+}
+
 describe('Deadline', () => {
   it('throws once its time is up, and not before', () => {
     let now = 0;
@@ -147,18 +163,7 @@ describe('Pipeline deadline', () => {
       }
       return clock.now;
     };
-    const strategies = createStrategies().map((strategy): Strategy => {
-      if (strategy.id !== 'observation_mask') return strategy;
-      const apply: Strategy['apply'] = (input, context) => {
-        clock.running = true;
-        try {
-          return strategy.apply(input, context);
-        } finally {
-          clock.running = false;
-        }
-      };
-      return Object.create(strategy, { apply: { value: apply } }) as Strategy;
-    });
+    const strategies = withClockWhileRunning(createStrategies(), 'observation_mask', clock);
     const config = { timeLimitMs: 60_000, deadlineMs: 1_000 };
     // With time to spare the same run changes the request: going out as it came is the deadline's doing.
     const unhurried = await new Pipeline(strategies, { ...config, deadlineMs: 60_000 }, { stash: newStash(), clock: read }).run(request);
@@ -187,17 +192,7 @@ describe('Pipeline deadline', () => {
     const request = parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content: 'Run it.' }, { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"command":"./run"}' } }] }, { role: 'tool', tool_call_id: 'c1', content: huge }] });
     const clock = { now: 0, running: false };
     const read = (): number => (clock.running ? (clock.now += 10) : clock.now);
-    const strategies = createStrategies().filter((strategy) => strategy.id === 'output_externalize').map((strategy): Strategy => {
-      const apply: Strategy['apply'] = (input, context) => {
-        clock.running = true;
-        try {
-          return strategy.apply(input, context);
-        } finally {
-          clock.running = false;
-        }
-      };
-      return Object.create(strategy, { apply: { value: apply } }) as Strategy;
-    });
+    const strategies = withClockWhileRunning(createStrategies().filter((strategy) => strategy.id === 'output_externalize'), 'output_externalize', clock);
     const unhurried = await new Pipeline(strategies, { timeLimitMs: 1e9, deadlineMs: 1e9 }, { stash: newStash(), clock: read }).run(request);
     assert.equal(unhurried.decisions[0]!.action, 'tool-output-externalized', 'with time to spare it externalizes the output');
     clock.now = 0;

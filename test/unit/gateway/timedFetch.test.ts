@@ -35,6 +35,11 @@ describe('gateway: the upstream call of herald serve', function () {
           response.end(zlib.gzipSync(EVENTS));
           return;
         }
+        if (request.url === '/moved') {
+          response.writeHead(307, { location: `${base}/elsewhere`, 'content-type': 'text/plain' });
+          response.end('moved');
+          return;
+        }
         if (request.url === '/error') {
           response.writeHead(429, { 'content-type': 'application/json', 'retry-after': '7' });
           response.end('{"error":{"type":"rate_limit_error"}}');
@@ -92,6 +97,20 @@ describe('gateway: the upstream call of herald serve', function () {
       const signal = new AbortController().signal;
       await assert.rejects(callUpstream(timed.request, `${base}/error`, 'POST', {}, '{}', signal), (error: unknown) => error instanceof UpstreamError && error.status === 429 && error.headers['retry-after'] === '7' && error.body.toString() === '{"error":{"type":"rate_limit_error"}}');
       await assert.rejects(callUpstream(timed.request, 'http://127.0.0.1:1/v1/messages', 'POST', {}, '{}', signal), (error: unknown) => error instanceof UpstreamUnreachable);
+    } finally {
+      await timed.close();
+    }
+  });
+
+  it("does not follow a provider's redirect: the client's key goes to the provider it named and nowhere else", async () => {
+    const timed = timedFetch({ connectMs: 5000, firstByteMs: 5000, idleMs: 5000 });
+    try {
+      const before = seen.length;
+      const answer = await timed.request(`${base}/moved`, { method: 'POST', headers: { 'x-api-key': 'sk-test' }, body: '{}', signal: new AbortController().signal });
+      assert.equal(answer.status, 307);
+      assert.equal(answer.headers.location, `${base}/elsewhere`);
+      assert.equal(await bytesOf(answer), 'moved');
+      assert.equal(seen.length, before + 1, 'one request, to the URL the gateway was given');
     } finally {
       await timed.close();
     }

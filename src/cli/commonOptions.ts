@@ -7,6 +7,7 @@ export const ENABLE_OPTION: OptionDeclaration = { value: 'ids', help: 'switch th
 export const DISABLE_OPTION: OptionDeclaration = { value: 'ids', help: 'switch these strategies off (comma-separated ids)' };
 export const TIME_LIMIT_OPTION: OptionDeclaration = { value: 'MS', help: "each strategy's time limit in ms (a strategy over it is skipped)" };
 export const REWRITE_SHARE_OPTION: OptionDeclaration = { value: '0-1', help: 'the least share of a cached history output a rewrite must remove' };
+export const FIRST_MARKER_ROUND_OPTION: OptionDeclaration = { help: "price a session's first marker as a certain retrieve round: elide only once that pays (short sessions never pay for a round; long ones save less)" };
 export const EMBEDDING_MODEL_OPTION: OptionDeclaration = { value: 'DIR', help: 'an embedding model folder (default: the retrieval model Herald ships)' };
 export const JUDGE_URL_OPTION: OptionDeclaration = { value: 'URL', help: "a judge model's base URL (with --judge-model; key from $HERALD_JUDGE_API_KEY)" };
 export const JUDGE_MODEL_OPTION: OptionDeclaration = { value: 'M', help: "the judge model's id" };

@@ -14,7 +14,7 @@ import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEW
 import { redactSecrets } from '../gateway/redact';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
 import type { OptionSpec } from './optionSpec';
-import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
+import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, FIRST_MARKER_ROUND_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
 import { tidyStashFolder } from './stashHygiene';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
 import { defaultStashDirectory } from './stashDirectory';
@@ -64,6 +64,7 @@ export const SERVE_OPTIONS = {
   off: { help: 'forward every request untouched (retrieval still answers)' },
   'time-limit': TIME_LIMIT_OPTION,
   'rewrite-share': REWRITE_SHARE_OPTION,
+  'first-marker-round': FIRST_MARKER_ROUND_OPTION,
   'embedding-model': EMBEDDING_MODEL_OPTION,
   quiet: { help: 'print warnings and errors only' },
 } satisfies OptionSpec;
@@ -150,7 +151,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   const tokens = new TokenCounter();
   const embeddingModel = typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined;
   // The pipeline stops itself at the deadline (its decisions say so); a worker past it is ended.
-  const config = { enabled, deadlineMs, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}) };
+  const config = { enabled, deadlineMs, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}), ...(options['first-marker-round'] === true ? { firstMarkerRound: true } : {}) };
   let pool: OptimizerPool | undefined;
   let optimizer: GatewayOptimizer;
   if (workers > 0 && options.off !== true) {

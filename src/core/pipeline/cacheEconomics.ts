@@ -62,6 +62,15 @@ export const MAX_REMAINING_REQUESTS = 60;
  */
 export const RETRIEVAL_RISK = 0.05;
 
+/**
+ * Requests a session that has shown no marker yet leaves its whole history undecided, so a later
+ * run can still elide it once the session's first marker pays (see {@link firstMarkerGain}).
+ * Past this many, history is decided as it becomes history again: a session that long has, as a
+ * rule, as many requests left to repay any round, and re-reading its whole history each turn would
+ * cost more than it could find.
+ */
+export const FIRST_MARKER_DEFERRAL_REQUESTS = 10;
+
 /** The prices of one provider's cache, per input token. */
 export interface CachePrices {
   readonly read: number;
@@ -111,6 +120,52 @@ export function rewriteGain(quote: RewriteQuote, prices: CachePrices, risk = RET
   return saved - cost;
 }
 
+/** One run's elisions taken together, against the retrieve round a session's first marker may cause. */
+export interface FirstMarkerQuote {
+  /** Tokens of each message before the run's strategies. */
+  readonly before: readonly number[];
+  /** Tokens of each message after them. */
+  readonly after: readonly number[];
+  /** Messages before this index were in the previous request (the provider holds them). */
+  readonly cachedEnd: number;
+  /** The whole request's tokens after the run (what the round re-reads). */
+  readonly requestTokens: number;
+  /** The largest original a retrieve of one of the run's markers would return. */
+  readonly originalTokens: number;
+  readonly remainingRequests: number;
+}
+
+/**
+ * What a run's elisions gain together when they are the first markers of their session, priced
+ * with one certain retrieve round (negative: they cost). An agent may well ask for the first marker
+ * it meets (the live bench's does, every session); after that, markers are familiar and the round
+ * is priced at {@link RETRIEVAL_RISK} per elision. The cached history from the earliest rewritten
+ * message to the end of the cache is written again once; each message's saving runs over the
+ * requests left:
+ *
+ *     saved = Σ cached  read · (o − n) · R  +  Σ uncached (o − n) · (write + read · R)
+ *     cost  = Σ from the earliest rewritten cached message (write · n − read · o)
+ *           + read · T + write · O                  (the round: the request re-read, the original written)
+ */
+export function firstMarkerGain(quote: FirstMarkerQuote, prices: CachePrices): number {
+  const { before, after, cachedEnd, remainingRequests: remaining } = quote;
+  let saved = 0;
+  let cost = prices.read * quote.requestTokens + prices.write * quote.originalTokens;
+  let rewriting = false;
+  for (let index = 0; index < before.length; index++) {
+    const o = before[index]!;
+    const n = after[index]!;
+    if (index < cachedEnd) {
+      rewriting ||= o !== n;
+      if (rewriting) cost += prices.write * n - prices.read * o;
+      saved += prices.read * (o - n) * remaining;
+    } else {
+      saved += (o - n) * (prices.write + prices.read * remaining);
+    }
+  }
+  return saved - cost;
+}
+
 /**
  * True when rewriting a history message (or one tool output in it) from `beforeTokens` to
  * `afterTokens` removes at least `minSavedShare` of it: the fixed rule.
@@ -129,19 +184,25 @@ export class RewriteEconomics {
   /** Messages before this index were in the previous request (the provider holds them). */
   readonly cachedEnd: number;
   readonly remainingRequests: number;
-  private readonly prices: CachePrices;
+  /** Requests the session has run before this one (its assistant messages). */
+  readonly requestsSoFar: number;
+  readonly prices: CachePrices;
   /** The earliest cached message this run rewrote (everything after it is written again anyway). */
   private earliest = Number.POSITIVE_INFINITY;
 
-  constructor(request: ChatRequest, freshStart: number, tokens: TokenCounter, private readonly minSavedShare?: number) {
+  /**
+   * @param refuse true when this run's elisions are deferred (a session's first markers that do
+   *   not pay for the round they may cause): every elision priced here is refused.
+   */
+  constructor(request: ChatRequest, freshStart: number, tokens: TokenCounter, private readonly minSavedShare?: number, private readonly refuse = false) {
     this.prefix = [0];
     for (const message of request.messages) this.prefix.push(this.prefix[this.prefix.length - 1]! + tokens.countMessage(message));
     let end = freshStart;
     while (end > 0 && request.messages[end - 1]!.role !== 'assistant') end--;
     // The assistant message before the fresh input is the model's last answer: new in this request.
     this.cachedEnd = Math.max(0, end - 1);
-    const requestsSoFar = request.messages.filter((message) => message.role === 'assistant').length;
-    this.remainingRequests = Math.min(MAX_REMAINING_REQUESTS, Math.max(MIN_REMAINING_REQUESTS, requestsSoFar));
+    this.requestsSoFar = request.messages.filter((message) => message.role === 'assistant').length;
+    this.remainingRequests = Math.min(MAX_REMAINING_REQUESTS, Math.max(MIN_REMAINING_REQUESTS, this.requestsSoFar));
     this.prices = cachePricesOf(request);
   }
 
@@ -151,6 +212,7 @@ export class RewriteEconomics {
    * more than `beforeTokens`.
    */
   pays(messageIndex: number, beforeTokens: number, afterTokens: number, originalTokens = beforeTokens): boolean {
+    if (this.refuse) return false;
     if (this.minSavedShare !== undefined) return paysForCacheWrite(beforeTokens, afterTokens, this.minSavedShare);
     if (messageIndex >= this.cachedEnd) return this.paysFresh(beforeTokens, afterTokens, originalTokens);
     const suffixEnd = Math.min(this.cachedEnd, this.earliest);
@@ -168,7 +230,7 @@ export class RewriteEconomics {
 
   /** Whether eliding content the provider does not hold yet pays, the retrieve round it may cause priced in. */
   paysFresh(beforeTokens: number, afterTokens: number, originalTokens = beforeTokens): boolean {
-    if (afterTokens >= beforeTokens) return false;
+    if (afterTokens >= beforeTokens || this.refuse) return false;
     if (this.minSavedShare !== undefined) return true;
     const quote = { beforeTokens, afterTokens, originalTokens: Math.max(beforeTokens, originalTokens), requestTokens: this.prefix[this.prefix.length - 1]!, remainingRequests: this.remainingRequests };
     return freshElisionGain(quote, this.prices) > 0;

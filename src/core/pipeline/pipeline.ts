@@ -8,7 +8,7 @@ import type { ChatMessage, ChatRequest } from '../chat/types';
 import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import { TokenCounter } from '../tokens/tokenCounter';
-import { CACHED_REWRITE_MIN_SAVED_SHARE, RewriteEconomics } from './cacheEconomics';
+import { CACHED_REWRITE_MIN_SAVED_SHARE, FIRST_MARKER_DEFERRAL_REQUESTS, firstMarkerGain, RewriteEconomics } from './cacheEconomics';
 import { ElisionTracker, type MessageElisionSite, type RequestElisionSite } from './elisionSites';
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
@@ -43,6 +43,15 @@ export interface PipelineConfig {
    * length instead (see `cacheEconomics.ts`).
    */
   readonly cachedRewriteMinSavedShare?: number;
+  /**
+   * Price a session's first marker as certain to be retrieved, where the flow answers Herald's own
+   * tools (see `cacheEconomics.ts`, `firstMarkerGain`): until one run's elisions together pay for
+   * that retrieve round, they wait, and the history they would have touched stays undecided for a
+   * later run. Short sessions then never pay a round they cannot repay; long ones save less, since
+   * what waited is cached history by the time it pays. Default off: a marker is priced at the
+   * usual retrieval risk.
+   */
+  readonly firstMarkerRound?: boolean;
   /**
    * Whose decided history this pipeline reads and writes (a gateway's tenant): the memo keys of
    * two scopes never meet, so a message decided for one is never replayed, markers and all, for
@@ -137,6 +146,7 @@ export class Pipeline {
       enabled: this.enabledIds(),
       options: config.options ?? {},
       cachedRewriteMinSavedShare: this.cachedRewriteMinSavedShare,
+      ...(config.firstMarkerRound === true ? { firstMarkerRound: true } : {}),
       ...(config.scope !== undefined ? { scope: config.scope } : {}),
     }));
   }
@@ -160,7 +170,6 @@ export class Pipeline {
   }
 
   private async runWithin(input: ChatRequest, options: RunOptions, started: number, deadline: Deadline): Promise<PipelineResult> {
-    let overran = false;
     const sessionId = options.sessionId ?? sessionIdOf(input);
     const freshStart = freshStartOf(input.messages);
     // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
@@ -178,20 +187,18 @@ export class Pipeline {
     // Replay what earlier turns decided; stop at the first history message not seen before.
     let frozenCount = 0;
     const replayed: ChatMessage[] = [];
-    const savedByStrategy: Record<string, number> = {};
-    const stash = this.dependencies.stash;
-    const sites = new ElisionTracker((handle) => stash.issuedEntry(handle), (location) => {
-      this.logger.warn('elision-sites-guessed', `Herald: the rewrite of message ${location.messageIndex} part ${location.partIndex} could not be aligned with its text before; its elisions are located by text alone`);
-    });
+    const savedBefore: Record<string, number> = {};
+    /** The elision sites of history as earlier turns left them, message by message. */
+    const seeds: [number, readonly MessageElisionSite[]][] = [];
     while (frozenCount < freshStart) {
       const memoized = this.memo.replay(chain[frozenCount]!, stripped[frozenCount]!.hints);
       if (!memoized) break;
       replayed.push(memoized.message);
-      sites.seed(frozenCount, memoized.sites);
-      for (const [id, tokens] of Object.entries(memoized.savings ?? {})) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
+      seeds.push([frozenCount, memoized.sites]);
+      for (const [id, tokens] of Object.entries(memoized.savings ?? {})) savedBefore[id] = (savedBefore[id] ?? 0) + tokens;
       frozenCount++;
     }
-    const messageSavings = new Map<number, Record<string, number>>();
+    const savingsBefore = new Map<number, Record<string, number>>();
     // Last turn's fresh input, now history: it starts from the form it arrived in, which is what
     // the provider cached (decided once, on arrival); a later rewrite pays its cache write.
     // A message an earlier turn decided under another chain (the client rebuilt an earlier message,
@@ -201,17 +208,84 @@ export class Pipeline {
       const arrived = this.memo.decidedOwn(ownKey(index), stripped[index]!.hints) ?? this.memo.arrival(chain[index]!, stripped[index]!.hints, ownKey(index));
       if (!arrived) continue;
       undecided[index - frozenCount] = arrived.message;
-      sites.seed(index, arrived.sites);
+      seeds.push([index, arrived.sites]);
       if (arrived.savings) {
-        messageSavings.set(index, { ...arrived.savings });
-        for (const [id, tokens] of Object.entries(arrived.savings)) savedByStrategy[id] = (savedByStrategy[id] ?? 0) + tokens;
+        savingsBefore.set(index, { ...arrived.savings });
+        for (const [id, tokens] of Object.entries(arrived.savings)) savedBefore[id] = (savedBefore[id] ?? 0) + tokens;
       }
     }
-    let request: ChatRequest = frozenCount === 0 && undecided.every((message, index) => message === input.messages[index]) ? input : { ...input, messages: [...replayed, ...undecided] };
+    const start: ChatRequest = frozenCount === 0 && undecided.every((message, index) => message === input.messages[index]) ? input : { ...input, messages: [...replayed, ...undecided] };
 
     const tokensBefore = withDeadline(deadline, () => this.tokens.countRequest(input));
-    // What rewriting cached history costs this run, priced for the target's provider (cacheEconomics.ts).
-    const rewrites = new RewriteEconomics(request, freshStart, this.tokens, this.config.cachedRewriteMinSavedShare);
+    const stash = this.dependencies.stash;
+    const pass = (refuse: boolean): Promise<Pass> => {
+      const sites = new ElisionTracker((handle) => stash.issuedEntry(handle), (location) => {
+        this.logger.warn('elision-sites-guessed', `Herald: the rewrite of message ${location.messageIndex} part ${location.partIndex} could not be aligned with its text before; its elisions are located by text alone`);
+      });
+      for (const [index, messageSites] of seeds) sites.seed(index, messageSites);
+      // What rewriting cached history costs this run, priced for the target's provider (cacheEconomics.ts).
+      const rewrites = new RewriteEconomics(start, freshStart, this.tokens, this.config.cachedRewriteMinSavedShare, refuse);
+      return this.runPass({ start, input, frozenCount, freshStart, sessionId, options, deadline, tokensBefore, sites, rewrites, savedByStrategy: { ...savedBefore }, messageSavings: new Map([...savingsBefore].map(([index, saved]) => [index, { ...saved }])) });
+    };
+    // A session that shows no marker yet pays for its first one with a retrieve round (cacheEconomics.ts, firstMarkerGain).
+    const firstMarkers = this.config.firstMarkerRound === true && options.targetKind !== undefined && this.config.cachedRewriteMinSavedShare === undefined && seeds.every(([, messageSites]) => messageSites.length === 0);
+    let run = await pass(false);
+    if (firstMarkers && run.response === undefined && !run.holdout && !run.overran && run.sites.all().length > 0) {
+      const gain = this.firstMarkerGain(start, run);
+      if (gain <= 0) run = deferred(await pass(true), run, gain);
+    }
+    const { decisions, sites, savedByStrategy, messageSavings, arrival, response, holdout, overran } = run;
+    let request = run.request;
+    // A session still without a marker leaves the history it kept whole undecided, for a later run to elide when that pays.
+    const undecidedKept = firstMarkers && sites.all().length === 0 && run.rewrites.requestsSoFar < FIRST_MARKER_DEFERRAL_REQUESTS;
+
+    await this.dependencies.stash.flush();
+    // Never lose data: a marker whose original could not be saved would point at nothing, so
+    // the request goes out as it arrived (fail-open) and nothing of this run is memoized.
+    const lost = overran ? [] : this.lostHandles(request);
+    if (lost.length > 0) this.logger.error('stash-write-failed-request-restored', `Herald: ${lost.length} elided original(s) could not be saved (${lost.slice(0, 3).join(', ')}); the request was sent as it arrived`);
+    // Past the pipeline's deadline the request goes out as it came: half a run is no decision to keep.
+    if (overran) this.logger.warn('pipeline-deadline-exceeded', `Herald: the pipeline ran past its ${deadline.limitMs} ms deadline; the request was sent as it arrived`);
+    const restoredBecause = overran
+      ? `${PIPELINE_DEADLINE_ACTION}: the pipeline ran past its ${deadline.limitMs} ms deadline`
+      : lost.length > 0 ? `stash-write-failed: ${lost.length} elided original(s) could not be saved` : undefined;
+    if (restoredBecause !== undefined) {
+      request = input;
+      sites.clear();
+    }
+    // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
+    if (!holdout && response === undefined && restoredBecause === undefined && !options.signal?.aborted) {
+      for (let index = frozenCount; index < freshStart; index++) {
+        if (undecidedKept && request.messages[index] === start.messages[index]) continue;
+        this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index), ownKey(index));
+      }
+      for (let index = freshStart; index < arrival.request.messages.length; index++) {
+        const message = arrival.request.messages[index]!;
+        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index), ownKey(index));
+      }
+    }
+    await saveRunState({ memo: this.memo, state: this.state }, sessionId);
+    return {
+      request,
+      decisions,
+      tokensBefore,
+      tokensAfter: this.tokens.countRequest(request),
+      durationMs: performance.now() - started,
+      replayedMessages: frozenCount,
+      sessionId,
+      response,
+      holdout,
+      elisions: sites.all(),
+      savedByStrategy: restoredBecause !== undefined ? {} : savedByStrategy,
+      ...(restoredBecause !== undefined ? { restored: restoredBecause } : {}),
+    };
+  }
+
+  /** One pass of the enabled strategies over the request as the memo left it. */
+  private async runPass(given: PassInput): Promise<Pass> {
+    const { start, input, frozenCount, freshStart, sessionId, options, deadline, tokensBefore, sites, rewrites, savedByStrategy, messageSavings } = given;
+    let request = start;
+    let overran = false;
     // The fresh input's arrival form: the request as it stood before any tail annotation.
     let arrival = { request, savings: new Map<number, Record<string, number>>(), sites: new Map<number, MessageElisionSite[]>() };
     let annotated = false;
@@ -253,44 +327,24 @@ export class Pipeline {
         }
       }
     }
+    return { request, decisions, sites, rewrites, savedByStrategy, messageSavings, arrival, response, holdout, overran };
+  }
 
-    await this.dependencies.stash.flush();
-    // Never lose data: a marker whose original could not be saved would point at nothing, so
-    // the request goes out as it arrived (fail-open) and nothing of this run is memoized.
-    const lost = overran ? [] : this.lostHandles(request);
-    if (lost.length > 0) this.logger.error('stash-write-failed-request-restored', `Herald: ${lost.length} elided original(s) could not be saved (${lost.slice(0, 3).join(', ')}); the request was sent as it arrived`);
-    // Past the pipeline's deadline the request goes out as it came: half a run is no decision to keep.
-    if (overran) this.logger.warn('pipeline-deadline-exceeded', `Herald: the pipeline ran past its ${deadline.limitMs} ms deadline; the request was sent as it arrived`);
-    const restoredBecause = overran
-      ? `${PIPELINE_DEADLINE_ACTION}: the pipeline ran past its ${deadline.limitMs} ms deadline`
-      : lost.length > 0 ? `stash-write-failed: ${lost.length} elided original(s) could not be saved` : undefined;
-    if (restoredBecause !== undefined) {
-      request = input;
-      sites.clear();
+  /** What a pass's elisions gain together as their session's first markers, one retrieve round priced in (cacheEconomics.ts). */
+  private firstMarkerGain(start: ChatRequest, run: Pass): number {
+    let originalTokens = 0;
+    for (const site of run.sites.all()) {
+      const original = this.dependencies.stash.issuedEntry(site.handle)?.original;
+      if (original !== undefined) originalTokens = Math.max(originalTokens, this.tokens.count(original));
     }
-    // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
-    if (!holdout && response === undefined && restoredBecause === undefined && !options.signal?.aborted) {
-      for (let index = frozenCount; index < freshStart; index++) this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index), ownKey(index));
-      for (let index = freshStart; index < arrival.request.messages.length; index++) {
-        const message = arrival.request.messages[index]!;
-        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index), ownKey(index));
-      }
-    }
-    await saveRunState({ memo: this.memo, state: this.state }, sessionId);
-    return {
-      request,
-      decisions,
-      tokensBefore,
-      tokensAfter: this.tokens.countRequest(request),
-      durationMs: performance.now() - started,
-      replayedMessages: frozenCount,
-      sessionId,
-      response,
-      holdout,
-      elisions: sites.all(),
-      savedByStrategy: restoredBecause !== undefined ? {} : savedByStrategy,
-      ...(restoredBecause !== undefined ? { restored: restoredBecause } : {}),
-    };
+    return firstMarkerGain({
+      before: start.messages.map((message) => this.tokens.countMessage(message)),
+      after: run.request.messages.map((message) => this.tokens.countMessage(message)),
+      cachedEnd: run.rewrites.cachedEnd,
+      requestTokens: this.tokens.countRequest(run.request),
+      originalTokens,
+      remainingRequests: run.rewrites.remainingRequests,
+    }, run.rewrites.prices);
   }
 
   /** The fresh input as it stands now, with what each strategy saved on it and where its elisions are. */
@@ -500,6 +554,56 @@ export class Pipeline {
   }
 }
 
+/** What one pass of the strategies starts from. */
+interface PassInput {
+  readonly start: ChatRequest;
+  readonly input: ChatRequest;
+  readonly frozenCount: number;
+  readonly freshStart: number;
+  readonly sessionId: string;
+  readonly options: RunOptions;
+  readonly deadline: Deadline;
+  readonly tokensBefore: number;
+  readonly sites: ElisionTracker;
+  readonly rewrites: RewriteEconomics;
+  readonly savedByStrategy: Record<string, number>;
+  readonly messageSavings: Map<number, Record<string, number>>;
+}
+
+/** What one pass of the strategies did. */
+interface Pass {
+  readonly request: ChatRequest;
+  readonly decisions: Decision[];
+  readonly sites: ElisionTracker;
+  readonly rewrites: RewriteEconomics;
+  readonly savedByStrategy: Record<string, number>;
+  readonly messageSavings: Map<number, Record<string, number>>;
+  readonly arrival: { request: ChatRequest; savings: Map<number, Record<string, number>>; sites: Map<number, MessageElisionSite[]> };
+  readonly response: unknown;
+  readonly holdout: boolean;
+  readonly overran: boolean;
+}
+
+/**
+ * The pass run with the session's first markers refused, its decisions saying so: each strategy
+ * whose elisions the first pass made and this one did not reports them deferred.
+ */
+function deferred(run: Pass, refused: Pass, gain: number): Pass {
+  const offered = new Map(refused.decisions.map((decision) => [decision.strategy, decision]));
+  const decisions = run.decisions.map((decision) => {
+    const first = offered.get(decision.strategy);
+    const lost = (first?.handles.length ?? 0) - decision.handles.length;
+    if (!first || lost <= 0) return decision;
+    return {
+      ...decision,
+      action: 'first-markers-deferred',
+      reason: `its ${lost} elision(s) would be the session's first markers and would not repay the retrieve round they may cause (${Math.round(gain)} token-equivalents); the outputs stay whole and are decided again on a later request`,
+      details: { ...(decision.details ?? {}), deferredElisions: lost, deferredTokens: first.tokensBefore - first.tokensAfter, firstMarkerGain: Math.round(gain) },
+    };
+  });
+  return { ...run, decisions };
+}
+
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -524,6 +628,9 @@ function skipped(strategy: string, action: string, reason: string, tokens: numbe
 function validateConfig(strategies: readonly Strategy[], config: PipelineConfig): void {
   if (config.deadlineMs !== undefined && !(typeof config.deadlineMs === 'number' && config.deadlineMs >= 0)) {
     throw new Error(`Herald: deadlineMs must be a number of milliseconds, 0 or more, got ${String(config.deadlineMs)}`);
+  }
+  if (config.firstMarkerRound !== undefined && typeof config.firstMarkerRound !== 'boolean') {
+    throw new Error(`Herald: firstMarkerRound must be true or false, got ${String(config.firstMarkerRound)}`);
   }
   const share = config.cachedRewriteMinSavedShare;
   if (share !== undefined && !(typeof share === 'number' && share >= 0 && share <= 1)) {

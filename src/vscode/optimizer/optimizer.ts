@@ -49,7 +49,7 @@ export function pipelineConfigOf(settings: HeraldSettings, strategies: readonly 
   }
   // The editor's own defaults (semantic_cache off: Retry must reach the model), where the user has not set the switch.
   for (const [id, editorDefault] of Object.entries(EDITOR_STRATEGY_DEFAULTS)) if (known.has(id) && enabled[id] === undefined) enabled[id] = editorDefault.enabled;
-  return { config: { enabled, options, timeLimitMs: settings.strategyTimeLimitMs, deadlineMs: settings.pipelineDeadlineMs, ...(settings.cachedRewriteMinSavedShare !== undefined ? { cachedRewriteMinSavedShare: settings.cachedRewriteMinSavedShare } : {}) }, problems };
+  return { config: { enabled, options, timeLimitMs: settings.strategyTimeLimitMs, deadlineMs: settings.pipelineDeadlineMs, ...(settings.cachedRewriteMinSavedShare !== undefined ? { cachedRewriteMinSavedShare: settings.cachedRewriteMinSavedShare } : {}), ...(settings.firstMarkerRound ? { firstMarkerRound: true } : {}) }, problems };
 }
 
 export class Optimizer {

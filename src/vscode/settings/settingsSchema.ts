@@ -72,6 +72,8 @@ export const settingsSchema = z.object({
    * (`core/pipeline/cacheEconomics.ts`).
    */
   cachedRewriteMinSavedShare: z.number().min(0).max(1).optional(),
+  /** Price a session's first marker as a certain retrieve round (`PipelineConfig.firstMarkerRound`). */
+  firstMarkerRound: z.boolean().default(false),
   /** How many times in one turn Herald answers the model's `herald_retrieve` calls itself. */
   retrieveRounds: z.number().int().min(0).max(10).default(4),
   /** Endpoints the user added. */
@@ -98,6 +100,7 @@ export const SETTING_KEYS = {
   strategyTimeLimitMs: 'strategyTimeLimitMs',
   pipelineDeadlineMs: 'pipelineDeadlineMs',
   cachedRewriteMinSavedShare: 'cache.rewriteMinSavedShare',
+  firstMarkerRound: 'cache.firstMarkerRound',
   retrieveRounds: 'retrieve.maxRounds',
   endpoints: 'endpoints',
   copilotHostedModels: 'copilotHostedModels',

@@ -7,6 +7,7 @@
 import { isObject } from './objects';
 import { detectContentFormat } from '../content/detect';
 import { itemListSpan, pastedBulkSpans } from './pastedBulk';
+import { pastedTestRunSpans } from './pastedTestRuns';
 import type { ChatMessage, ChatRequest, Part, TextPart, ToolResultPart } from './types';
 
 export interface ToolOutputSegment {
@@ -216,6 +217,9 @@ function findPastedSpans(text: string, first: boolean): Span[] {
     spans.push({ start, end: start + body.length, tagged: false });
   }
   const fenced = [...text.matchAll(FENCE)].map((match) => ({ start: match.index ?? 0, end: (match.index ?? 0) + match[0].length }));
-  for (const span of pastedBulkSpans(text, fenced)) spans.push({ ...span, tagged: false });
+  // A test run between its runner's banners is one span, whatever its paragraphs read as.
+  const runs = pastedTestRunSpans(text).filter((run) => !fenced.some((fence) => run.start < fence.end && fence.start < run.end));
+  for (const run of runs) spans.push({ ...run, tagged: false });
+  for (const span of pastedBulkSpans(text, [...fenced, ...runs])) spans.push({ ...span, tagged: false });
   return spans.sort((a, b) => a.start - b.start);
 }

@@ -2,12 +2,14 @@
  * JSON: minified, empty fields (null, "", [], {}) dropped, and long arrays summarised by
  * shape. A summarised array keeps its first rows, its last row, and every row that is
  * anomalous (a rare value in a column, a failed or error status, an outlier number, an
- * unusual set of keys) or that mentions a word of the question; each run of elided rows
+ * unusual set of keys) or that mentions a word of the question, and, for a question that asks for
+ * the most or least of something, the rows holding each number's extremes; each run of elided rows
  * becomes one marker string in place, so positions stay readable.
  */
 import { questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
 import { checkDeadline } from '../pipeline/deadline';
+import { asksForExtreme, extremeRows } from './jsonExtremes';
 
 /** Arrays longer than this are summarised. */
 export const LONG_ARRAY_ITEMS = 20;
@@ -26,6 +28,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 interface Question {
   readonly words: readonly string[];
   readonly rankRows?: (rows: readonly string[]) => readonly number[];
+  /** The question asks for the largest or smallest of something: the rows holding each number's extremes stay. */
+  readonly extremes?: boolean;
 }
 
 interface Summary {
@@ -63,7 +67,7 @@ export function cleanJson(text: string, options: JsonCleanOptions = {}): CleanRe
     return unchanged(text, 'json');
   }
   const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0, repeats: 0 };
-  const question: Question = { words: questionWords(options.question), rankRows: options.rankRows };
+  const question: Question = { words: questionWords(options.question), rankRows: options.rankRows, extremes: asksForExtreme(options.question) };
   let output: string;
   try {
     output = foldRepeats(clean(value, question, summary, 0) ?? null, '$', new Map(), summary, 0).text;
@@ -161,6 +165,7 @@ function keptRows(rows: readonly Json[], question: Question): Set<number> {
     if (question.rankRows === undefined && question.words.length > 0 && question.words.some((word) => texts[index]!.includes(word))) kept.add(index);
     if (hasFailure(row, 0)) kept.add(index);
   });
+  if (question.extremes) for (const index of extremeRows(rows)) kept.add(index);
   const objects = rows.every((row) => row !== null && typeof row === 'object' && !Array.isArray(row));
   if (objects) {
     for (const index of anomalousObjectRows(rows as { [key: string]: Json }[])) kept.add(index);

@@ -89,7 +89,8 @@ export function unittestVerdict(output: string): string[] {
     facts.push(`${header[1]} (${header[2]})`);
     const lines = block.split(/^-{50,}$/m)[1]?.split('\n').map((line) => line.trim()).filter((line) => line !== '') ?? [];
     const exception = [...lines].reverse().find((line) => /^[\w.]*(?:Error|Exception|Failure)\b/.test(line));
-    if (exception !== undefined) facts.push(exception.slice(0, 80));
+    // At most 80 characters, cut between words: a fact ending mid-word is never found whole.
+    if (exception !== undefined) facts.push(exception.length <= 80 ? exception : exception.slice(0, 81).replace(/\s+\S*$/, ''));
   }
   return [...new Set(facts)];
 }

@@ -1,0 +1,60 @@
+/** A pytest run pasted without a fence is one span, banner to count line, whatever its paragraphs read as. */
+import { strict as assert } from 'node:assert';
+import { findToolOutputs, parseRequest } from '../../../src/core/chat';
+import { pastedTestRunSpans } from '../../../src/core/chat/pastedTestRuns';
+
+/** A pytest run as a console prints it: banner, header paragraphs, progress, one failure quoting its test's source, count line. */
+const RUN = [
+  '============================= test session starts ==============================',
+  'platform linux -- Python 3.11.4, pytest-7.4.0, pluggy-1.3.0',
+  '',
+  'Running tests with Shopkeep version 2.1.',
+  '',
+  'Package versions:',
+  'Numpy: 1.25.2',
+  '',
+  'rootdir: /repo',
+  'collected 40 items',
+  '',
+  'tests/test_cart.py .........F..........                                  [ 50%]',
+  'tests/test_tax.py ....................                                   [100%]',
+  '',
+  '=================================== FAILURES ===================================',
+  '______________________________ test_cart_total ________________________________',
+  '',
+  '    def test_cart_total():',
+  '        cart = Cart([Item(3), Item(4)])',
+  '>       assert cart.total() == 8',
+  'E       assert 7 == 8',
+  '',
+  'tests/test_cart.py:22: AssertionError',
+  '=========================== short test summary info ============================',
+  'FAILED tests/test_cart.py::test_cart_total - assert 7 == 8',
+  '========================= 1 failed, 39 passed in 0.84s =========================',
+].join('\n');
+
+function pasted(content: string): { text: string; start: number; end: number }[] {
+  return findToolOutputs(parseRequest({ model: 'm', messages: [{ role: 'system', content: 's' }, { role: 'user', content }] })).map((segment) => ({ text: segment.text, start: segment.start, end: segment.end }));
+}
+
+describe('a pytest run pasted without a fence', () => {
+  it('is found from its banner to its count line, the words around it left to the user', () => {
+    const content = `Which tests failed and why? Ignore the passed ones.\n\n${RUN}\n\nThe CI job is red since this morning.`;
+    const segments = pasted(content);
+    assert.equal(segments.length, 1, JSON.stringify(segments.map((segment) => segment.text.slice(0, 40))));
+    assert.equal(segments[0]!.text, RUN);
+    assert.equal(content.slice(segments[0]!.end), '\n\nThe CI job is red since this morning.');
+  });
+
+  it('takes nothing without the closing count line (a run cut short is read paragraph by paragraph)', () => {
+    const cut = RUN.split('\n').slice(0, -1).join('\n');
+    assert.deepEqual(pastedTestRunSpans(`Why?\n\n${cut}`), []);
+  });
+
+  it('finds two runs one after the other as two spans', () => {
+    const text = `First run:\n${RUN}\n\nSecond run:\n${RUN}`;
+    const spans = pastedTestRunSpans(text);
+    assert.equal(spans.length, 2);
+    for (const span of spans) assert.equal(text.slice(span.start, span.end), RUN);
+  });
+});

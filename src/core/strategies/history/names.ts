@@ -17,9 +17,21 @@ const NOT_NAMES = new Set(['e.g', 'i.e', 'etc', 'vs']);
  */
 export function visibleNames(text: string): Set<string> {
   const names = new Set<string>();
-  // What COMPOUND matches, found by hand (no match object per token: this runs over every
-  // message history_trim reads): a run of word characters, then as long as a separator is
-  // followed by one, the separator and the next run (`::` tried before a single `:`).
+  forEachCompound(text, (start, end, pieces) => {
+    const token = text.slice(start, end);
+    if (pieces) addWithPieces(names, token);
+    else names.add(token);
+  });
+  return names;
+}
+
+/**
+ * Visits what COMPOUND matches in `text`, in order, found by hand (no match object per token:
+ * this runs over every message history_trim reads): a run of word characters, then as long as
+ * a separator is followed by one, the separator and the next run (`::` tried before a single
+ * `:`). `pieces` says whether the token has a separator.
+ */
+function forEachCompound(text: string, visit: (start: number, end: number, pieces: boolean) => void): void {
   const end = text.length;
   let at = 0;
   while (at < end) {
@@ -39,11 +51,8 @@ export function visibleNames(text: string): Set<string> {
       pieces = true;
       at = wordRunEnd(text, at + width + 1);
     }
-    const token = text.slice(start, at);
-    if (pieces) addWithPieces(names, token);
-    else names.add(token);
+    visit(start, at, pieces);
   }
-  return names;
 }
 
 /** [A-Za-z0-9_$] (NaN, past the end, is not). */
@@ -64,13 +73,39 @@ export function mentionedNames(sentence: string): string[] {
   for (const code of sentence.matchAll(INLINE_CODE)) {
     for (const match of (code[1] ?? '').matchAll(COMPOUND)) if (match[0].length >= 2) names.add(match[0]);
   }
-  const prose = sentence.replace(INLINE_CODE, ' ');
-  for (const match of prose.matchAll(COMPOUND)) {
-    const token = match[0];
-    const after = prose[(match.index ?? 0) + token.length];
-    if (looksLikeName(token, after)) names.add(token);
-  }
+  const prose = sentence.includes('`') ? sentence.replace(INLINE_CODE, ' ') : sentence;
+  forEachCompound(prose, (start, end, pieces) => {
+    // A word of letters alone (most of prose) is a name only as a call or in camelCase: read
+    // from its characters, with no string made for it unless it is one.
+    if (!pieces && lettersOnly(prose, start, end)) {
+      if (prose.charCodeAt(end) !== OPEN_PAREN && !hasLowerUpper(prose, start, end)) return;
+      const token = prose.slice(start, end);
+      if (!NOT_NAMES.has(token.toLowerCase())) names.add(token);
+      return;
+    }
+    const token = prose.slice(start, end);
+    if (looksLikeName(token, prose[end])) names.add(token);
+  });
   return [...names];
+}
+
+/** Whether text[start, end) is ASCII letters only. */
+function lettersOnly(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at) | 32;
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
+}
+
+/** Whether a lower-case letter is followed by an upper-case one in text[start, end) (what /[a-z][A-Z]/ finds). */
+function hasLowerUpper(text: string, start: number, end: number): boolean {
+  for (let at = start + 1; at < end; at++) {
+    const code = text.charCodeAt(at);
+    const previous = text.charCodeAt(at - 1);
+    if (code >= 65 && code <= 90 && previous >= 97 && previous <= 122) return true;
+  }
+  return false;
 }
 
 /** Identifier-like in prose: snake_case, camelCase, dotted or slashed, a call, or a number of two digits or more. */
@@ -119,3 +154,4 @@ const DOT = 0x2e;
 const SLASH = 0x2f;
 const BACKSLASH = 0x5c;
 const HYPHEN = 0x2d;
+const OPEN_PAREN = 0x28;

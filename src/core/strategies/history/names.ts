@@ -120,28 +120,36 @@ function looksLikeName(token: string, after: string | undefined): boolean {
   return /[A-Za-z0-9]\.[A-Za-z_]/.test(token);
 }
 
+/** Most pieces of one token whose runs are names (a very long dotted chain stays cheap). */
+const MAX_PIECES = 12;
+/** Where each piece starts and ends (scratch, reused: this runs on every compound token). */
+const PIECE_STARTS = new Int32Array(MAX_PIECES + 1);
+const PIECE_ENDS = new Int32Array(MAX_PIECES + 1);
+
 function addWithPieces(names: Set<string>, token: string): void {
   names.add(token);
   // Where the pieces start and end, found by hand: the separators are `::` or one of `./:\-`,
   // read left to right (what /::|[./:\\-]/g finds), with no expression or match objects per
   // token (this runs on every word of every message history_trim and edit_mask read).
-  const starts: number[] = [0];
-  const ends: number[] = [];
-  for (let index = 0; index < token.length; index++) {
+  const starts = PIECE_STARTS;
+  const ends = PIECE_ENDS;
+  starts[0] = 0;
+  let separators = 0;
+  for (let index = 0; index < token.length && separators < MAX_PIECES; index++) {
     const code = token.charCodeAt(index);
     if (code === COLON && token.charCodeAt(index + 1) === COLON) {
-      ends.push(index);
-      starts.push(index + 2);
+      ends[separators] = index;
+      starts[++separators] = index + 2;
       index++;
     } else if (code === DOT || code === SLASH || code === COLON || code === BACKSLASH || code === HYPHEN) {
-      ends.push(index);
-      starts.push(index + 1);
+      ends[separators] = index;
+      starts[++separators] = index + 1;
     }
   }
-  if (ends.length === 0) return;
-  ends.push(token.length);
-  // Every contiguous run of pieces, capped so a very long dotted chain stays cheap.
-  const limit = Math.min(starts.length, 12);
+  if (separators === 0) return;
+  if (separators < MAX_PIECES) ends[separators] = token.length;
+  // Every contiguous run of the first pieces.
+  const limit = Math.min(separators + 1, MAX_PIECES);
   for (let first = 0; first < limit; first++) {
     for (let final = first; final < limit; final++) {
       names.add(token.slice(starts[first]!, ends[final]!));

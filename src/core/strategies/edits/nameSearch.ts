@@ -87,7 +87,7 @@ function blocksOf(text: string): Block[] {
   for (let start = 0; start < text.length; start += BLOCK_CHARS) {
     const end = Math.min(text.length, start + BLOCK_CHARS);
     const setEnd = Math.min(text.length - 2, end + OVERLAP);
-    const bits = Math.min(20, Math.max(12, Math.ceil(Math.log2((setEnd - start + 2) * 8))));
+    const bits = Math.min(20, Math.max(12, Math.round(Math.log2((setEnd - start + 2) * 8))));
     const shift = 32 - bits;
     const words = new Uint32Array((1 << bits) / 32);
     for (let at = start; at < setEnd; at++) {

@@ -22,34 +22,48 @@ const MAX_FULL_SHARE = 0.6;
 
 /** The width the text was hard-wrapped at, or undefined when it does not look wrapped. */
 export function wrapWidth(text: string): number | undefined {
-  const lengths = new Map<number, number>();
+  // Rows are read in place (no array of them, no string per row): this runs on every tool
+  // output context_compression cleans, and only the rows at the widest length are looked at.
   let rows = 0;
   let widest = 0;
-  const lines = text.split('\n');
-  for (const line of lines) {
+  for (let start = 0; start <= text.length; ) {
     checkDeadline();
-    if (line.length === 0) continue;
-    rows++;
-    widest = Math.max(widest, line.length);
-    lengths.set(line.length, (lengths.get(line.length) ?? 0) + 1);
+    const end = rowEnd(text, start);
+    const length = end - start;
+    if (length > 0) {
+      rows++;
+      if (length > widest) widest = length;
+    }
+    start = end + 1;
   }
   if (widest < MIN_WIDTH || widest > MAX_PATTERN_LINE_CHARS) return undefined;
   // Banners drawn across the whole width (pytest's `==== FAILURES ====`) are as wide as the
   // terminal without being wrapped; so are fixed-width records.
   let full = 0;
   let alike = 0;
-  for (let index = 0; index < lines.length; index++) {
+  for (let start = 0; start <= text.length; ) {
     checkDeadline();
-    const line = lines[index]!;
-    // A wrapped row always continues on the next one: a full row before an empty one is no evidence.
-    const next = lines[index + 1];
-    if (line.length !== widest || BANNER.test(line) || next === undefined || next.length === 0) continue;
-    full++;
-    // A continuation starts mid-line; a next row that starts the way this one did is a line of its own.
-    if (startShape(next) === startShape(line)) alike++;
+    const end = rowEnd(text, start);
+    // A wrapped row always continues on the next one: a full row before an empty one (or none) is no evidence.
+    if (end - start === widest && end < text.length) {
+      const nextEnd = rowEnd(text, end + 1);
+      const line = text.slice(start, end);
+      if (nextEnd > end + 1 && !BANNER.test(line)) {
+        full++;
+        // A continuation starts mid-line; a next row that starts the way this one did is a line of its own.
+        if (startShape(text.slice(end + 1, nextEnd)) === startShape(line)) alike++;
+      }
+    }
+    start = end + 1;
   }
   if (full < MIN_FULL_ROWS || full > rows * MAX_FULL_SHARE) return undefined;
   return alike * 2 < full ? widest : undefined;
+}
+
+/** Where the row that starts at `start` ends: the next newline, or the end of the text. */
+function rowEnd(text: string, start: number): number {
+  const end = text.indexOf('\n', start);
+  return end < 0 ? text.length : end;
 }
 
 /** A line drawn as a rule or banner: it starts and ends with a run of the same drawing character. */

@@ -49,8 +49,17 @@ export function tokenizeForSearch(text: string): string[] {
  * words again can keep what it derived from each.
  */
 export function forEachSearchWord(text: string, visit: (word: string) => void): void {
+  forEachSearchWordRange(text, (source, start, end) => visit(start === 0 && end === source.length ? source : source.slice(start, end)));
+}
+
+/**
+ * The same words as {@link forEachSearchWord}, each given as `source.slice(start, end)` without
+ * making that string (`source` is the text itself, or for text beyond ASCII the word alone), so
+ * a caller that keeps what it derived from each word can look a word up by its characters.
+ */
+export function forEachSearchWordRange(text: string, visit: (source: string, start: number, end: number) => void): void {
   if (NON_ASCII.test(text)) {
-    for (const match of text.matchAll(WORD)) visit(match[0]);
+    for (const match of text.matchAll(WORD)) visit(match[0], 0, match[0].length);
     return;
   }
   // ASCII text (most logs and code): the words WORD matches, found without the regular expression.
@@ -70,7 +79,7 @@ export function forEachSearchWord(text: string, visit: (word: string) => void): 
       if (joined === at || joined === length || !isAsciiWordCode(text.charCodeAt(joined))) break;
       at = skipWordCodes(text, joined + 1);
     }
-    visit(text.slice(start, at));
+    visit(text, start, at);
   }
 }
 

@@ -73,7 +73,9 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   const unchanged = (action: string, reason: string, details?: Record<string, string | number | boolean>): StrategyResult => ({ request, action, reason, details });
   if (context.freshStart <= context.frozenCount) return unchanged('nothing-to-do', 'no tool output is becoming history on this turn');
 
-  const hints = readHints(request);
+  // One call's read is worked out once for both passes (a command parsed, arguments read as JSON).
+  const callReads = new CallReads();
+  const hints = readHints(request, callReads);
   const analyzeSegment = (segment: ToolOutputSegment): Promise<Analysis> => analyzeWith(analyzer, hints, segment, options);
 
   const candidates: Candidate[] = [];
@@ -103,7 +105,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   }
 
   // The graph spans every source in the request as it arrived, fresh input included.
-  const originalHints = readHints(context.original);
+  const originalHints = readHints(context.original, callReads);
   const graphSources: GraphSource[] = [];
   const freshReads: GraphSource[] = [];
   for (const segment of findToolOutputs(context.original)) {
@@ -210,7 +212,7 @@ type ReadInfo = { readonly hint: ReadHint } | { readonly hint?: undefined; reado
  * Output of a known command or tool that is not a file read (a test run, a grep) is not
  * source, however much code it quotes; a tool result with no known producer is judged by content.
  */
-function readHints(request: ChatRequest): (segment: ToolOutputSegment) => ReadInfo {
+function readHints(request: ChatRequest, callReads: CallReads): (segment: ToolOutputSegment) => ReadInfo {
   const calls = new Map<string, { name: string; arguments: unknown }>();
   for (const message of request.messages) {
     for (const part of message.parts) if (part.type === 'tool_call') calls.set(part.id, { name: part.name, arguments: part.arguments });
@@ -218,7 +220,7 @@ function readHints(request: ChatRequest): (segment: ToolOutputSegment) => ReadIn
   return (segment) => {
     const call = segment.callId === undefined ? undefined : calls.get(segment.callId);
     if (call) {
-      const hint = readHintFromToolCall(call.name, call.arguments);
+      const hint = callReads.of(call.name, call.arguments);
       return hint ? { hint } : { maybeSource: /read|view|open|file|cat|show|source|content/i.test(call.name) };
     }
     if (segment.command !== undefined) {
@@ -228,6 +230,23 @@ function readHints(request: ChatRequest): (segment: ToolOutputSegment) => ReadIn
     // Code a person pasted into their message is their own words: only tool results are judged by content.
     return { maybeSource: segment.source === 'tool_result' };
   };
+}
+
+/** readHintFromToolCall's answers for one request, by the call's arguments (the same string or object in both passes) and name. */
+class CallReads {
+  private readonly known = new Map<unknown, Map<string, ReadHint | undefined>>();
+
+  of(name: string, argumentsValue: unknown): ReadHint | undefined {
+    let byName = this.known.get(argumentsValue);
+    if (byName === undefined) {
+      byName = new Map();
+      this.known.set(argumentsValue, byName);
+    }
+    if (byName.has(name)) return byName.get(name);
+    const hint = readHintFromToolCall(name, argumentsValue);
+    byName.set(name, hint);
+    return hint;
+  }
 }
 
 async function analyzeWith(analyzer: SourceAnalyzer, hints: (segment: ToolOutputSegment) => ReadInfo, segment: ToolOutputSegment, options: CodeGraphOptions): Promise<Analysis> {

@@ -34,6 +34,7 @@ import { heredocWrites } from './edits/heredocs';
 import { fileWriteConfirmed, shellWriteConfirmed } from './edits/writeConfirmation';
 import { mentionedNames, visibleNames } from './history/names';
 import { splitUnits } from './history/textUnits';
+import { includesName, nameGrams, NameIndex, type IndexedText } from './edits/nameSearch';
 import { booleanOption, numberOption } from './shared/optionReads';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { EDIT_MASK_OPTIONS } from './options/editMaskOptions';
@@ -58,6 +59,8 @@ interface Tally {
   readonly seen: NameIndex;
   /** Each message's text and trigram set, looked up once a request. */
   indexed?: readonly IndexedText[];
+  /** Per name, the first message found to show it other than the one it was looked up for (-1: none), for the request. */
+  foundIn?: Map<string, number>;
 }
 
 export function createEditMask(): Strategy {
@@ -202,12 +205,18 @@ function savesEnough(original: string, replacement: string, minSaved: number, co
 function unseenNames(original: string, rest: string, tally: Tally): string {
   const own = visibleNames(rest);
   // A few dozen names looked up in each message's text: far cheaper than indexing every name the
-  // request shows. A message whose trigrams lack one of the name's cannot hold it, so most are
-  // passed over without reading their text (a name shown nowhere else used to read them all).
+  // request shows. Trigram sets let most messages, and most of a long one, be passed over
+  // without reading them (see edits/nameSearch.ts).
   const indexed = (tally.indexed ??= tally.messages.map((message) => tally.seen.indexOf(message)));
+  // A message found to show a name is kept for the request: the next write that mentions it is a lookup.
+  const foundIn = (tally.foundIn ??= new Map<string, number>());
   const shownElsewhere = (name: string): boolean => {
+    const known = foundIn.get(name);
+    if (known !== undefined && known >= 0 && known !== tally.messageIndex) return true;
     const grams = nameGrams(name);
-    return indexed.some((entry, index) => index !== tally.messageIndex && mayContain(entry, grams) && entry.text.includes(name));
+    const found = indexed.findIndex((entry, index) => index !== tally.messageIndex && includesName(entry, name, grams));
+    foundIn.set(name, found);
+    return found >= 0;
   };
   const names = mentionedNames(original).filter((name) => !own.has(name) && !shownElsewhere(name));
   let line = '';
@@ -216,69 +225,6 @@ function unseenNames(original: string, rest: string, tally: Tally): string {
     line = line ? `${line}, ${name}` : name;
   }
   return line;
-}
-
-/** Texts shorter than this are searched directly. */
-const GRAM_MIN_CHARS = 64;
-
-/** The 32-bit hash of the three characters at `at` (any string: a character the hash folds is still counted). */
-function gramAt(text: string, at: number): number {
-  return (Math.imul(text.charCodeAt(at), 0x9e3779b1) ^ Math.imul(text.charCodeAt(at + 1), 0x85ebca77) ^ Math.imul(text.charCodeAt(at + 2), 0xc2b2ae3d)) >>> 0;
-}
-
-/** The hashes of a name's trigrams. */
-function nameGrams(name: string): Uint32Array {
-  const grams = new Uint32Array(Math.max(0, name.length - 2));
-  for (let at = 0; at < grams.length; at++) grams[at] = gramAt(name, at);
-  return grams;
-}
-
-/**
- * A message's text and the set of its trigrams, hashed into about eight bits a character (2^12
- * to 2^20), so even a long output leaves most bits clear. No set for a short text: it is read
- * faster than its bits are built.
- */
-interface IndexedText {
-  readonly text: string;
-  readonly shift?: number;
-  readonly words?: Uint32Array;
-}
-
-/** False only when the text cannot hold the name: one of the name's trigrams is not among its own. */
-function mayContain(entry: IndexedText, grams: Uint32Array): boolean {
-  const { words, shift } = entry;
-  if (words === undefined || shift === undefined) return true;
-  for (const full of grams) {
-    const gram = full >>> shift;
-    if ((words[gram >>> 5]! & (1 << (gram & 31))) === 0) return false;
-  }
-  return true;
-}
-
-/** Each message's text and trigram set, kept by the message object: replayed history (the same objects each turn) is indexed once. */
-class NameIndex {
-  private readonly entries = new WeakMap<ChatMessage, IndexedText>();
-
-  indexOf(message: ChatMessage): IndexedText {
-    let entry = this.entries.get(message);
-    if (entry === undefined) {
-      const text = message.parts.map(partText).join('\n');
-      entry = text.length < GRAM_MIN_CHARS ? { text } : { text, ...gramSet(text) };
-      this.entries.set(message, entry);
-    }
-    return entry;
-  }
-}
-
-function gramSet(text: string): { shift: number; words: Uint32Array } {
-  const bits = Math.min(20, Math.max(12, Math.ceil(Math.log2(text.length * 8))));
-  const shift = 32 - bits;
-  const words = new Uint32Array((1 << bits) / 32);
-  for (let at = 0; at + 2 < text.length; at++) {
-    const gram = gramAt(text, at) >>> shift;
-    words[gram >>> 5]! |= 1 << (gram & 31);
-  }
-  return { shift, words };
 }
 
 function byValue(contents: readonly WrittenContent[]): Map<number, WrittenContent[]> {

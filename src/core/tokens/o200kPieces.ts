@@ -213,17 +213,31 @@ export function pieceEnd(text: string, start: number, end: number): number {
 
 /**
  * The maximal runs of at least `length` UTF-16 units none of which is JavaScript's `\s` (what
- * `/\S{length,}/g` matches), as [start, end) pairs: one pass over the text.
+ * `/\S{length,}/g` matches), as [start, end) pairs. Such a run holds a multiple of `length`, so
+ * only the characters at those positions are looked at, and from each that is not a space the
+ * run around it is walked (a word or so in ordinary text): a small share of the text is read.
  */
 export function longRuns(text: string, length: number): [number, number][] {
   const runs: [number, number][] = [];
-  let runStart = 0;
-  for (let index = 0; index <= text.length; index++) {
-    // A lone surrogate half is \S too: classified, it has no SPACE bit.
-    if (index === text.length || (classesOf(text.charCodeAt(index)) & SPACE) !== 0) {
-      if (index - runStart >= length) runs.push([runStart, index]);
-      runStart = index + 1;
+  const stride = Math.max(1, Math.floor(length));
+  let anchor = 0;
+  while (anchor < text.length) {
+    if (isSpaceUnit(text, anchor)) {
+      anchor += stride;
+      continue;
     }
+    let start = anchor;
+    while (start > 0 && !isSpaceUnit(text, start - 1)) start--;
+    let end = anchor + 1;
+    while (end < text.length && !isSpaceUnit(text, end)) end++;
+    if (end - start >= length) runs.push([start, end]);
+    // The next anchor past this run (a run holds no space, so none in it starts another).
+    anchor = end - (end % stride) + stride;
   }
   return runs;
+}
+
+/** Whether the UTF-16 unit at `index` is `\s` (a lone surrogate half is not). */
+function isSpaceUnit(text: string, index: number): boolean {
+  return (classesOf(text.charCodeAt(index)) & SPACE) !== 0;
 }

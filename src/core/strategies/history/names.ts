@@ -17,8 +17,53 @@ const NOT_NAMES = new Set(['e.g', 'i.e', 'etc', 'vs']);
  */
 export function visibleNames(text: string): Set<string> {
   const names = new Set<string>();
-  for (const match of text.matchAll(COMPOUND)) addWithPieces(names, match[0]);
+  forEachCompound(text, (start, end, pieces) => {
+    const token = text.slice(start, end);
+    if (pieces) addWithPieces(names, token);
+    else names.add(token);
+  });
   return names;
+}
+
+/**
+ * Visits what COMPOUND matches in `text`, in order, found by hand (no match object per token:
+ * this runs over every message history_trim reads): a run of word characters, then as long as
+ * a separator is followed by one, the separator and the next run (`::` tried before a single
+ * `:`). `pieces` says whether the token has a separator.
+ */
+function forEachCompound(text: string, visit: (start: number, end: number, pieces: boolean) => void): void {
+  const end = text.length;
+  let at = 0;
+  while (at < end) {
+    if (!isWordCode(text.charCodeAt(at))) {
+      at++;
+      continue;
+    }
+    const start = at;
+    let pieces = false;
+    at = wordRunEnd(text, at + 1);
+    for (;;) {
+      const code = text.charCodeAt(at);
+      let width = 0;
+      if (code === COLON && text.charCodeAt(at + 1) === COLON && isWordCode(text.charCodeAt(at + 2))) width = 2;
+      else if ((code === DOT || code === SLASH || code === COLON || code === BACKSLASH || code === HYPHEN) && isWordCode(text.charCodeAt(at + 1))) width = 1;
+      if (width === 0) break;
+      pieces = true;
+      at = wordRunEnd(text, at + width + 1);
+    }
+    visit(start, at, pieces);
+  }
+}
+
+/** [A-Za-z0-9_$] (NaN, past the end, is not). */
+function isWordCode(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+function wordRunEnd(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && isWordCode(text.charCodeAt(at))) at++;
+  return at;
 }
 
 /** The names a prose sentence mentions that a reader would miss if it went: identifiers, paths, code, numbers. */
@@ -28,13 +73,39 @@ export function mentionedNames(sentence: string): string[] {
   for (const code of sentence.matchAll(INLINE_CODE)) {
     for (const match of (code[1] ?? '').matchAll(COMPOUND)) if (match[0].length >= 2) names.add(match[0]);
   }
-  const prose = sentence.replace(INLINE_CODE, ' ');
-  for (const match of prose.matchAll(COMPOUND)) {
-    const token = match[0];
-    const after = prose[(match.index ?? 0) + token.length];
-    if (looksLikeName(token, after)) names.add(token);
-  }
+  const prose = sentence.includes('`') ? sentence.replace(INLINE_CODE, ' ') : sentence;
+  forEachCompound(prose, (start, end, pieces) => {
+    // A word of letters alone (most of prose) is a name only as a call or in camelCase: read
+    // from its characters, with no string made for it unless it is one.
+    if (!pieces && lettersOnly(prose, start, end)) {
+      if (prose.charCodeAt(end) !== OPEN_PAREN && !hasLowerUpper(prose, start, end)) return;
+      const token = prose.slice(start, end);
+      if (!NOT_NAMES.has(token.toLowerCase())) names.add(token);
+      return;
+    }
+    const token = prose.slice(start, end);
+    if (looksLikeName(token, prose[end])) names.add(token);
+  });
   return [...names];
+}
+
+/** Whether text[start, end) is ASCII letters only. */
+function lettersOnly(text: string, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const code = text.charCodeAt(at) | 32;
+    if (code < 97 || code > 122) return false;
+  }
+  return true;
+}
+
+/** Whether a lower-case letter is followed by an upper-case one in text[start, end) (what /[a-z][A-Z]/ finds). */
+function hasLowerUpper(text: string, start: number, end: number): boolean {
+  for (let at = start + 1; at < end; at++) {
+    const code = text.charCodeAt(at);
+    const previous = text.charCodeAt(at - 1);
+    if (code >= 65 && code <= 90 && previous >= 97 && previous <= 122) return true;
+  }
+  return false;
 }
 
 /** Identifier-like in prose: snake_case, camelCase, dotted or slashed, a call, or a number of two digits or more. */
@@ -49,28 +120,36 @@ function looksLikeName(token: string, after: string | undefined): boolean {
   return /[A-Za-z0-9]\.[A-Za-z_]/.test(token);
 }
 
+/** Most pieces of one token whose runs are names (a very long dotted chain stays cheap). */
+const MAX_PIECES = 12;
+/** Where each piece starts and ends (scratch, reused: this runs on every compound token). */
+const PIECE_STARTS = new Int32Array(MAX_PIECES + 1);
+const PIECE_ENDS = new Int32Array(MAX_PIECES + 1);
+
 function addWithPieces(names: Set<string>, token: string): void {
   names.add(token);
   // Where the pieces start and end, found by hand: the separators are `::` or one of `./:\-`,
   // read left to right (what /::|[./:\\-]/g finds), with no expression or match objects per
   // token (this runs on every word of every message history_trim and edit_mask read).
-  const starts: number[] = [0];
-  const ends: number[] = [];
-  for (let index = 0; index < token.length; index++) {
+  const starts = PIECE_STARTS;
+  const ends = PIECE_ENDS;
+  starts[0] = 0;
+  let separators = 0;
+  for (let index = 0; index < token.length && separators < MAX_PIECES; index++) {
     const code = token.charCodeAt(index);
     if (code === COLON && token.charCodeAt(index + 1) === COLON) {
-      ends.push(index);
-      starts.push(index + 2);
+      ends[separators] = index;
+      starts[++separators] = index + 2;
       index++;
     } else if (code === DOT || code === SLASH || code === COLON || code === BACKSLASH || code === HYPHEN) {
-      ends.push(index);
-      starts.push(index + 1);
+      ends[separators] = index;
+      starts[++separators] = index + 1;
     }
   }
-  if (ends.length === 0) return;
-  ends.push(token.length);
-  // Every contiguous run of pieces, capped so a very long dotted chain stays cheap.
-  const limit = Math.min(starts.length, 12);
+  if (separators === 0) return;
+  if (separators < MAX_PIECES) ends[separators] = token.length;
+  // Every contiguous run of the first pieces.
+  const limit = Math.min(separators + 1, MAX_PIECES);
   for (let first = 0; first < limit; first++) {
     for (let final = first; final < limit; final++) {
       names.add(token.slice(starts[first]!, ends[final]!));
@@ -83,3 +162,4 @@ const DOT = 0x2e;
 const SLASH = 0x2f;
 const BACKSLASH = 0x5c;
 const HYPHEN = 0x2d;
+const OPEN_PAREN = 0x28;

@@ -12,6 +12,7 @@ import * as vm from 'node:vm';
 import { getContext, loadLibrary } from '../../src/core/knowledge';
 import { generatedTasks, generateLibrary, sourceSentences } from '../unit/knowledge/generatedLibrary';
 import { LIBRARY_TASKS } from '../unit/knowledge/taskSuite';
+import { heldOutLibraryQuality } from './knowledgeHeldOut';
 import type { BenchReport } from './run';
 import { median, quantile } from './stats';
 
@@ -51,6 +52,7 @@ async function testLibraryQuality(): Promise<{ line: string; figures: Record<str
 
 export async function bench(): Promise<BenchReport> {
   const quality = await testLibraryQuality();
+  const heldOut = await heldOutLibraryQuality();
   const sentences = sourceSentences();
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-bench-library-'));
   const indexFile = path.join(os.tmpdir(), `herald-bench-index-${process.pid}.json`);
@@ -116,12 +118,13 @@ export async function bench(): Promise<BenchReport> {
       `index build (cold, no saved index): median ${(buildMs / 1000).toFixed(2)} s of ${buildDurations.map((duration) => (duration / 1000).toFixed(2)).join(', ')}; every page in one folder ${(oneFolderBuildMs / 1000).toFixed(2)} s; heap held by the library ${megabytes(heapAfter - heapBefore)} (rss ${megabytes(process.memoryUsage().rss)})`,
       `saved index: first build + write ${(savedBuildMs / 1000).toFixed(2)} s (${megabytes(indexBytes)} on disk); reload unchanged ${(reloadMs / 1000).toFixed(2)} s (${reloaded.statistics.reused} reused); one page changed ${(incrementalMs / 1000).toFixed(2)} s (${incremental.statistics.parsed} parsed)`,
       quality.line,
+      ...heldOut.lines,
       `get_context: first call ${firstCallMs.toFixed(0)} ms; then median ${median(durations).toFixed(1)} ms, p95 ${quantile(durations, 0.95).toFixed(1)} ms over ${durations.length} calls (${tasks.length} tasks × 2); bundle median ${median(tokens)} tokens of 12,000; nothing found for ${nothing} of ${tasks.length}`,
     ];
     return {
       title: `Knowledge library: ${library.pages.length}-page library from ../shared/data`,
       lines,
-      figures: { ...quality.figures, pages: library.pages.length, sections, rows, buildMs, buildRunsMs: buildDurations, oneFolderBuildMs, heapBytes: heapAfter - heapBefore, savedBuildMs, reloadMs, incrementalMs, indexBytes, firstCallMs, medianMs: median(durations), p95Ms: quantile(durations, 0.95), medianTokens: median(tokens), nothingFound: nothing, tasks: tasks.length },
+      figures: { ...quality.figures, ...heldOut.figures, pages: library.pages.length, sections, rows, buildMs, buildRunsMs: buildDurations, oneFolderBuildMs, heapBytes: heapAfter - heapBefore, savedBuildMs, reloadMs, incrementalMs, indexBytes, firstCallMs, medianMs: median(durations), p95Ms: quantile(durations, 0.95), medianTokens: median(tokens), nothingFound: nothing, tasks: tasks.length },
     };
   } finally {
     fs.rmSync(directory, { recursive: true, force: true });

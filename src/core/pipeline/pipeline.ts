@@ -588,17 +588,17 @@ interface Pass {
  * The pass run with the session's first markers refused, its decisions saying so: each strategy
  * whose elisions the first pass made and this one did not reports them deferred.
  */
-function deferred(run: Pass, refused: Pass, gain: number): Pass {
-  const offered = new Map(refused.decisions.map((decision) => [decision.strategy, decision]));
+function deferred(run: Pass, first: Pass, gain: number): Pass {
+  const offered = new Map(first.decisions.map((decision) => [decision.strategy, decision]));
   const decisions = run.decisions.map((decision) => {
-    const first = offered.get(decision.strategy);
-    const lost = (first?.handles.length ?? 0) - decision.handles.length;
-    if (!first || lost <= 0) return decision;
+    const made = offered.get(decision.strategy);
+    const lost = (made?.handles.length ?? 0) - decision.handles.length;
+    if (!made || lost <= 0) return decision;
     return {
       ...decision,
       action: 'first-markers-deferred',
       reason: `its ${lost} elision(s) would be the session's first markers and would not repay the retrieve round they may cause (${Math.round(gain)} token-equivalents); the outputs stay whole and are decided again on a later request`,
-      details: { ...(decision.details ?? {}), deferredElisions: lost, deferredTokens: first.tokensBefore - first.tokensAfter, firstMarkerGain: Math.round(gain) },
+      details: { ...(decision.details ?? {}), deferredElisions: lost, deferredTokens: made.tokensBefore - made.tokensAfter, firstMarkerGain: Math.round(gain) },
     };
   });
   return { ...run, decisions };

@@ -65,9 +65,9 @@ export const RETRIEVAL_RISK = 0.05;
 /**
  * Requests a session that has shown no marker yet leaves its whole history undecided, so a later
  * run can still elide it once the session's first marker pays (see {@link firstMarkerGain}).
- * Past this many, history is decided as it becomes history again: a session that long has, as a
- * rule, as many requests left to repay any round, and re-reading its whole history each turn would
- * cost more than it could find.
+ * Past this many, elisions are no longer deferred and history is decided as it becomes history
+ * again: a session that long has, as a rule, as many requests left to repay any round, and what
+ * was deferred is decided as one batch with the run's other rewrites (see {@link batchGain}).
  */
 export const FIRST_MARKER_DEFERRAL_REQUESTS = 10;
 
@@ -120,50 +120,61 @@ export function rewriteGain(quote: RewriteQuote, prices: CachePrices, risk = RET
   return saved - cost;
 }
 
-/** One run's elisions taken together, against the retrieve round a session's first marker may cause. */
-export interface FirstMarkerQuote {
+/** One run's elisions taken together: every message's tokens before and after the run's strategies. */
+export interface BatchQuote {
   /** Tokens of each message before the run's strategies. */
   readonly before: readonly number[];
   /** Tokens of each message after them. */
   readonly after: readonly number[];
   /** Messages before this index were in the previous request (the provider holds them). */
   readonly cachedEnd: number;
-  /** The whole request's tokens after the run (what the round re-reads). */
-  readonly requestTokens: number;
-  /** The largest original a retrieve of one of the run's markers would return. */
-  readonly originalTokens: number;
   readonly remainingRequests: number;
 }
 
 /**
- * What a run's elisions gain together when they are the first markers of their session, priced
- * with one certain retrieve round (negative: they cost). An agent may well ask for the first marker
- * it meets (the live bench's does, every session); after that, markers are familiar and the round
- * is priced at {@link RETRIEVAL_RISK} per elision. The cached history from the earliest rewritten
- * message to the end of the cache is written again once; each message's saving runs over the
- * requests left:
+ * What a run's elisions gain together, before any retrieve round (negative: they cost). The cached
+ * history from the earliest rewritten message to the end of the cache is written again once,
+ * whichever strategy rewrote it; each message's saving runs over the requests left:
  *
  *     saved = Σ cached  read · (o − n) · R  +  Σ uncached (o − n) · (write + read · R)
  *     cost  = Σ from the earliest rewritten cached message (write · n − read · o)
- *           + read · T + write · O                  (the round: the request re-read, the original written)
  */
-export function firstMarkerGain(quote: FirstMarkerQuote, prices: CachePrices): number {
+export function batchGain(quote: BatchQuote, prices: CachePrices): number {
   const { before, after, cachedEnd, remainingRequests: remaining } = quote;
-  let saved = 0;
-  let cost = prices.read * quote.requestTokens + prices.write * quote.originalTokens;
+  let gain = 0;
   let rewriting = false;
   for (let index = 0; index < before.length; index++) {
     const o = before[index]!;
     const n = after[index]!;
     if (index < cachedEnd) {
       rewriting ||= o !== n;
-      if (rewriting) cost += prices.write * n - prices.read * o;
-      saved += prices.read * (o - n) * remaining;
+      if (rewriting) gain -= prices.write * n - prices.read * o;
+      gain += prices.read * (o - n) * remaining;
     } else {
-      saved += (o - n) * (prices.write + prices.read * remaining);
+      gain += (o - n) * (prices.write + prices.read * remaining);
     }
   }
-  return saved - cost;
+  return gain;
+}
+
+/** One run's elisions taken together, against the retrieve round a session's first marker may cause. */
+export interface FirstMarkerQuote extends BatchQuote {
+  /** The whole request's tokens after the run (what the round re-reads). */
+  readonly requestTokens: number;
+  /** The largest original a retrieve of one of the run's markers would return. */
+  readonly originalTokens: number;
+}
+
+/**
+ * What a run's elisions gain together when they are the first markers of their session, priced
+ * with one certain retrieve round (negative: they cost). An agent may well ask for the first marker
+ * it meets (the live bench's does, every session); after that, markers are familiar and the round
+ * is priced at {@link RETRIEVAL_RISK} per elision:
+ *
+ *     gain = batchGain − (read · T + write · O)     (the round: the request re-read, the original written)
+ */
+export function firstMarkerGain(quote: FirstMarkerQuote, prices: CachePrices): number {
+  return batchGain(quote, prices) - (prices.read * quote.requestTokens + prices.write * quote.originalTokens);
 }
 
 /**
@@ -189,12 +200,20 @@ export class RewriteEconomics {
   readonly prices: CachePrices;
   /** The earliest cached message this run rewrote (everything after it is written again anyway). */
   private earliest = Number.POSITIVE_INFINITY;
+  /**
+   * The earliest cached message whose rewrite was refused only for the cached history after it
+   * (it would have paid had that history been written again anyway): a run that rewrites from
+   * there as one batch may gain more (see the pipeline's batch pass).
+   */
+  refusedForSuffix: number | undefined;
 
   /**
    * @param refuse true when this run's elisions are deferred (a session's first markers that do
    *   not pay for the round they may cause): every elision priced here is refused.
+   * @param rewrittenFrom the cached history from this message on is taken as written again
+   *   anyway (a batch pass): a rewrite after it pays for its own bytes only.
    */
-  constructor(request: ChatRequest, freshStart: number, tokens: TokenCounter, private readonly minSavedShare?: number, private readonly refuse = false) {
+  constructor(request: ChatRequest, freshStart: number, tokens: TokenCounter, private readonly minSavedShare?: number, private readonly refuse = false, rewrittenFrom?: number) {
     this.prefix = [0];
     for (const message of request.messages) this.prefix.push(this.prefix[this.prefix.length - 1]! + tokens.countMessage(message));
     let end = freshStart;
@@ -204,6 +223,7 @@ export class RewriteEconomics {
     this.requestsSoFar = request.messages.filter((message) => message.role === 'assistant').length;
     this.remainingRequests = Math.min(MAX_REMAINING_REQUESTS, Math.max(MIN_REMAINING_REQUESTS, this.requestsSoFar));
     this.prices = cachePricesOf(request);
+    if (rewrittenFrom !== undefined) this.earliest = rewrittenFrom;
   }
 
   /**
@@ -218,7 +238,10 @@ export class RewriteEconomics {
     const suffixEnd = Math.min(this.cachedEnd, this.earliest);
     const suffixTokens = suffixEnd > messageIndex + 1 ? this.prefix[suffixEnd]! - this.prefix[messageIndex + 1]! : 0;
     const quote = { beforeTokens, afterTokens, suffixTokens, requestTokens: this.prefix[this.prefix.length - 1]!, remainingRequests: this.remainingRequests };
-    if (rewriteGain(quote, this.prices) <= 0) return false;
+    if (rewriteGain(quote, this.prices) <= 0) {
+      if (suffixTokens > 0 && rewriteGain({ ...quote, suffixTokens: 0 }, this.prices) > 0) this.refusedForSuffix = Math.min(this.refusedForSuffix ?? messageIndex, messageIndex);
+      return false;
+    }
     this.earliest = Math.min(this.earliest, messageIndex);
     return true;
   }

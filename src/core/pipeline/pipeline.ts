@@ -8,7 +8,7 @@ import type { ChatMessage, ChatRequest } from '../chat/types';
 import { silentLogger, type Logger, type ModelPort } from '../ports';
 import type { Stash } from '../stash/stash';
 import { TokenCounter } from '../tokens/tokenCounter';
-import { CACHED_REWRITE_MIN_SAVED_SHARE, FIRST_MARKER_DEFERRAL_REQUESTS, firstMarkerGain, RewriteEconomics } from './cacheEconomics';
+import { batchGain, CACHED_REWRITE_MIN_SAVED_SHARE, FIRST_MARKER_DEFERRAL_REQUESTS, firstMarkerGain, RETRIEVAL_RISK, RewriteEconomics } from './cacheEconomics';
 import { ElisionTracker, type MessageElisionSite, type RequestElisionSite } from './elisionSites';
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
@@ -218,26 +218,43 @@ export class Pipeline {
 
     const tokensBefore = withDeadline(deadline, () => this.tokens.countRequest(input));
     const stash = this.dependencies.stash;
-    const pass = (refuse: boolean): Promise<Pass> => {
+    const pass = (refuse: boolean, rewrittenFrom?: number): Promise<Pass> => {
       const sites = new ElisionTracker((handle) => stash.issuedEntry(handle), (location) => {
         this.logger.warn('elision-sites-guessed', `Herald: the rewrite of message ${location.messageIndex} part ${location.partIndex} could not be aligned with its text before; its elisions are located by text alone`);
       });
       for (const [index, messageSites] of seeds) sites.seed(index, messageSites);
       // What rewriting cached history costs this run, priced for the target's provider (cacheEconomics.ts).
-      const rewrites = new RewriteEconomics(start, freshStart, this.tokens, this.config.cachedRewriteMinSavedShare, refuse);
+      const rewrites = new RewriteEconomics(start, freshStart, this.tokens, this.config.cachedRewriteMinSavedShare, refuse, rewrittenFrom);
       return this.runPass({ start, input, frozenCount, freshStart, sessionId, options, deadline, tokensBefore, sites, rewrites, savedByStrategy: { ...savedBefore }, messageSavings: new Map([...savingsBefore].map(([index, saved]) => [index, { ...saved }])) });
     };
     // A session that shows no marker yet pays for its first one with a retrieve round (cacheEconomics.ts, firstMarkerGain).
     const firstMarkers = this.config.firstMarkerRound === true && options.targetKind !== undefined && this.config.cachedRewriteMinSavedShare === undefined && seeds.every(([, messageSites]) => messageSites.length === 0);
+    // A second pass must start from the pins the first one started from (cache_lint records each request's prefix).
+    const pinsBefore = this.state.snapshot(sessionId);
+    const again = (refuse: boolean, rewrittenFrom?: number): Promise<Pass> => {
+      this.state.restore(sessionId, pinsBefore);
+      return pass(refuse, rewrittenFrom);
+    };
     let run = await pass(false);
-    if (firstMarkers && run.response === undefined && !run.holdout && !run.overran && run.sites.all().length > 0) {
+    // Past the deferral window the session is long enough to repay a round: its markers go out as they pay.
+    const deferring = firstMarkers && run.rewrites.requestsSoFar < FIRST_MARKER_DEFERRAL_REQUESTS;
+    // Rewrites of cached history priced one by one charge each the history after it; some were
+    // refused only for that. Decided as one batch from the earliest of them, they may pay together.
+    const batchFrom = run.rewrites.refusedForSuffix;
+    if (batchFrom !== undefined && run.response === undefined && !run.holdout && !run.overran && !deadline.expired) {
+      const pinsAfter = this.state.snapshot(sessionId);
+      const batch = await again(false, batchFrom);
+      if (!batch.overran && batch.response === undefined && this.batchGain(start, batch) > this.batchGain(start, run)) run = batch;
+      else this.state.restore(sessionId, pinsAfter);
+    }
+    if (deferring && run.response === undefined && !run.holdout && !run.overran && run.sites.all().length > 0) {
       const gain = this.firstMarkerGain(start, run);
-      if (gain <= 0) run = deferred(await pass(true), run, gain);
+      if (gain <= 0) run = deferred(await again(true), run, gain);
     }
     const { decisions, sites, savedByStrategy, messageSavings, arrival, response, holdout, overran } = run;
     let request = run.request;
     // A session still without a marker leaves the history it kept whole undecided, for a later run to elide when that pays.
-    const undecidedKept = firstMarkers && sites.all().length === 0 && run.rewrites.requestsSoFar < FIRST_MARKER_DEFERRAL_REQUESTS;
+    const undecidedKept = deferring && sites.all().length === 0;
 
     await this.dependencies.stash.flush();
     // Never lose data: a marker whose original could not be saved would point at nothing, so
@@ -328,6 +345,23 @@ export class Pipeline {
       }
     }
     return { request, decisions, sites, rewrites, savedByStrategy, messageSavings, arrival, response, holdout, overran };
+  }
+
+  /** What a pass's elisions gain together, each one's retrieve risk priced in (cacheEconomics.ts, batchGain). */
+  private batchGain(start: ChatRequest, run: Pass): number {
+    const prices = run.rewrites.prices;
+    const requestTokens = this.tokens.countRequest(run.request);
+    let risk = 0;
+    for (const site of run.sites.all()) {
+      const original = this.dependencies.stash.issuedEntry(site.handle)?.original;
+      risk += RETRIEVAL_RISK * (prices.read * requestTokens + prices.write * (original === undefined ? 0 : this.tokens.count(original)));
+    }
+    return batchGain({
+      before: start.messages.map((message) => this.tokens.countMessage(message)),
+      after: run.request.messages.map((message) => this.tokens.countMessage(message)),
+      cachedEnd: run.rewrites.cachedEnd,
+      remainingRequests: run.rewrites.remainingRequests,
+    }, prices) - risk;
   }
 
   /** What a pass's elisions gain together as their session's first markers, one retrieve round priced in (cacheEconomics.ts). */

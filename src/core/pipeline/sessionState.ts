@@ -83,6 +83,20 @@ export class SessionStateStore {
     }
   }
 
+  /** A copy of one session's pins, for {@link restore} (a run that tries a second pass puts back what the first one wrote). */
+  snapshot(sessionId: string): ReadonlyMap<string, unknown> {
+    return new Map(this.sessions.get(sessionId) ?? []);
+  }
+
+  /** Puts a session's pins back as {@link snapshot} copied them. */
+  restore(sessionId: string, pins: ReadonlyMap<string, unknown>): void {
+    const values = this.session(sessionId);
+    this.count += pins.size - values.size;
+    values.clear();
+    for (const [key, value] of pins) values.set(key, value);
+    this.dirty.add(sessionId);
+  }
+
   toJSON(): { schema: number; entries: [string, unknown][] } {
     const entries: [string, unknown][] = [];
     for (const [sessionId, values] of this.sessions) for (const [key, value] of values) entries.push([`${sessionId}\u0000${key}`, value]);

@@ -1,10 +1,11 @@
 /** A rewrite of cached history must pay for itself, priced with the provider's cache and the session's expected length. */
 import { strict as assert } from 'node:assert';
 import type { ChatMessage, ChatRequest } from '../../../src/core/chat/types';
-import { cachePricesOf, freshElisionGain, rewriteGain, RewriteEconomics } from '../../../src/core/pipeline/cacheEconomics';
+import { batchGain, cachePricesOf, freshElisionGain, rewriteGain, RewriteEconomics } from '../../../src/core/pipeline/cacheEconomics';
 import { Pipeline } from '../../../src/core/pipeline/pipeline';
 import { MemoryBlobStore } from '../../../src/core/stash/blobStore';
 import { Stash } from '../../../src/core/stash/stash';
+import { createCacheLint } from '../../../src/core/strategies/cacheLint';
 import { createObservationMask } from '../../../src/core/strategies/observationMask';
 import { createPromptCompression } from '../../../src/core/strategies/promptCompression';
 import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
@@ -56,6 +57,49 @@ describe('a rewrite of cached history pays for itself', () => {
     for (let end = 3; end <= messages.length - 2; end += 2) await warm.run(request(messages.slice(0, end)));
     const last = await warm.run(request(messages));
     assert.ok(masked(last), 'warm: decided when it became history, with nothing cached after it');
+  });
+
+  it('prices a run\'s rewrites as one batch: the cached history from the earliest one is written once', () => {
+    // Three cached messages of 1,000 tokens, the first and third masked to 10; one fresh message of 500 digested to 100.
+    const quote = { before: [1000, 1000, 1000, 500], after: [10, 1000, 10, 100], cachedEnd: 3, remainingRequests: 10 };
+    const saved = 0.1 * 990 * 10 * 2 + 400 * (1.25 + 0.1 * 10);
+    const written = (1.25 * 10 - 0.1 * 1000) + (1.25 * 1000 - 0.1 * 1000) + (1.25 * 10 - 0.1 * 1000);
+    assert.equal(Math.round(batchGain(quote, ANTHROPIC)), Math.round(saved - written));
+    assert.ok(batchGain({ ...quote, remainingRequests: 1 }, ANTHROPIC) < batchGain(quote, ANTHROPIC), 'fewer requests left, less to gain');
+  });
+
+  it('records a rewrite refused only for the cached history after it, and prices it alone once that history is written anyway', () => {
+    const tokens = new TokenCounter();
+    const messages = [text('user', 'go'), call('a'), result('a', LISTING), call('b'), result('b', LISTING), call('c'), result('c', LISTING), text('assistant', 'done'), text('user', 'next')];
+    const before = tokens.count(LISTING);
+    const economics = new RewriteEconomics(request(messages), 8, tokens);
+    assert.ok(!economics.pays(2, before, 30));
+    assert.equal(economics.refusedForSuffix, 2, 'it would have paid for its own bytes');
+    assert.ok(!economics.pays(2, before, before - 1) && economics.refusedForSuffix === 2, 'a rewrite that would not pay alone is not recorded');
+    const batch = new RewriteEconomics(request(messages), 8, tokens, undefined, false, 2);
+    assert.ok(batch.pays(2, before, 30) && batch.pays(4, before, 30), 'from message 2 on the history is written again anyway: each pays for its own bytes');
+  });
+
+  it('in the pipeline: cold history whose masks are each refused for what follows them is masked as one batch when together they pay', async () => {
+    const listing = (tag: string): string => Array.from({ length: 120 }, (_, index) => `./${tag}/module_${index}/component_${index}.py`).join('\n');
+    const messages: ChatMessage[] = [text('user', 'Tidy the repository.')];
+    for (let index = 0; index < 8; index++) messages.push(call(`l${index}`), result(`l${index}`, listing(`area${index}`)));
+    // The last three turns are recent on a cold start: kept whole, and cached after every listing.
+    for (let index = 0; index < 3; index++) messages.push(call(`r${index}`), result(`r${index}`, listing(`recent${index}`)));
+    messages.push(text('assistant', 'Now the README.'), text('user', 'go on'));
+    const masks = (out: { request: ChatRequest }): number => out.request.messages.filter((message) => JSON.stringify(message.parts).includes('observation masked')).length;
+    const options = { observation_mask: { keepRecentTurns: 3 } };
+    const tokens = new TokenCounter();
+    const economics = new RewriteEconomics(request(messages), messages.length - 1, tokens);
+    const size = tokens.count(listing('area7'));
+    assert.ok(!economics.pays(16, size, 20), 'one by one, the latest listing does not pay for the three recent turns written again after it');
+    const out = await new Pipeline([createObservationMask(), createCacheLint()], { options }, { stash: new Stash({ store: new MemoryBlobStore() }) }).run(request(messages));
+    assert.equal(masks(out), 8, 'together the eight masks pay for writing the recent turns again once');
+    const lint = out.decisions.find((decision) => decision.strategy === 'cache_lint');
+    assert.equal(lint?.action, 'prefix-recorded', 'the batch pass starts from the pins the first pass started from: still the session\'s first turn');
+    const short = messages.slice(0, 5).concat(messages.slice(17));
+    const alone = await new Pipeline([createObservationMask()], { options }, { stash: new Stash({ store: new MemoryBlobStore() }) }).run(request(short));
+    assert.equal(masks(alone), 0, 'two listings in a short session do not pay for it: the batch is refused too');
   });
 
   it('prices an elision of uncached input with the retrieve round it may cause', () => {

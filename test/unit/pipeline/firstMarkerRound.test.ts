@@ -1,7 +1,7 @@
 /** `firstMarkerRound`: a session's first marker priced as a certain retrieve round; what does not pay for it waits, undecided. */
 import { strict as assert } from 'node:assert';
 import type { ChatMessage, ChatRequest } from '../../../src/core/chat/types';
-import { cachePricesOf, firstMarkerGain } from '../../../src/core/pipeline/cacheEconomics';
+import { cachePricesOf, FIRST_MARKER_DEFERRAL_REQUESTS, firstMarkerGain } from '../../../src/core/pipeline/cacheEconomics';
 import { Pipeline, type PipelineConfig, type RunOptions } from '../../../src/core/pipeline/pipeline';
 import { createStrategies } from '../../../src/core/strategies';
 import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
@@ -89,6 +89,22 @@ describe('firstMarkerRound: a session\'s first marker pays for its retrieve roun
     assert.ok(priced.elisions.length > 0, 'the log is digested');
     assert.ok(!priced.decisions.some((decision) => decision.action === 'first-markers-deferred'));
     assert.ok(priced.tokensAfter < priced.tokensBefore / 4);
+  });
+
+  it('defers no more once the session has run FIRST_MARKER_DEFERRAL_REQUESTS requests: the log is digested as the usual rule would', async () => {
+    const steps: ChatMessage[] = [text('user', 'Why does the build fail?')];
+    for (let index = 0; index < FIRST_MARKER_DEFERRAL_REQUESTS; index++) steps.push(call(`s${index}`, `ls dir${index}`), result(`s${index}`, `file${index}.ts`));
+    steps.push(call('log', 'cat build.log'), result('log', buildLog(120)));
+    // A large tools block: a round would re-read it, more than the digest saves over ten requests.
+    const tools = [...TOOLS, ...TOOLS.slice(1).map((tool) => ({ ...tool, name: `${tool.name}_more` })), ...TOOLS.slice(1).map((tool) => ({ ...tool, name: `${tool.name}_extra` }))];
+    const request: ChatRequest = { format: 'anthropic', messages: steps, tools, options: {} };
+    // The tools stay whole (no catalog), so a round re-reads all of them.
+    const config: PipelineConfig = { firstMarkerRound: true, enabled: { tool_catalog: false, tool_schema_compression: false } };
+    const late = await pipeline(config).run(request, ENDPOINT);
+    assert.ok(late.elisions.length > 0 && !late.decisions.some((decision) => decision.action === 'first-markers-deferred'), 'the log is digested');
+    const early: ChatRequest = { ...request, messages: [...steps.slice(0, 3), ...steps.slice(-2)] };
+    const waited = await pipeline(config).run(early, ENDPOINT);
+    assert.ok(waited.decisions.some((decision) => decision.action === 'first-markers-deferred'), 'the same log two requests in still waits');
   });
 
   it('applies only where a flow can run the round (a target kind is given) and with the cache priced (no fixed share)', async () => {

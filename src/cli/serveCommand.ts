@@ -14,7 +14,7 @@ import { createGateway, DecisionsFile, DEFAULT_ANTHROPIC_BASE_URL, DEFAULT_GATEW
 import { redactSecrets } from '../gateway/redact';
 import { CliError, parseOptions, type CliCommand, type CliIo } from './io';
 import type { OptionSpec } from './optionSpec';
-import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, FIRST_MARKER_ROUND_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
+import { DISABLE_OPTION, EMBEDDING_MODEL_OPTION, ENABLE_OPTION, FIRST_MARKER_ROUND_OPTION, NO_FIRST_MARKER_ROUND_OPTION, REWRITE_SHARE_OPTION, STASH_OPTION, TIME_LIMIT_OPTION } from './commonOptions';
 import { tidyStashFolder } from './stashHygiene';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
 import { defaultStashDirectory } from './stashDirectory';
@@ -65,6 +65,7 @@ export const SERVE_OPTIONS = {
   'time-limit': TIME_LIMIT_OPTION,
   'rewrite-share': REWRITE_SHARE_OPTION,
   'first-marker-round': FIRST_MARKER_ROUND_OPTION,
+  'no-first-marker-round': NO_FIRST_MARKER_ROUND_OPTION,
   'embedding-model': EMBEDDING_MODEL_OPTION,
   quiet: { help: 'print warnings and errors only' },
 } satisfies OptionSpec;
@@ -148,10 +149,13 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
     const problem = await stores.connection.applyBudget(storeMaxBytes);
     if (problem) logger.warn('store-budget-not-set', problem);
   }
+  if (options['first-marker-round'] === true && options['no-first-marker-round'] === true) {
+    throw new CliError('herald serve: give --first-marker-round (the default) or --no-first-marker-round, not both');
+  }
   const tokens = new TokenCounter();
   const embeddingModel = typeof options['embedding-model'] === 'string' ? options['embedding-model'] : undefined;
   // The pipeline stops itself at the deadline (its decisions say so); a worker past it is ended.
-  const config = { enabled, deadlineMs, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}), ...(options['first-marker-round'] === true ? { firstMarkerRound: true } : {}) };
+  const config = { enabled, deadlineMs, ...(timeLimitMs ? { timeLimitMs } : {}), ...(rewriteShare !== undefined ? { cachedRewriteMinSavedShare: rewriteShare } : {}), firstMarkerRound: options['no-first-marker-round'] !== true };
   let pool: OptimizerPool | undefined;
   let optimizer: GatewayOptimizer;
   if (workers > 0 && options.off !== true) {
@@ -259,7 +263,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   sweeping.unref();
   const openai = typeof options['openai-base-url'] === 'string' ? options['openai-base-url'] : DEFAULT_OPENAI_BASE_URL;
   const anthropic = typeof options['anthropic-base-url'] === 'string' ? options['anthropic-base-url'] : DEFAULT_ANTHROPIC_BASE_URL;
-  io.stdout(`Herald gateway on ${gateway.url()} — OpenAI clients: ${gateway.url()}/v1 (→ ${openai}), Anthropic clients: ${gateway.url()} (→ ${anthropic})${options.off === true ? '; optimizer off' : ''}; state in ${storeName}${pool ? `; ${workers} optimizer workers, deadline ${deadlineMs} ms` : ''}\n`);
+  io.stdout(`Herald gateway on ${gateway.url()} — OpenAI clients: ${gateway.url()}/v1 (→ ${openai}), Anthropic clients: ${gateway.url()} (→ ${anthropic})${options.off === true ? '; optimizer off' : ''}; state in ${storeName}${pool ? `; ${workers} optimizer workers, deadline ${deadlineMs} ms` : ''}${options.off !== true && config.firstMarkerRound ? '; a session\'s first marker priced as the retrieve round it may bring (--no-first-marker-round: as any marker)' : ''}\n`);
   return {
     gateway,
     port: listening,

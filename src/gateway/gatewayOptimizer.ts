@@ -19,8 +19,8 @@ import type { Tenant } from './tenants';
 
 /** The optimizer as one tenant sees it, for one request. */
 export interface TenantScope {
-  /** Runs the pipeline; undefined when the optimizer is off (requests go out untouched). `targetKind` as the flow gives it. */
-  readonly optimize: ((request: ChatRequest, signal: AbortSignal, targetKind?: TargetKind) => Promise<PipelineResult>) | undefined;
+  /** Runs the pipeline; undefined when the optimizer is off (requests go out untouched). `targetKind` and `firstMarkerRisk` as the flow gives them. */
+  readonly optimize: ((request: ChatRequest, signal: AbortSignal, targetKind?: TargetKind, firstMarkerRisk?: number) => Promise<PipelineResult>) | undefined;
   /** Records tools the catalog loaded inside a turn of a session (the flow's `loadTools`); the next optimize sees them. */
   loadTools?(sessionId: string, names: readonly string[]): void | Promise<void>;
   afterResponse(request: ChatRequest, answer: unknown, sessionId: string): Promise<void>;

@@ -14,6 +14,7 @@ import { parseRequest } from '../core/chat';
 import type { ChatRequest } from '../core/chat/types';
 import { recordOfFailure, runRequestFlow, type RequestRecord } from '../core/flow/requestFlow';
 import { describeTurnTokens } from '../core/flow/turnFigures';
+import { FirstMarkerRates } from '../core/flow/firstMarkerRate';
 import type { Logger } from '../core/ports';
 import { describeError } from '../core/errors';
 import { chatApi } from './apis/chatApi';
@@ -139,6 +140,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const recent: GatewayRecord[] = [];
   let counter = 0;
+  // How often each tenant's model asks for a session's first marker (the pipeline prices that round with it).
+  const markerRates = new FirstMarkerRates();
   let port = options.port ?? DEFAULT_GATEWAY_PORT;
 
   const record = (raw: GatewayRecord): void => {
@@ -322,13 +325,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         request: parsed,
         target,
         optimize: optimize
-          ? async (input, _windowTokens, signal, targetKind) => {
-            const result = await optimize(input, signal, targetKind);
+          ? async (input, _windowTokens, signal, targetKind, firstMarkerRisk) => {
+            const result = await optimize(input, signal, targetKind, firstMarkerRisk);
             // A cached answer Herald would write itself cannot stand in where the provider keeps state by id.
             return result.response !== undefined && !answersItself ? { ...result, response: undefined } : result;
           }
           : undefined,
         retrieve: (handle) => scope.retrieve(handle),
+        firstMarkerRate: markerRates.of(tenant.id, tenant.anonymous),
         report: (chunk) => writer.write(chunk),
         signal: abort.signal,
         retrieveRounds: answersItself ? options.retrieveRounds ?? 4 : 0,

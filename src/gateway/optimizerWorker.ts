@@ -71,7 +71,7 @@ async function answer(task: PoolTask): Promise<TaskAnswer> {
       return { type: 'answer', id: task.id, ok: true, value: undefined };
     }
     // The pool abandons a task by ending this worker, so nothing here waits on a signal.
-    const result = await optimizer.forTenant(task.tenant).optimize!(request, new AbortController().signal, task.targetKind);
+    const result = await optimizer.forTenant(task.tenant).optimize!(request, new AbortController().signal, task.targetKind, task.firstMarkerRisk);
     return { type: 'answer', id: task.id, ok: true, value: result };
   } catch (error) {
     return { type: 'answer', id: task.id, ok: false, error: describeError(error) };

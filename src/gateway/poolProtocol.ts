@@ -29,7 +29,7 @@ interface BodyTask {
 }
 
 export type PoolTask =
-  | (BodyTask & { readonly type: 'optimize'; readonly targetKind?: TargetKind })
+  | (BodyTask & { readonly type: 'optimize'; readonly targetKind?: TargetKind; readonly firstMarkerRisk?: number })
   | (BodyTask & { readonly type: 'afterResponse'; readonly answer: unknown; readonly sessionId: string })
   | { readonly type: 'loadTools'; readonly id: number; readonly sessionId: string; readonly names: readonly string[]; readonly tenant: Tenant };
 

@@ -51,10 +51,10 @@ export class PooledOptimizer implements GatewayOptimizer {
     const { pool, deadlineMs } = this.options;
     let stash: Stash | undefined;
     return {
-      optimize: async (request, signal, targetKind) => {
+      optimize: async (request, signal, targetKind, firstMarkerRisk) => {
         await this.pinWrites;
         const source = this.sourceOf(request);
-        return (await pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}) }, { bytes: source.bytes.byteLength, deadlineMs, signal })) as PipelineResult;
+        return (await pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}), ...(firstMarkerRisk !== undefined ? { firstMarkerRisk } : {}) }, { bytes: source.bytes.byteLength, deadlineMs, signal })) as PipelineResult;
       },
       loadTools: (sessionId, names) => {
         // In the middle of a turn: the answer waits on it.

@@ -58,7 +58,10 @@ export async function replayThroughGateway(session: ClientSession, options: { re
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-replay-'));
   const io: CliIo = { readStdin: async () => '', stdout: () => undefined, stderr: () => undefined };
   const workers = options.args?.includes('--workers') ? [] : ['--workers', '0'];
-  const serve = await startServe(['--port', '0', '--anthropic-base-url', url, '--stash', folder, '--quiet', ...workers, ...(options.args ?? [])], io);
+  // What optimize makes of each request, sent as it makes it: optimize prices every marker alike
+  // (no flow, no round), so the gateway does too unless told otherwise.
+  const pricing = options.args?.some((arg) => arg.endsWith('first-marker-round')) ? [] : ['--no-first-marker-round'];
+  const serve = await startServe(['--port', '0', '--anthropic-base-url', url, '--stash', folder, '--quiet', ...workers, ...pricing, ...(options.args ?? [])], io);
   const sent: Record<string, unknown>[] = [];
   const firstByteMs: number[] = [];
   const totalMs: number[] = [];

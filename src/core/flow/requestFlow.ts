@@ -17,6 +17,7 @@ import { RETRIEVE_TOOL_NAME } from './retrieveTool';
 import { requestWithoutRetrievePromise } from './markerPromise';
 import { answerClientPointers } from './clientPointers';
 import { RAW_SESSIONS, type RawSessions } from './rawSessions';
+import { FIRST_MARKER_RATE, type FirstMarkerRate } from './firstMarkerRate';
 import { describeError } from '../errors';
 import type { BillingKind } from '../costs/billing';
 import { totalInputTokens } from '../costs/usage';
@@ -103,9 +104,10 @@ export interface RequestFlowInput {
   /**
    * Runs the pipeline; undefined when the optimizer is off. `targetKind` is set when the flow
    * will answer Herald's own tools in this turn (pass it on to the pipeline's run options):
-   * tool_catalog offers its loader only then.
+   * tool_catalog offers its loader only then. `firstMarkerRisk`: how often this host's client has
+   * asked for a session's first marker so far (`firstMarkerRate.ts`; pass it to the run options).
    */
-  readonly optimize: ((request: ChatRequest, windowTokens: number, signal: AbortSignal, targetKind?: TargetKind) => Promise<PipelineResult>) | undefined;
+  readonly optimize: ((request: ChatRequest, windowTokens: number, signal: AbortSignal, targetKind?: TargetKind, firstMarkerRisk?: number) => Promise<PipelineResult>) | undefined;
   /** The original behind a handle, or undefined. */
   readonly retrieve: (handle: string) => Promise<string | undefined>;
   /** Hands a chunk to the caller as soon as it is final. */
@@ -117,6 +119,8 @@ export interface RequestFlowInput {
   readonly ownTools?: readonly OwnTool[];
   /** Sessions whose first request went out as the client sent it (`rawSessions.ts`); default the process's own record. */
   readonly rawSessions?: RawSessions;
+  /** How often the client's model asks for what a session's first marker hides (`firstMarkerRate.ts`); default the process's own record. */
+  readonly firstMarkerRate?: FirstMarkerRate;
   readonly logger: Logger;
   /** Counts tokens when the optimizer is off (so the record still has sizes). */
   readonly countTokens: (request: ChatRequest) => number;
@@ -165,12 +169,14 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
   const startedAt = now();
   let request = input.request;
   let status: RequestRecord['status'] = input.optimize ? 'optimized' : 'optimizer-off';
+  const markerRate = input.firstMarkerRate ?? FIRST_MARKER_RATE;
   let result: PipelineResult | undefined;
   let error: string | undefined;
   if (input.optimize) {
     try {
-      result = await input.optimize(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input));
+      result = await input.optimize(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input), markerRate.risk());
       request = result.request;
+      if (result.elisions.length > 0) markerRate.shown(result.sessionId);
     } catch (failure) {
       status = 'forwarded-original';
       error = describeError(failure);
@@ -282,7 +288,10 @@ export async function runRequestFlow(input: RequestFlowInput): Promise<RequestRe
           input.report(chunk);
           continue;
         }
-        if (chunk.type === 'tool_call' && chunk.name === RETRIEVE_TOOL_NAME && !own.has(chunk.name)) callerRetrievals++;
+        if (chunk.type === 'tool_call' && chunk.name === RETRIEVE_TOOL_NAME) {
+          if (!own.has(chunk.name)) callerRetrievals++;
+          if (result) markerRate.asked(result.sessionId);
+        }
         if (chunk.type === 'tool_call' && own.has(chunk.name)) {
           // Herald's own tool: answered here, never shown to the caller (past the round limit it is dropped).
           if (answerOwn) ownCalls.push(chunk);
@@ -376,7 +385,7 @@ function targetKindOf(input: RequestFlowInput): TargetKind | undefined {
 /** The tools block the pipeline gives the caller's request now (its history replays from the memo); undefined when it fails. */
 async function toolsNow(input: RequestFlowInput): Promise<readonly ToolDefinition[] | undefined> {
   try {
-    return (await input.optimize!(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input))).request.tools;
+    return (await input.optimize!(input.request, input.target.information.maxInputTokens, input.signal, targetKindOf(input), (input.firstMarkerRate ?? FIRST_MARKER_RATE).risk())).request.tools;
   } catch (failure) {
     input.logger.warn('pipeline-failed', `Herald: the optimizer could not give the tools block after a load: ${describeError(failure)}`);
     return undefined;

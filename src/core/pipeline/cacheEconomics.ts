@@ -167,14 +167,15 @@ export interface FirstMarkerQuote extends BatchQuote {
 
 /**
  * What a run's elisions gain together when they are the first markers of their session, priced
- * with one certain retrieve round (negative: they cost). An agent may well ask for the first marker
- * it meets (the live bench's does, every session); after that, markers are familiar and the round
- * is priced at {@link RETRIEVAL_RISK} per elision:
+ * with the round the first marker brings at `risk` (negative: they cost). An agent may well ask for
+ * the first marker it meets (the live bench's does, every session); the host measures how often
+ * its client's model does (`flow/firstMarkerRate.ts`) and starts from 1. After the first marker,
+ * markers are familiar and the round is priced at {@link RETRIEVAL_RISK} per elision:
  *
- *     gain = batchGain − (read · T + write · O)     (the round: the request re-read, the original written)
+ *     gain = batchGain − risk · (read · T + write · O)     (the round: the request re-read, the original written)
  */
-export function firstMarkerGain(quote: FirstMarkerQuote, prices: CachePrices): number {
-  return batchGain(quote, prices) - (prices.read * quote.requestTokens + prices.write * quote.originalTokens);
+export function firstMarkerGain(quote: FirstMarkerQuote, prices: CachePrices, risk = 1): number {
+  return batchGain(quote, prices) - risk * (prices.read * quote.requestTokens + prices.write * quote.originalTokens);
 }
 
 /**

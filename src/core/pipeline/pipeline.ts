@@ -81,6 +81,11 @@ export interface RunOptions {
    * tools inside the turn (tool_catalog offers its loader then). Undefined when none does.
    */
   readonly targetKind?: TargetKind;
+  /**
+   * The chance that a session's first marker brings a retrieve round, as the host measured its
+   * client's model (`flow/firstMarkerRate.ts`); with `firstMarkerRound`, default 1 (every one).
+   */
+  readonly firstMarkerRisk?: number;
   readonly signal?: AbortSignal;
 }
 
@@ -228,7 +233,9 @@ export class Pipeline {
       return this.runPass({ start, input, frozenCount, freshStart, sessionId, options, deadline, tokensBefore, sites, rewrites, savedByStrategy: { ...savedBefore }, messageSavings: new Map([...savingsBefore].map(([index, saved]) => [index, { ...saved }])) });
     };
     // A session that shows no marker yet pays for its first one with a retrieve round (cacheEconomics.ts, firstMarkerGain).
-    const firstMarkers = this.config.firstMarkerRound === true && options.targetKind !== undefined && this.config.cachedRewriteMinSavedShare === undefined && seeds.every(([, messageSites]) => messageSites.length === 0);
+    // A model known to rarely ask (a risk no higher than any marker's) is priced by the usual rule.
+    const firstMarkerRisk = Math.min(1, Math.max(0, options.firstMarkerRisk ?? 1));
+    const firstMarkers = this.config.firstMarkerRound === true && options.targetKind !== undefined && this.config.cachedRewriteMinSavedShare === undefined && firstMarkerRisk > RETRIEVAL_RISK && seeds.every(([, messageSites]) => messageSites.length === 0);
     // A second pass must start from the pins the first one started from (cache_lint records each request's prefix).
     const pinsBefore = this.state.snapshot(sessionId);
     const again = (refuse: boolean, rewrittenFrom?: number): Promise<Pass> => {
@@ -248,7 +255,7 @@ export class Pipeline {
       else this.state.restore(sessionId, pinsAfter);
     }
     if (deferring && run.response === undefined && !run.holdout && !run.overran && run.sites.all().length > 0) {
-      const gain = this.firstMarkerGain(start, run);
+      const gain = this.firstMarkerGain(start, run, firstMarkerRisk);
       if (gain <= 0) run = deferred(await again(true), run, gain);
     }
     const { decisions, sites, savedByStrategy, messageSavings, arrival, response, holdout, overran } = run;
@@ -365,7 +372,7 @@ export class Pipeline {
   }
 
   /** What a pass's elisions gain together as their session's first markers, one retrieve round priced in (cacheEconomics.ts). */
-  private firstMarkerGain(start: ChatRequest, run: Pass): number {
+  private firstMarkerGain(start: ChatRequest, run: Pass, risk: number): number {
     let originalTokens = 0;
     for (const site of run.sites.all()) {
       const original = this.dependencies.stash.issuedEntry(site.handle)?.original;
@@ -378,7 +385,7 @@ export class Pipeline {
       requestTokens: this.tokens.countRequest(run.request),
       originalTokens,
       remainingRequests: run.rewrites.remainingRequests,
-    }, run.rewrites.prices);
+    }, run.rewrites.prices, risk);
   }
 
   /** The fresh input as it stands now, with what each strategy saved on it and where its elisions are. */

@@ -154,7 +154,7 @@ export class HeraldChatProvider implements vscode.LanguageModelChatProvider, vsc
         id: `r${Date.now().toString(36)}-${(++this.requestCounter).toString(36)}`,
         request,
         target,
-        optimize: settings.enabled ? (input, windowTokens, signal, targetKind) => optimizer.run(input, windowTokens, signal, undefined, targetKind) : undefined,
+        optimize: settings.enabled ? (input, windowTokens, signal, targetKind, firstMarkerRisk) => optimizer.run(input, windowTokens, signal, undefined, targetKind, firstMarkerRisk) : undefined,
         loadTools: (sessionId, names) => optimizer.loadTools(sessionId, names),
         retrieve: (handle) => optimizer.stash.retrieve(handle),
         report: (chunk) => {

@@ -83,9 +83,12 @@ export class Optimizer {
     return this.pipeline.enabledIds();
   }
 
-  /** Optimizes one request; `targetKind` only when Herald's flow forwards it and answers its own tools in the turn. */
-  run(request: ChatRequest, windowTokens: number, signal: AbortSignal, model?: ModelPort, targetKind?: TargetKind): Promise<PipelineResult> {
-    return this.pipeline.run(request, { windowTokens, signal, model, ...(targetKind ? { targetKind } : {}) });
+  /**
+   * Optimizes one request; `targetKind` only when Herald's flow forwards it and answers its own tools in the turn;
+   * `firstMarkerRisk` as the flow measured it (`core/flow/firstMarkerRate.ts`).
+   */
+  run(request: ChatRequest, windowTokens: number, signal: AbortSignal, model?: ModelPort, targetKind?: TargetKind, firstMarkerRisk?: number): Promise<PipelineResult> {
+    return this.pipeline.run(request, { windowTokens, signal, model, ...(targetKind ? { targetKind } : {}), ...(firstMarkerRisk !== undefined ? { firstMarkerRisk } : {}) });
   }
 
   /** Records tools the catalog loaded inside a turn of a session: they keep their full schema from now on. */

@@ -72,7 +72,7 @@ export const settingsSchema = z.object({
    * (`core/pipeline/cacheEconomics.ts`).
    */
   cachedRewriteMinSavedShare: z.number().min(0).max(1).optional(),
-  /** Price a session's first marker as a certain retrieve round (`PipelineConfig.firstMarkerRound`). */
+  /** Price a session's first marker as the retrieve round it may bring, at the measured rate (`PipelineConfig.firstMarkerRound`). */
   firstMarkerRound: z.boolean().default(false),
   /** How many times in one turn Herald answers the model's `herald_retrieve` calls itself. */
   retrieveRounds: z.number().int().min(0).max(10).default(4),

@@ -27,9 +27,12 @@ export async function startHarness(script: Script | readonly Script[], args: rea
   // The transport tests run the pipeline in the gateway's process (workers from source start in
   // seconds each); the pool has its own tests (optimizerPool.test.ts, teamGateway.test.ts).
   const workers = args.includes('--workers') ? [] : ['--workers', '0'];
+  // The transport tests need markers in short sessions: they price every marker alike unless they
+  // say otherwise (the first-marker pricing, on by default, has its own tests: firstMarkerRound.test.ts).
+  const pricing = args.some((arg) => arg.endsWith('first-marker-round')) ? [] : ['--no-first-marker-round'];
   let serve: RunningServe;
   try {
-    serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...workers, ...args], io);
+    serve = await startServe(['--port', '0', '--openai-base-url', `${url}/v1`, '--anthropic-base-url', url, '--stash', path.join(folder, 'stash'), '--decisions', decisionsFile, ...workers, ...pricing, ...args], io);
   } catch (error) {
     await upstream.close();
     fs.rmSync(folder, { recursive: true, force: true });

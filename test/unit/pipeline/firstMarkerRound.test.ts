@@ -122,6 +122,17 @@ describe('firstMarkerRound: a session\'s first marker pays for its retrieve roun
     assert.equal(editorConfig(true).firstMarkerRound, true);
   });
 
+  it('prices the round at the risk the host measured: a model that rarely asks gets its digest, and one at the usual risk is not gated', async () => {
+    const [first] = session(120);
+    const measured = await pipeline({ firstMarkerRound: true }).run(first!, { ...ENDPOINT, firstMarkerRisk: 0.1 });
+    assert.notEqual(outputText(measured.request, 2), outputText(first!, 2), 'one round in ten is repaid');
+    assert.ok(!measured.decisions.some((decision) => decision.action === 'first-markers-deferred'));
+    const usual = await pipeline({ firstMarkerRound: true }).run(first!, { ...ENDPOINT, firstMarkerRisk: 0.01 });
+    assert.notEqual(outputText(usual.request, 2), outputText(first!, 2));
+    const cautious = await pipeline({ firstMarkerRound: true }).run(first!, { ...ENDPOINT, firstMarkerRisk: 1 });
+    assert.equal(outputText(cautious.request, 2), outputText(first!, 2), 'every first marker retrieved: it waits');
+  });
+
   it('rejects a value that is not a boolean, naming the option', () => {
     assert.throws(() => pipeline({ firstMarkerRound: 'yes' as unknown as boolean }), /Herald: firstMarkerRound must be true or false/);
   });

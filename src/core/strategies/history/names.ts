@@ -127,6 +127,9 @@ const PIECE_STARTS = new Int32Array(MAX_PIECES + 1);
 const PIECE_ENDS = new Int32Array(MAX_PIECES + 1);
 
 function addWithPieces(names: Set<string>, token: string): void {
+  // A token already in the set came with its pieces: added with them, or as a run of pieces of a
+  // longer token, whose runs include every run of its own. Its pieces are there, in their order.
+  if (names.has(token)) return;
   names.add(token);
   // Where the pieces start and end, found by hand: the separators are `::` or one of `./:\-`,
   // read left to right (what /::|[./:\\-]/g finds), with no expression or match objects per

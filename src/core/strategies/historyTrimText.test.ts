@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { loadTrajectory, skipWithoutData, trajectoryNames } from '../../../test/support/sharedData';
 import { isConclusion } from './history/conclusions';
-import { mentionedNames, visibleNames } from './history/names';
+import { forEachMentionedName, mentionedNames, visibleNames } from './history/names';
 import { splitSentences } from './history/sentences';
 import { splitUnits } from './history/textUnits';
 import { LATER_GAP, planTrim, renderTrim } from './history/trimPlan';
@@ -65,6 +65,20 @@ describe('history_trim names', () => {
     const names = mentionedNames('Now I open astropy/modeling/separable.py and call `_cstack(left, right)` on line 245, then run myFunction() with MAX_SIZE.');
     for (const expected of ['astropy/modeling/separable.py', '_cstack', 'left', 'right', '245', 'myFunction', 'MAX_SIZE']) assert.ok(names.includes(expected), `missing ${expected} in ${names.join(', ')}`);
     for (const word of ['Now', 'open', 'and', 'call', 'line', 'then']) assert.ok(!names.includes(word), `plain word ${word} taken for a name`);
+  });
+
+  it('visits the mentioned names in order, each once, and stops where the visitor says', () => {
+    const sentence = 'Call `load_all(a.b)` then load_all(x) and `a.b`, myFunction() again with load_all(y), then MAX_SIZE and src/app.py.';
+    const all = mentionedNames(sentence);
+    assert.equal(new Set(all).size, all.length);
+    for (let stopAfter = 1; stopAfter <= all.length + 1; stopAfter++) {
+      const seen: string[] = [];
+      forEachMentionedName(sentence, (name) => {
+        seen.push(name);
+        return seen.length < stopAfter;
+      });
+      assert.deepEqual(seen, all.slice(0, stopAfter));
+    }
   });
 
   it('makes every piece of a path or qualified name visible', () => {

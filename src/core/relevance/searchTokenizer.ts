@@ -104,6 +104,10 @@ function isAsciiWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
 }
 
+function isAsciiDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
 /** `[./\\:-]` for a code unit. */
 function isAsciiJoinerCode(code: number): boolean {
   return code === 46 || code === 47 || code === 92 || code === 58 || code === 45;
@@ -120,6 +124,60 @@ const WORD_CACHE = new Map<string, readonly string[]>();
 const WORD_CACHE_LIMIT = 50_000;
 
 function addWord(word: string, terms: string[]): void {
+  if (addDigitCompound(word, terms)) return;
+  addWordGenerally(word, terms);
+}
+
+/**
+ * The terms of a word of ASCII digits and joiners with a joiner in it (a date, a time, an
+ * address, a version: `2015-10-18`, `10.190.173.170:54310`), the ones the general rules give,
+ * read from its characters: the whole, the last two pieces when there are more than two, then
+ * each piece (a number, kept as written); a dotted number (`3.14`, `10.1.2.3`) is one term. Logs
+ * are full of such words, nearly every one new. False (nothing added) for any other word.
+ */
+function addDigitCompound(word: string, terms: string[]): boolean {
+  // A word as forEachSearchWord gives it starts and ends with a word character.
+  if (!isAsciiDigitCode(word.charCodeAt(0)) || !isAsciiDigitCode(word.charCodeAt(word.length - 1))) return false;
+  let joiners = 0;
+  let plainNumber = true;
+  let previousJoiner = false;
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    if (code >= 48 && code <= 57) {
+      previousJoiner = false;
+      continue;
+    }
+    if (!isAsciiJoinerCode(code)) return false;
+    joiners++;
+    // NUMBER's `\d+(?:[.,]\d+)*`: single dots between digits.
+    if (code !== 46 || previousJoiner) plainNumber = false;
+    previousJoiner = true;
+  }
+  if (joiners === 0) return false;
+  terms.push(word);
+  if (plainNumber) return true;
+  // The pieces: the runs of digits (a word starts and ends with one; joiners come in runs between).
+  const start = terms.length;
+  let pieceStart = -1;
+  let penultimate = -1;
+  let last = -1;
+  for (let index = 0; index <= word.length; index++) {
+    const digit = index < word.length && word.charCodeAt(index) >= 48 && word.charCodeAt(index) <= 57;
+    if (digit && pieceStart < 0) pieceStart = index;
+    if (!digit && pieceStart >= 0) {
+      terms.push(word.slice(pieceStart, index));
+      penultimate = last;
+      last = pieceStart;
+      pieceStart = -1;
+    }
+  }
+  // More than two pieces: the last two with their joiners come before the pieces.
+  if (terms.length - start > 2) terms.splice(start, 0, word.slice(penultimate));
+  return true;
+}
+
+/** The terms of one word by the general rules (numbers, compounds, identifiers, prose). */
+export function addWordGenerally(word: string, terms: string[]): void {
   const lower = word.toLowerCase();
   if (NUMBER.test(lower)) {
     terms.push(lower);

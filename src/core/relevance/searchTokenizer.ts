@@ -85,10 +85,16 @@ export function forEachSearchWordRange(text: string, visit: (source: string, sta
 
 /** The search terms of one word (as {@link forEachSearchWord} gives it), from the memo when the word was seen before. */
 export function searchTermsOfWord(word: string): readonly string[] {
+  // Numbers and digit compounds are cut from their characters at once, and not remembered: nearly
+  // every one is new (timestamps, ids, addresses), and kept they filled the memo by the thousand.
+  if (isAsciiDigitCode(word.charCodeAt(0))) {
+    const digits: string[] = [];
+    if (addDigitCompound(word, digits)) return digits;
+  }
   let wordTerms = WORD_CACHE.get(word);
   if (wordTerms === undefined) {
     const fresh: string[] = [];
-    addWord(word, fresh);
+    addWordGenerally(word, fresh);
     wordTerms = fresh;
     // Logs and code repeat the same words endlessly; a bounded memo makes re-tokenizing them cheap.
     if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
@@ -123,17 +129,12 @@ function skipWordCodes(text: string, from: number): number {
 const WORD_CACHE = new Map<string, readonly string[]>();
 const WORD_CACHE_LIMIT = 50_000;
 
-function addWord(word: string, terms: string[]): void {
-  if (addDigitCompound(word, terms)) return;
-  addWordGenerally(word, terms);
-}
-
 /**
- * The terms of a word of ASCII digits and joiners with a joiner in it (a date, a time, an
- * address, a version: `2015-10-18`, `10.190.173.170:54310`), the ones the general rules give,
- * read from its characters: the whole, the last two pieces when there are more than two, then
- * each piece (a number, kept as written); a dotted number (`3.14`, `10.1.2.3`) is one term. Logs
- * are full of such words, nearly every one new. False (nothing added) for any other word.
+ * The terms of a word of ASCII digits and joiners (a number, a date, a time, an address, a
+ * version: `2015-10-18`, `10.190.173.170:54310`), the ones the general rules give, read from its
+ * characters: the whole, the last two pieces when there are more than two, then each piece (a
+ * number, kept as written); digits alone and a dotted number (`3.14`, `10.1.2.3`) are one term.
+ * Logs are full of such words, nearly every one new. False (nothing added) for any other word.
  */
 function addDigitCompound(word: string, terms: string[]): boolean {
   // A word as forEachSearchWord gives it starts and ends with a word character.
@@ -153,9 +154,9 @@ function addDigitCompound(word: string, terms: string[]): boolean {
     if (code !== 46 || previousJoiner) plainNumber = false;
     previousJoiner = true;
   }
-  if (joiners === 0) return false;
   terms.push(word);
-  if (plainNumber) return true;
+  // Digits alone, or NUMBER's dotted number: the word is its one term.
+  if (joiners === 0 || plainNumber) return true;
   // The pieces: the runs of digits (a word starts and ends with one; joiners come in runs between).
   const start = terms.length;
   let pieceStart = -1;

@@ -152,7 +152,7 @@ export class StaticFeaturizer {
     const first = term.charCodeAt(0);
     // Most terms are words: the first character settles it before any pattern runs.
     if (term.length < OPAQUE_NUMBER_MIN_LENGTH || first < DIGIT_ZERO || first > DIGIT_NINE) return false;
-    return OPAQUE_NUMBER.test(term) && !this.vocabularyIndex.has(term);
+    return isDigitsAndJoiners(term) && !this.vocabularyIndex.has(term);
   }
 
   /**
@@ -190,8 +190,20 @@ export class StaticFeaturizer {
 }
 
 const TERM_MEMO_LIMIT = 200_000;
-/** Digits with the joiners the tokenizer keeps inside a compound (see searchTokenizer.ts). */
-const OPAQUE_NUMBER = /^[\d.:\-/\\,]+$/;
+/**
+ * Whether a term is digits with the joiners the tokenizer keeps inside a compound (see
+ * searchTokenizer.ts) and commas, nothing else: what `/^[\d.:\-/\\,]+$/` matches, read from its
+ * characters (a log's terms are mostly such, each new one tested once).
+ */
+export function isDigitsAndJoiners(term: string): boolean {
+  if (term.length === 0) return false;
+  for (let index = 0; index < term.length; index++) {
+    const code = term.charCodeAt(index);
+    // 0-9 . : - / \ ,
+    if ((code < 48 || code > 57) && code !== 46 && code !== 58 && code !== 45 && code !== 47 && code !== 92 && code !== 44) return false;
+  }
+  return true;
+}
 /** Shorter numbers (status codes, ports, years) stay: they are few and may be the topic. */
 const OPAQUE_NUMBER_MIN_LENGTH = 5;
 const DIGIT_ZERO = 48;

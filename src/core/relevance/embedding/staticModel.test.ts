@@ -9,7 +9,7 @@ import { LEXICAL_ONLY_NOTE, loadScorerFor } from '../scorerSource';
 import { bundledModelFolder, SHIPPED_MODEL_NAME } from './bundledModel';
 import { loadEmbedder } from './loadEmbedder';
 import { MODEL_MANIFEST_FILE, resolveModelFolder, sha256File } from './modelFolder';
-import { fnv1a, StaticFeaturizer } from './staticFeatures';
+import { fnv1a, isDigitsAndJoiners, StaticFeaturizer } from './staticFeatures';
 import { tokenizeForSearch } from '../searchTokenizer';
 import { createStaticEmbedder, decodeStaticModel, embedStatic, encodeStaticModel, layoutOf, readStaticModel, TermVectors } from './staticModel';
 
@@ -133,6 +133,25 @@ describe('static embedding model', () => {
       assert.deepEqual([...out.subarray(featurizer.rowCountOf(term, known))], [-7, -7, -7], `${term}: nothing written past its rows`);
       assert.deepEqual([...featurizer.rowsOf(term)], reference(term), term);
     }
+  });
+
+  it('takes for digits and joiners what the expression /^[\\d.:\\-/\\\\,]+$/ takes, on every mix of characters', () => {
+    const alphabet = ['0', '5', '9', '.', ':', '-', '/', '\\', ',', 'a', 'x', ' ', '_', '+', '٣', '²', '\n'];
+    let seed = 5;
+    const next = (bound: number): number => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
+      return seed % bound;
+    };
+    let taken = 0;
+    for (let index = 0; index < 20_000; index++) {
+      let term = '';
+      const length = next(10);
+      for (let at = 0; at < length; at++) term += alphabet[next(next(3) === 0 ? alphabet.length : 9)]!;
+      const expected = /^[\d.:\-/\\,]+$/.test(term);
+      assert.equal(isDigitsAndJoiners(term), expected, JSON.stringify(term));
+      if (expected) taken++;
+    }
+    assert.ok(taken > 2_000, `${taken} taken`);
   });
 
   describe('the shipped model', () => {

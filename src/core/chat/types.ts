@@ -113,8 +113,11 @@ export function partText(part: Part): string {
   switch (part.type) {
     case 'text':
       return part.text;
-    case 'tool_result':
+    case 'tool_result': {
+      // Most results are one text part: its text, with no array made to join.
+      if (part.content.length === 1) return part.content[0]!.type === 'text' ? part.content[0]!.text : '';
       return part.content.map((inner) => (inner.type === 'text' ? inner.text : '')).join('\n');
+    }
     case 'tool_call':
       return typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments ?? null);
     default:

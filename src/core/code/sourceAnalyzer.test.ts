@@ -31,6 +31,20 @@ describe('SourceAnalyzer', () => {
     assert.equal(analysis.source.lineNumbers?.[3], 123);
   });
 
+  it('remembers an analysis per text and hint, and drops the least recently used texts past its bound', async () => {
+    const small = new SourceAnalyzer(new GrammarLoader(nodeModulesAssetLocator()), 3);
+    const texts = ['def a():\n    return 1', 'def b():\n    return 2', 'def c():\n    return 3'];
+    const first = await small.analyze(texts[0]!, { path: 'a.py' }, options);
+    assert.equal(await small.analyze(texts[0]!, { path: 'a.py' }, options), first, 'the same text and hint: the same analysis');
+    const otherHint = await small.analyze(texts[0]!, { path: 'a.py', firstLine: 7 }, options);
+    assert.notEqual(otherHint, first, 'another hint is another analysis');
+    assert.equal(otherHint.status === 'parsed' && otherHint.source.lineNumbers?.[0], 7);
+    await small.analyze(texts[1]!, { path: 'b.py' }, options);
+    // Three analyses kept; a fourth drops the least recently used text (the first, with both its analyses).
+    await small.analyze(texts[2]!, { path: 'c.py' }, options);
+    assert.notEqual(await small.analyze(texts[0]!, { path: 'a.py' }, options), first, 'dropped, so analysed again');
+  });
+
   it('opens one block per indentation level above the first line', () => {
     assert.equal(openingBlocks(METHODS.join('\n')), 'if True:\n    if True:\n');
     assert.equal(openingBlocks('def f():\n    pass'), '');

@@ -21,7 +21,13 @@ export interface AnalyzerOptions {
 }
 
 export class SourceAnalyzer {
-  private readonly memo = new Map<string, Analysis>();
+  /**
+   * Analyses by text, then by options and hint: the text itself is the outer key (a key made by
+   * joining the hint to the text was a new copy of every output to hash). Least recently used
+   * texts go first once more than `maxEntries` analyses are kept.
+   */
+  private readonly memo = new Map<string, Map<string, Analysis>>();
+  private entries = 0;
 
   constructor(
     private readonly grammars: GrammarLoader,
@@ -29,16 +35,25 @@ export class SourceAnalyzer {
   ) {}
 
   async analyze(text: string, hint: ReadHint | undefined, options: AnalyzerOptions): Promise<Analysis> {
-    const key = `${options.maxErrorShare}\u0000${hint?.path ?? ''}\u0000${hint?.firstLine ?? ''}\u0000${text}`;
-    const known = this.memo.get(key);
-    if (known) {
-      this.memo.delete(key);
-      this.memo.set(key, known);
+    const key = `${options.maxErrorShare}\u0000${hint?.path ?? ''}\u0000${hint?.firstLine ?? ''}`;
+    const byHint = this.memo.get(text);
+    const known = byHint?.get(key);
+    if (byHint && known) {
+      this.memo.delete(text);
+      this.memo.set(text, byHint);
       return known;
     }
     const analysis = await this.analyzeOnce(text, hint, options);
-    this.memo.set(key, analysis);
-    if (this.memo.size > this.maxEntries) this.memo.delete(this.memo.keys().next().value as string);
+    const entry = this.memo.get(text) ?? new Map<string, Analysis>();
+    this.memo.delete(text);
+    this.memo.set(text, entry);
+    if (!entry.has(key)) this.entries++;
+    entry.set(key, analysis);
+    while (this.entries > this.maxEntries && this.memo.size > 1) {
+      const [oldest, dropped] = this.memo.entries().next().value as [string, Map<string, Analysis>];
+      this.memo.delete(oldest);
+      this.entries -= dropped.size;
+    }
     return analysis;
   }
 

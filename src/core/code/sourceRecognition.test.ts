@@ -70,3 +70,108 @@ describe('language detection', () => {
     assert.equal(languageFromContent('The quick brown fox.\nIt jumps.'), undefined);
   });
 });
+
+describe('recognizeSource against the regular expressions it replaced', () => {
+  /** recognizeSource as it was written with the prefix expressions and whole-line maps (the reference its scanners must match). */
+  function before(text: string, hint: Parameters<typeof recognizeSource>[1]): ReturnType<typeof recognizeSource> {
+    const NUMBERED = /^( *)(\d{1,7})(\t|→| \| |: )/;
+    const BLANK_NUMBERED = /^ +$/;
+    const lines = text.split('\n');
+    let region = { start: 0, end: lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length };
+    const open = lines.findIndex((line) => /^(```|~~~)[\w+#.-]*\s*$/.test(line));
+    if (open >= 0 && open <= 3) {
+      const fence = lines[open]!.slice(0, 3);
+      for (let close = lines.length - 1; close > open && close >= lines.length - 4; close--) {
+        if (lines[close]!.trimEnd() === fence) {
+          region = { start: open + 1, end: close };
+          break;
+        }
+      }
+    }
+    const regionLines = lines.slice(region.start, region.end);
+    const prefixes: number[] = [];
+    const values: number[] = [];
+    let numbered = 0;
+    let nonBlank = 0;
+    let previous = -1;
+    let climbing = true;
+    for (const line of regionLines) {
+      const match = NUMBERED.exec(line);
+      if (match) {
+        const value = Number(match[2]);
+        if (value <= previous) climbing = false;
+        previous = value;
+        numbered++;
+        nonBlank++;
+        prefixes.push(match[0].length);
+        values.push(value);
+      } else {
+        if (!BLANK_NUMBERED.test(line) && line.length > 0) nonBlank++;
+        prefixes.push(BLANK_NUMBERED.test(line) ? line.length : 0);
+        values.push(previous);
+      }
+    }
+    const numbering = numbered < 3 || !climbing || numbered < nonBlank * 0.95 ? undefined : { prefixLengths: prefixes, numbers: values };
+    const prefixLengths = numbering?.prefixLengths ?? regionLines.map(() => 0);
+    const codeLines = regionLines.map((line, index) => line.slice(prefixLengths[index]));
+    const code = codeLines.join('\n');
+    if (code.trim().length === 0) return { reason: 'empty' };
+    const fromPath = hint ? languageFromPath(hint.path) : undefined;
+    const language = fromPath ?? (hint && /\.[A-Za-z0-9]{1,8}$/.test(hint.path) && !/\.(txt|log)$/i.test(hint.path) ? undefined : languageFromContent(code));
+    if (!language) return { reason: hint ? 'unknown-language' : 'not-source' };
+    const header = lines.slice(0, region.start);
+    let headerFirst: number | undefined;
+    for (const line of header) {
+      const match = /\blines? (\d+)\s*(?:to|-|–)\s*\d+/i.exec(line);
+      if (match) {
+        headerFirst = Number(match[1]);
+        break;
+      }
+    }
+    const firstLine = hint?.firstLine ?? headerFirst;
+    const lineNumbers = numbering?.numbers ?? (firstLine === undefined ? undefined : codeLines.map((_, index) => firstLine + index));
+    return { source: { language, path: hint?.path, lines, codeStart: region.start, prefixLengths, code, lineNumbers } };
+  }
+
+  /** Deterministic texts of numbered, half-numbered, fenced, blank and plain lines. */
+  function* texts(count: number): Generator<string> {
+    let seed = 4_242;
+    const next = (bound: number): number => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
+      return seed % bound;
+    };
+    const separators = ['\t', '→', ' | ', ': ', ' |', ':', ' ', '-'];
+    const bodies = ['def f(x):', '    return g(x)', '', 'import os', 'x = 1  # 12: not a prefix', '}', '   ', '```', '```python', '~~~', 'const a = 1;'];
+    for (let index = 0; index < count; index++) {
+      const lines: string[] = [];
+      const length = 1 + next(40);
+      let number = next(3) === 0 ? next(99_999_999) : 1 + next(200);
+      const style = next(4);
+      if (next(5) === 0) lines.push(next(2) === 0 ? '```py' : 'Here are lines 10 to 40:');
+      for (let line = 0; line < length; line++) {
+        const body = bodies[next(bodies.length)]!;
+        if (style === 0 || next(60) === 0) lines.push(body);
+        else if (body.trim() === '' && next(2) === 0) lines.push(' '.repeat(next(8)));
+        else {
+          number += next(80) === 0 ? -1 : 1 + next(2);
+          lines.push(`${' '.repeat(next(7))}${number}${separators[style === 3 ? next(separators.length) : next(4)]}${body}`);
+        }
+      }
+      if (next(4) === 0) lines.push('```');
+      if (next(2) === 0) lines.push('');
+      yield lines.join('\n');
+    }
+  }
+
+  it('gives what the expressions gave on generated numbered, fenced and plain texts, with and without a hint', () => {
+    let recognizedCount = 0;
+    for (const text of texts(3_000)) {
+      for (const hint of [undefined, { path: 'a.py' }, { path: 'notes.txt', firstLine: 5 }]) {
+        const result = recognizeSource(text, hint);
+        assert.deepEqual(result, before(text, hint), JSON.stringify(text));
+        if ('source' in result && result.source.lineNumbers !== undefined && result.source.prefixLengths.some((length) => length > 0)) recognizedCount++;
+      }
+    }
+    assert.ok(recognizedCount > 800, `only ${recognizedCount} numbered texts`);
+  });
+});

@@ -26,9 +26,6 @@ export interface RecognizedSource {
 
 export type Recognition = { readonly source: RecognizedSource } | { readonly reason: string };
 
-/** `     12\tcode` (cat -n, nl), `    12→code` (editor reads), `12: code`, `12 | code`. */
-const NUMBERED = /^( *)(\d{1,7})(\t|→| \| |: )/;
-const BLANK_NUMBERED = /^ +$/;
 
 /**
  * Reads `text` as source. `hint` is what the producing command says about the file; without
@@ -39,15 +36,15 @@ export function recognizeSource(text: string, hint: ReadHint | undefined): Recog
   const region = codeRegion(lines);
   const regionLines = lines.slice(region.start, region.end);
   const numbering = lineNumbering(regionLines);
-  const prefixLengths = numbering?.prefixLengths ?? regionLines.map(() => 0);
-  const codeLines = regionLines.map((line, index) => line.slice(prefixLengths[index]));
-  const code = codeLines.join('\n');
+  const prefixLengths = numbering?.prefixLengths ?? new Array<number>(regionLines.length).fill(0);
+  // Unnumbered lines are the code as they stand: the text's own characters from the region's first line to its last.
+  const code = numbering ? regionLines.map((line, index) => line.slice(prefixLengths[index])).join('\n') : regionText(text, lines, region);
   if (code.trim().length === 0) return { reason: 'empty' };
   const fromPath = hint ? languageFromPath(hint.path) : undefined;
   const language = fromPath ?? (hint && /\.[A-Za-z0-9]{1,8}$/.test(hint.path) && !/\.(txt|log)$/i.test(hint.path) ? undefined : languageFromContent(code));
   if (!language) return { reason: hint ? 'unknown-language' : 'not-source' };
   const firstLine = hint?.firstLine ?? headerFirstLine(lines.slice(0, region.start));
-  const lineNumbers = numbering?.numbers ?? (firstLine === undefined ? undefined : codeLines.map((_, index) => firstLine + index));
+  const lineNumbers = numbering?.numbers ?? (firstLine === undefined ? undefined : regionLines.map((_, index) => firstLine + index));
   return {
     source: {
       language,
@@ -61,10 +58,29 @@ export function recognizeSource(text: string, hint: ReadHint | undefined): Recog
   };
 }
 
+/** `lines[region.start, region.end)` joined with newlines, cut from `text` (whose split they are). */
+export function regionText(text: string, lines: readonly string[], region: { start: number; end: number }): string {
+  if (region.end <= region.start) return '';
+  let from = 0;
+  for (let index = 0; index < region.start; index++) from += lines[index]!.length + 1;
+  let to = from - 1;
+  for (let index = region.start; index < region.end; index++) to += lines[index]!.length + 1;
+  return text.slice(from, to);
+}
+
+const FENCE = /^(```|~~~)[\w+#.-]*\s*$/;
+
 /** The lines holding code: inside an editor result's fence when there is one, else all of them. */
 function codeRegion(lines: readonly string[]): { start: number; end: number } {
-  const open = lines.findIndex((line) => /^(```|~~~)[\w+#.-]*\s*$/.test(line));
-  if (open >= 0 && open <= 3) {
+  // Only a fence among the first four lines opens a region (the first fence anywhere counted only there).
+  let open = -1;
+  for (let index = 0; index < Math.min(4, lines.length); index++) {
+    if (FENCE.test(lines[index]!)) {
+      open = index;
+      break;
+    }
+  }
+  if (open >= 0) {
     const fence = lines[open]!.slice(0, 3);
     // The fence must wrap the whole result (a fence inside a file's docstring does not count).
     for (let close = lines.length - 1; close > open && close >= lines.length - 4; close--) {
@@ -83,26 +99,65 @@ function lineNumbering(lines: readonly string[]): { prefixLengths: number[]; num
   let numbered = 0;
   let nonBlank = 0;
   let previous = -1;
-  let climbing = true;
-  for (const line of lines) {
-    const match = NUMBERED.exec(line);
-    if (match) {
-      const value = Number(match[2]);
-      if (value <= previous) climbing = false;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    const prefix = numberedPrefix(line);
+    if (prefix !== undefined) {
+      const value = prefix.value;
+      // Numbers that stop climbing are no numbering.
+      if (value <= previous) return undefined;
       previous = value;
       numbered++;
       nonBlank++;
-      prefixLengths.push(match[0].length);
+      prefixLengths.push(prefix.length);
       numbers.push(value);
     } else {
       // `nl` without -ba prints blank lines as spaces only.
-      if (!BLANK_NUMBERED.test(line) && line.length > 0) nonBlank++;
-      prefixLengths.push(BLANK_NUMBERED.test(line) ? line.length : 0);
+      const blank = isSpaces(line);
+      if (!blank && line.length > 0) nonBlank++;
+      prefixLengths.push(blank ? line.length : 0);
       numbers.push(previous);
+      // Even if every line left were numbered, too few would be (a margin of one line keeps rounding out of it).
+      const left = lines.length - index - 1;
+      if (numbered + left + 1 < (nonBlank + left) * 0.95) return undefined;
     }
   }
-  if (numbered < 3 || !climbing || numbered < nonBlank * 0.95) return undefined;
+  if (numbered < 3 || numbered < nonBlank * 0.95) return undefined;
   return { prefixLengths, numbers };
+}
+
+/**
+ * The line-number prefix at the start of `line`: `     12\tcode` (cat -n, nl), `    12→code`
+ * (editor reads), `12: code`, `12 | code`, what `/^( *)(\d{1,7})(\t|→| \| |: )/` matches, read
+ * without a regular expression (a match array a line was most of what recognizing a file
+ * allocated): the prefix's length and its number, or undefined.
+ */
+export function numberedPrefix(line: string): { length: number; value: number } | undefined {
+  let at = 0;
+  while (at < line.length && line.charCodeAt(at) === 32) at++;
+  const digitsStart = at;
+  let value = 0;
+  while (at < line.length) {
+    const code = line.charCodeAt(at);
+    if (code < 48 || code > 57) break;
+    value = value * 10 + (code - 48);
+    at++;
+  }
+  const digits = at - digitsStart;
+  // `\d{1,7}` then a separator: an eighth digit where the separator must be is no match.
+  if (digits === 0 || digits > 7 || at >= line.length) return undefined;
+  const code = line.charCodeAt(at);
+  if (code === 9 || code === 0x2192) return { length: at + 1, value };
+  if (code === 58 && line.charCodeAt(at + 1) === 32) return { length: at + 2, value };
+  if (code === 32 && line.charCodeAt(at + 1) === 124 && line.charCodeAt(at + 2) === 32) return { length: at + 3, value };
+  return undefined;
+}
+
+/** `/^ +$/`: one space or more and nothing else. */
+function isSpaces(line: string): boolean {
+  if (line.length === 0) return false;
+  for (let index = 0; index < line.length; index++) if (line.charCodeAt(index) !== 32) return false;
+  return true;
 }
 
 /** `Lines 120 to 240` in an editor result's header. */

@@ -294,7 +294,9 @@ function approximateBytes(value: unknown): number {
     for (const item of value) total += approximateBytes(item) + 1;
     return total;
   }
-  for (const [key, item] of Object.entries(value)) total += key.length + 4 + approximateBytes(item);
+  // Keys and a lookup each (an entries array of pairs per object was most of what this allocated).
+  const record = value as Record<string, unknown>;
+  for (const key of Object.keys(record)) total += key.length + 4 + approximateBytes(record[key]);
   return total;
 }
 

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { porterStem } from './porterStemmer';
-import { tokenizeForSearch } from './searchTokenizer';
+import { addWordGenerally, searchTermsOfWord, tokenizeForSearch } from './searchTokenizer';
 
 describe('tokenizeForSearch', () => {
   it('splits camelCase and snake_case identifiers and keeps the whole identifier', () => {
@@ -67,5 +67,34 @@ describe('tokenizeForSearch on ASCII text', () => {
       for (let index = 0; index < length; index++) text += alphabet[next()];
       assert.deepEqual(tokenizeForSearch(text), viaPattern(text), JSON.stringify(text));
     }
+  });
+});
+
+describe('search terms of dates, times, addresses and versions', () => {
+  it('are what the general rules give, for every mix of digits and joiners', () => {
+    let seed = 99;
+    const next = (bound: number): number => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
+      return seed % bound;
+    };
+    const pieces = ['0', '7', '12', '2015', '081109', '1445144423722'];
+    const joiners = ['.', '-', ':', '/', '\\', '..', '--', '.-', ':/', ','];
+    const words = ['081109', '0', '00012', '2015-10-18', '18:01:47', '10.190.173.170:54310', '3.14', '10.1.2.3', '1..2', '-12-', '1--2-3-', '.5', '5.', '1,5', '1.2.3-4'];
+    for (let index = 0; index < 5_000; index++) {
+      let word = next(4) === 0 ? joiners[next(joiners.length)]! : '';
+      const count = 1 + next(6);
+      for (let piece = 0; piece < count; piece++) word += (piece > 0 ? joiners[next(joiners.length)]! : '') + pieces[next(pieces.length)]!;
+      if (next(4) === 0) word += joiners[next(joiners.length)]!;
+      words.push(word);
+    }
+    let compounds = 0;
+    for (const word of words) {
+      const general: string[] = [];
+      addWordGenerally(word, general);
+      assert.deepEqual([...searchTermsOfWord(word)], general, word);
+      if (/^\d[\d./\\:-]*\d$/.test(word) && /[./\\:-]/.test(word)) compounds++;
+    }
+    assert.ok(compounds > 1_000, `${compounds} compounds`);
+    assert.deepEqual([...searchTermsOfWord('10.190.173.170:54310')], ['10.190.173.170:54310', '170:54310', '10', '190', '173', '170', '54310']);
   });
 });

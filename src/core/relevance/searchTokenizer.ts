@@ -85,10 +85,16 @@ export function forEachSearchWordRange(text: string, visit: (source: string, sta
 
 /** The search terms of one word (as {@link forEachSearchWord} gives it), from the memo when the word was seen before. */
 export function searchTermsOfWord(word: string): readonly string[] {
+  // Numbers and digit compounds are cut from their characters at once, and not remembered: nearly
+  // every one is new (timestamps, ids, addresses), and kept they filled the memo by the thousand.
+  if (isAsciiDigitCode(word.charCodeAt(0))) {
+    const digits: string[] = [];
+    if (addDigitCompound(word, digits)) return digits;
+  }
   let wordTerms = WORD_CACHE.get(word);
   if (wordTerms === undefined) {
     const fresh: string[] = [];
-    addWord(word, fresh);
+    addWordGenerally(word, fresh);
     wordTerms = fresh;
     // Logs and code repeat the same words endlessly; a bounded memo makes re-tokenizing them cheap.
     if (WORD_CACHE.size >= WORD_CACHE_LIMIT) WORD_CACHE.clear();
@@ -102,6 +108,10 @@ const NON_ASCII = /[^\0-\x7f]/;
 /** `[\p{L}\p{N}_$]` for an ASCII code unit. */
 function isAsciiWordCode(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 36;
+}
+
+function isAsciiDigitCode(code: number): boolean {
+  return code >= 48 && code <= 57;
 }
 
 /** `[./\\:-]` for a code unit. */
@@ -119,7 +129,56 @@ function skipWordCodes(text: string, from: number): number {
 const WORD_CACHE = new Map<string, readonly string[]>();
 const WORD_CACHE_LIMIT = 50_000;
 
-function addWord(word: string, terms: string[]): void {
+/**
+ * The terms of a word of ASCII digits and joiners (a number, a date, a time, an address, a
+ * version: `2015-10-18`, `10.190.173.170:54310`), the ones the general rules give, read from its
+ * characters: the whole, the last two pieces when there are more than two, then each piece (a
+ * number, kept as written); digits alone and a dotted number (`3.14`, `10.1.2.3`) are one term.
+ * Logs are full of such words, nearly every one new. False (nothing added) for any other word.
+ */
+function addDigitCompound(word: string, terms: string[]): boolean {
+  // A word as forEachSearchWord gives it starts and ends with a word character.
+  if (!isAsciiDigitCode(word.charCodeAt(0)) || !isAsciiDigitCode(word.charCodeAt(word.length - 1))) return false;
+  let joiners = 0;
+  let plainNumber = true;
+  let previousJoiner = false;
+  for (let index = 0; index < word.length; index++) {
+    const code = word.charCodeAt(index);
+    if (code >= 48 && code <= 57) {
+      previousJoiner = false;
+      continue;
+    }
+    if (!isAsciiJoinerCode(code)) return false;
+    joiners++;
+    // NUMBER's `\d+(?:[.,]\d+)*`: single dots between digits.
+    if (code !== 46 || previousJoiner) plainNumber = false;
+    previousJoiner = true;
+  }
+  terms.push(word);
+  // Digits alone, or NUMBER's dotted number: the word is its one term.
+  if (joiners === 0 || plainNumber) return true;
+  // The pieces: the runs of digits (a word starts and ends with one; joiners come in runs between).
+  const start = terms.length;
+  let pieceStart = -1;
+  let penultimate = -1;
+  let last = -1;
+  for (let index = 0; index <= word.length; index++) {
+    const digit = index < word.length && word.charCodeAt(index) >= 48 && word.charCodeAt(index) <= 57;
+    if (digit && pieceStart < 0) pieceStart = index;
+    if (!digit && pieceStart >= 0) {
+      terms.push(word.slice(pieceStart, index));
+      penultimate = last;
+      last = pieceStart;
+      pieceStart = -1;
+    }
+  }
+  // More than two pieces: the last two with their joiners come before the pieces.
+  if (terms.length - start > 2) terms.splice(start, 0, word.slice(penultimate));
+  return true;
+}
+
+/** The terms of one word by the general rules (numbers, compounds, identifiers, prose). */
+export function addWordGenerally(word: string, terms: string[]): void {
   const lower = word.toLowerCase();
   if (NUMBER.test(lower)) {
     terms.push(lower);

@@ -67,6 +67,23 @@ describe('edit_mask', () => {
     assert.ok(!names.includes('handler_7') && !names.includes('handler_33'), line);
   });
 
+  it('fills the names line in the order the content names them, skipping shown ones, and cuts it at 600 characters with an ellipsis', async () => {
+    const many = Array.from({ length: 300 }, (_, index) => `def handler_${index}(event):\n    return process(event)`).join('\n');
+    const body = openAICall('create_file', { filePath: '/src/app/many.py', content: many }, 'The following files were successfully edited:\n/src/app/many.py\n');
+    (body.messages as unknown[]).splice(2, 0, { role: 'user', content: 'handler_1 and handler_3( are known already' });
+    const { result } = await runOnce(body);
+    const masked = JSON.parse(callArguments(result.request) as string) as { content: string };
+    const line = /\nnames: ([^\n]+)/.exec(masked.content)?.[1] ?? '';
+    assert.ok(line.endsWith(', …') && line.length <= 600 + 3, line);
+    const names = line.slice(0, -3).split(', ');
+    // In the content's order, each once (the call `process(` too), with the two shown elsewhere left out.
+    const expected = ['handler_0', 'process', 'handler_2', ...Array.from({ length: 296 }, (_, index) => `handler_${index + 4}`)];
+    assert.deepEqual(names, expected.slice(0, names.length));
+    assert.ok(names.length > 40, `${names.length} names`);
+    const next = expected[names.length]!;
+    assert.ok(line.slice(0, -3).length + next.length + 2 > 600, 'the next name would not have fit');
+  });
+
   it("masks a confirmed Copilot create_file's content: valid JSON, same keys, path kept, expands back byte for byte", async () => {
     const args = `{"filePath": "c:\\\\src\\\\app\\\\handlers.py", "content": ${JSON.stringify(SOURCE)}}`;
     const { request, result, stash } = await runOnce(openAICall('create_file', args, 'The following files were successfully edited:\nc:\\src\\app\\handlers.py\n'));

@@ -32,7 +32,7 @@ import type { Strategy, StrategyContext, StrategyResult } from '../pipeline/type
 import { heredocSummary, writeCallOf, type WrittenContent } from './edits/writeCalls';
 import { heredocWrites } from './edits/heredocs';
 import { fileWriteConfirmed, shellWriteConfirmed } from './edits/writeConfirmation';
-import { mentionedNames, visibleNames } from './history/names';
+import { forEachMentionedName, visibleNames } from './history/names';
 import { splitUnits } from './history/textUnits';
 import { includesName, nameGrams, NameIndex, type IndexedText } from './edits/nameSearch';
 import { booleanOption, numberOption } from './shared/optionReads';
@@ -218,13 +218,19 @@ function unseenNames(original: string, rest: string, tally: Tally): string {
     foundIn.set(name, found);
     return found >= 0;
   };
-  const names = mentionedNames(original).filter((name) => !own.has(name) && !shownElsewhere(name));
+  // Names are looked up in order only until the line is full: the rest could not change it.
   let line = '';
-  for (const name of names) {
-    if (line.length + name.length + 2 > NAMES_LINE_CHARS) return `${line}, …`;
+  let full = false;
+  forEachMentionedName(original, (name) => {
+    if (own.has(name) || shownElsewhere(name)) return true;
+    if (line.length + name.length + 2 > NAMES_LINE_CHARS) {
+      full = true;
+      return false;
+    }
     line = line ? `${line}, ${name}` : name;
-  }
-  return line;
+    return true;
+  });
+  return full ? `${line}, …` : line;
 }
 
 function byValue(contents: readonly WrittenContent[]): Map<number, WrittenContent[]> {

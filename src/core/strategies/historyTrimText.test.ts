@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { loadTrajectory, skipWithoutData, trajectoryNames } from '../../../test/support/sharedData';
 import { isConclusion } from './history/conclusions';
-import { mentionedNames, visibleNames } from './history/names';
+import { forEachMentionedName, mentionedNames, visibleNames } from './history/names';
 import { splitSentences } from './history/sentences';
 import { splitUnits } from './history/textUnits';
 import { LATER_GAP, planTrim, renderTrim } from './history/trimPlan';
@@ -67,6 +67,20 @@ describe('history_trim names', () => {
     for (const word of ['Now', 'open', 'and', 'call', 'line', 'then']) assert.ok(!names.includes(word), `plain word ${word} taken for a name`);
   });
 
+  it('visits the mentioned names in order, each once, and stops where the visitor says', () => {
+    const sentence = 'Call `load_all(a.b)` then load_all(x) and `a.b`, myFunction() again with load_all(y), then MAX_SIZE and src/app.py.';
+    const all = mentionedNames(sentence);
+    assert.equal(new Set(all).size, all.length);
+    for (let stopAfter = 1; stopAfter <= all.length + 1; stopAfter++) {
+      const seen: string[] = [];
+      forEachMentionedName(sentence, (name) => {
+        seen.push(name);
+        return seen.length < stopAfter;
+      });
+      assert.deepEqual(seen, all.slice(0, stopAfter));
+    }
+  });
+
   it('makes every piece of a path or qualified name visible', () => {
     const names = visibleNames('cat astropy/modeling/separable.py; django.utils.autoreload.restart_with_reloader');
     for (const piece of ['astropy/modeling/separable.py', 'modeling/separable.py', 'separable.py', 'astropy/modeling', 'restart_with_reloader', 'django.utils.autoreload', 'utils.autoreload.restart_with_reloader']) {
@@ -97,8 +111,16 @@ describe('history_trim names', () => {
     const piece = fc.constantFrom('a', 'b', 'x1', '_', '$', ':', '::', ':::', '.', '/', '\\', '-', ' ', 'é', '(', 'py');
     fc.assert(fc.property(fc.array(piece, { maxLength: 40 }), (pieces) => {
       const text = pieces.join('');
-      assert.deepEqual([...visibleNames(text)].sort(), [...reference(text)].sort());
+      assert.deepEqual([...visibleNames(text)], [...reference(text)]);
     }), { numRuns: 2_000, seed: 15 });
+    // Tokens met again, whole or as a run of a longer one (a path read, then its folder, its file): the same names in the same order.
+    const compound = fc.array(fc.constantFrom('a', 'src', 'x1', '::', ':', '.', '/', '\\', '-', 'py'), { minLength: 1, maxLength: 16 }).map((parts) => parts.join(''));
+    fc.assert(fc.property(fc.array(compound, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 30 }), (pool, picks) => {
+      const tokens = picks.map((pick) => pool[pick % pool.length]!);
+      // Runs of the pool's tokens too: a folder of a path seen before or after it.
+      const text = [...tokens, ...tokens.map((token) => token.slice(0, Math.max(1, token.lastIndexOf('/')))), ...tokens].join(' ');
+      assert.deepEqual([...visibleNames(text)], [...reference(text)]);
+    }), { numRuns: 2_000, seed: 16 });
     assert.ok(visibleNames('a::b:c.d/e\\f-g').has('b:c.d/e'));
   });
 });

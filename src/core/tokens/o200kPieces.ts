@@ -147,6 +147,11 @@ function capitalEnd(text: string, from: number, end: number): number {
  * The expression's alternatives in their order, each with the backtracking it would do.
  */
 export function pieceEnd(text: string, start: number, end: number): number {
+  const first = text.charCodeAt(start);
+  if (first < 128) {
+    const known = asciiPieceEnd(text, start, end, first);
+    if (known >= 0) return known;
+  }
   const codePoint = codePointAt(text, start, end);
   const classes = classesOf(codePoint);
   const next = start + width(codePoint);
@@ -209,6 +214,60 @@ export function pieceEnd(text: string, start: number, end: number): number {
   if (lastNewline >= 0) return lastNewline + 1;
   if (at === start) return next; // unreachable: every code point is in one alternative's class
   return at === end || at - start === 1 ? at : at - 1;
+}
+
+/**
+ * The end of the piece at `start` for the commonest ASCII shapes, or -1 when the general way
+ * must decide: a word of ASCII letters (`[A-Z]*[a-z]*`, either part possibly empty, so
+ * `HTTPServer`, `camel`, `HTTP`), optionally opened by one character that is not a letter, digit
+ * or line break (` word`, `.name`), and ended by an ASCII character that is not a letter; or up
+ * to three ASCII digits ended the same way. The expression's branches give these ends as well:
+ * a letter run is `UPPER* LOWER+` or else `UPPER+ LOWER*`, each taking the contraction after it;
+ * only a character past 127 (a letter, mark or digit of another script) could lengthen it.
+ */
+function asciiPieceEnd(text: string, start: number, end: number, first: number): number {
+  let at = start;
+  if (isAsciiDigit(first)) {
+    at++;
+    for (let count = 1; count < 3 && at < end; count++) {
+      const code = text.charCodeAt(at);
+      if (isAsciiDigit(code)) {
+        at++;
+        continue;
+      }
+      if (code >= 128) return -1;
+      break;
+    }
+    if (at < end && text.charCodeAt(at) >= 128) return -1;
+    return at;
+  }
+  if (!isAsciiLetter(first)) {
+    // An opener must be followed by a letter here; a line break opens nothing.
+    if (first === 10 || first === 13 || start + 1 >= end || !isAsciiLetter(text.charCodeAt(start + 1))) return -1;
+    at++;
+  }
+  while (at < end) {
+    const code = text.charCodeAt(at);
+    if (code < 65 || code > 90) break;
+    at++;
+  }
+  while (at < end) {
+    const code = text.charCodeAt(at);
+    if (code < 97 || code > 122) break;
+    at++;
+  }
+  if (at === end) return at;
+  const code = text.charCodeAt(at);
+  if (code >= 128) return -1;
+  return code === 39 ? contractionEnd(text, at, end) : at;
+}
+
+function isAsciiDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
 /**

@@ -18,6 +18,11 @@ describe('Stash', () => {
     assert.equal(handle, a.handleFor('some output'));
     assert.notEqual(handle, a.handleFor('some output!'));
     assert.notEqual(handle, b.handleFor('some output'));
+    // Remembering the last original never mixes up two: a handle asked for again after another is the same.
+    const other = a.handleFor('another output');
+    assert.equal(a.handleFor('some output'), handle);
+    assert.equal(a.handleFor('another output'), other);
+    assert.equal(a.handleFor(['some', 'output'].join(' ')), handle, 'an equal string made apart');
   });
 
   it('gives back the exact original, including lone surrogates, NUL and CRLF', async () => {

@@ -58,30 +58,48 @@ export class StaticFeaturizer {
   rowsOf(term: string): Int32Array {
     let rows = this.termRows.get(term);
     if (rows) return rows;
-    const known = this.vocabularyIndex.get(term);
-    const marked = `<${term}>`;
-    const { ngramMin, ngramMax, ngramBuckets } = this.layout;
-    let count = known === undefined ? 0 : 1;
-    for (let size = ngramMin; size <= ngramMax; size++) count += Math.max(0, marked.length - size + 1);
-    const list = new Int32Array(count);
-    let at = 0;
-    if (known !== undefined) list[at++] = known;
-    const base = this.layout.vocabulary.length;
-    // FNV-1a of each n-gram, over the code units in place (the same hash as fnv1a(slice), without the slices).
-    for (let size = ngramMin; size <= ngramMax; size++) {
-      for (let start = 0; start + size <= marked.length; start++) {
-        let hash = 0x811c9dc5;
-        for (let index = start; index < start + size; index++) {
-          hash ^= marked.charCodeAt(index);
-          hash = Math.imul(hash, 0x01000193);
-        }
-        list[at++] = base + ((hash >>> 0) % ngramBuckets);
-      }
-    }
-    rows = list;
+    const count = this.rowCountOf(term, this.vocabularyIndex.get(term) !== undefined);
+    rows = new Int32Array(count);
+    this.writeRows(term, rows);
     if (this.termRows.size >= TERM_MEMO_LIMIT) this.termRows.clear();
     this.termRows.set(term, rows);
     return rows;
+  }
+
+  /** How many rows a term has: its n-grams, and its vocabulary row when `known`. */
+  rowCountOf(term: string, known: boolean): number {
+    const { ngramMin, ngramMax } = this.layout;
+    const markedLength = term.length + 2;
+    let count = known ? 1 : 0;
+    for (let size = ngramMin; size <= ngramMax; size++) count += Math.max(0, markedLength - size + 1);
+    return count;
+  }
+
+  /**
+   * Writes the term's rows (what {@link rowsOf} gives, in its order) into `out`, which holds at
+   * least {@link rowCountOf} entries, and returns whether the term has a vocabulary row. Nothing
+   * is kept: for a caller that uses a term's rows once (the embedder keeps the term's vector).
+   */
+  writeRows(term: string, out: Int32Array): boolean {
+    const known = this.vocabularyIndex.get(term);
+    const { ngramMin, ngramMax, ngramBuckets } = this.layout;
+    let at = 0;
+    if (known !== undefined) out[at++] = known;
+    const base = this.layout.vocabulary.length;
+    // `<term>`'s n-grams, hashed with FNV-1a over the code units in place (the same hash as
+    // fnv1a(slice), without making the marked string or its slices).
+    const markedLength = term.length + 2;
+    for (let size = ngramMin; size <= ngramMax; size++) {
+      for (let start = 0; start + size <= markedLength; start++) {
+        let hash = 0x811c9dc5;
+        for (let index = start; index < start + size; index++) {
+          hash ^= index === 0 ? 60 : index === markedLength - 1 ? 62 : term.charCodeAt(index - 1);
+          hash = Math.imul(hash, 0x01000193);
+        }
+        out[at++] = base + ((hash >>> 0) % ngramBuckets);
+      }
+    }
+    return known !== undefined;
   }
 
   /** Whether the term has its own vocabulary row. */
@@ -134,7 +152,7 @@ export class StaticFeaturizer {
     const first = term.charCodeAt(0);
     // Most terms are words: the first character settles it before any pattern runs.
     if (term.length < OPAQUE_NUMBER_MIN_LENGTH || first < DIGIT_ZERO || first > DIGIT_NINE) return false;
-    return OPAQUE_NUMBER.test(term) && !this.vocabularyIndex.has(term);
+    return isDigitsAndJoiners(term) && !this.vocabularyIndex.has(term);
   }
 
   /**
@@ -172,8 +190,20 @@ export class StaticFeaturizer {
 }
 
 const TERM_MEMO_LIMIT = 200_000;
-/** Digits with the joiners the tokenizer keeps inside a compound (see searchTokenizer.ts). */
-const OPAQUE_NUMBER = /^[\d.:\-/\\,]+$/;
+/**
+ * Whether a term is digits with the joiners the tokenizer keeps inside a compound (see
+ * searchTokenizer.ts) and commas, nothing else: what `/^[\d.:\-/\\,]+$/` matches, read from its
+ * characters (a log's terms are mostly such, each new one tested once).
+ */
+export function isDigitsAndJoiners(term: string): boolean {
+  if (term.length === 0) return false;
+  for (let index = 0; index < term.length; index++) {
+    const code = term.charCodeAt(index);
+    // 0-9 . : - / \ ,
+    if ((code < 48 || code > 57) && code !== 46 && code !== 58 && code !== 45 && code !== 47 && code !== 92 && code !== 44) return false;
+  }
+  return true;
+}
 /** Shorter numbers (status codes, ports, years) stay: they are few and may be the topic. */
 const OPAQUE_NUMBER_MIN_LENGTH = 5;
 const DIGIT_ZERO = 48;

@@ -9,7 +9,7 @@ import { LEXICAL_ONLY_NOTE, loadScorerFor } from '../scorerSource';
 import { bundledModelFolder, SHIPPED_MODEL_NAME } from './bundledModel';
 import { loadEmbedder } from './loadEmbedder';
 import { MODEL_MANIFEST_FILE, resolveModelFolder, sha256File } from './modelFolder';
-import { StaticFeaturizer } from './staticFeatures';
+import { fnv1a, isDigitsAndJoiners, StaticFeaturizer } from './staticFeatures';
 import { tokenizeForSearch } from '../searchTokenizer';
 import { createStaticEmbedder, decodeStaticModel, embedStatic, encodeStaticModel, layoutOf, readStaticModel, TermVectors } from './staticModel';
 
@@ -107,6 +107,51 @@ describe('static embedding model', () => {
     assert.ok(!featurizer.knows('zygomorphic'));
     const features = featurizer.features('zygomorphic');
     assert.ok(features.rows.length > 0 && [...features.rows].every((row) => row >= model.header.vocabulary.length), 'n-gram rows only');
+  });
+
+  it('writes a term\'s rows in place exactly as the n-grams of its marked string give them, for every kind of term', () => {
+    const model = decodeStaticModel(modelBytes(SETTINGS), 'model.bin');
+    const layout = { vocabulary: model.header.vocabulary, ngramBuckets: model.header.ngramBuckets, ngramMin: 2, ngramMax: 5, maxTerms: 32 };
+    const featurizer = new StaticFeaturizer(layout);
+    // The rows as the marked string `<term>` and fnv1a of each slice give them (the way rowsOf read before it wrote in place).
+    const reference = (term: string): number[] => {
+      const marked = `<${term}>`;
+      const rows: number[] = [];
+      const known = layout.vocabulary.indexOf(term);
+      if (known >= 0) rows.push(known);
+      for (let size = layout.ngramMin; size <= layout.ngramMax; size++) {
+        for (let start = 0; start + size <= marked.length; start++) rows.push(layout.vocabulary.length + (fnv1a(marked.slice(start, start + size)) % layout.ngramBuckets));
+      }
+      return rows;
+    };
+    const terms = ['', 'a', 'ab', 'rmtree', 'path', 'zygomorphic', 'élan', '😀x', '<>', ...layout.vocabulary.slice(0, 20)];
+    for (const term of terms) {
+      const known = featurizer.knows(term);
+      const out = new Int32Array(featurizer.rowCountOf(term, known) + 3).fill(-7);
+      assert.equal(featurizer.writeRows(term, out), known);
+      assert.deepEqual([...out.subarray(0, featurizer.rowCountOf(term, known))], reference(term), term);
+      assert.deepEqual([...out.subarray(featurizer.rowCountOf(term, known))], [-7, -7, -7], `${term}: nothing written past its rows`);
+      assert.deepEqual([...featurizer.rowsOf(term)], reference(term), term);
+    }
+  });
+
+  it('takes for digits and joiners what the expression /^[\\d.:\\-/\\\\,]+$/ takes, on every mix of characters', () => {
+    const alphabet = ['0', '5', '9', '.', ':', '-', '/', '\\', ',', 'a', 'x', ' ', '_', '+', '٣', '²', '\n'];
+    let seed = 5;
+    const next = (bound: number): number => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
+      return seed % bound;
+    };
+    let taken = 0;
+    for (let index = 0; index < 20_000; index++) {
+      let term = '';
+      const length = next(10);
+      for (let at = 0; at < length; at++) term += alphabet[next(next(3) === 0 ? alphabet.length : 9)]!;
+      const expected = /^[\d.:\-/\\,]+$/.test(term);
+      assert.equal(isDigitsAndJoiners(term), expected, JSON.stringify(term));
+      if (expected) taken++;
+    }
+    assert.ok(taken > 2_000, `${taken} taken`);
   });
 
   describe('the shipped model', () => {

@@ -74,7 +74,7 @@ export class NameIndex {
   indexOf(message: ChatMessage): IndexedText {
     let entry = this.entries.get(message);
     if (entry === undefined) {
-      const text = message.parts.map(partText).join('\n');
+      const text = message.parts.length === 1 ? partText(message.parts[0]!) : message.parts.map(partText).join('\n');
       entry = text.length < GRAM_MIN_CHARS ? { text } : { text, blocks: blocksOf(text) };
       this.entries.set(message, entry);
     }

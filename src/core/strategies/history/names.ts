@@ -29,9 +29,9 @@ export function visibleNames(text: string): Set<string> {
  * Visits what COMPOUND matches in `text`, in order, found by hand (no match object per token:
  * this runs over every message history_trim reads): a run of word characters, then as long as
  * a separator is followed by one, the separator and the next run (`::` tried before a single
- * `:`). `pieces` says whether the token has a separator.
+ * `:`). `pieces` says whether the token has a separator. A visit that returns false ends it.
  */
-function forEachCompound(text: string, visit: (start: number, end: number, pieces: boolean) => void): void {
+function forEachCompound(text: string, visit: (start: number, end: number, pieces: boolean) => boolean | void): void {
   const end = text.length;
   let at = 0;
   while (at < end) {
@@ -51,7 +51,7 @@ function forEachCompound(text: string, visit: (start: number, end: number, piece
       pieces = true;
       at = wordRunEnd(text, at + width + 1);
     }
-    visit(start, at, pieces);
+    if (visit(start, at, pieces) === false) return;
   }
 }
 
@@ -68,25 +68,48 @@ function wordRunEnd(text: string, from: number): number {
 
 /** The names a prose sentence mentions that a reader would miss if it went: identifiers, paths, code, numbers. */
 export function mentionedNames(sentence: string): string[] {
+  const names: string[] = [];
+  forEachMentionedName(sentence, (name) => {
+    names.push(name);
+    return true;
+  });
+  return names;
+}
+
+/**
+ * Visits the names {@link mentionedNames} gives, in its order, each once, until `visit` returns
+ * false: a caller that needs only the first few does not read the rest of a long text.
+ */
+export function forEachMentionedName(sentence: string, visit: (name: string) => boolean): void {
   const names = new Set<string>();
+  let going = true;
+  const offer = (name: string): void => {
+    if (names.has(name)) return;
+    names.add(name);
+    going = visit(name);
+  };
   // Inside inline code every token of two characters or more is a name (`cursor.fetchone()`).
   for (const code of sentence.matchAll(INLINE_CODE)) {
-    for (const match of (code[1] ?? '').matchAll(COMPOUND)) if (match[0].length >= 2) names.add(match[0]);
+    for (const match of (code[1] ?? '').matchAll(COMPOUND)) {
+      if (match[0].length >= 2) offer(match[0]);
+      if (!going) return;
+    }
   }
   const prose = sentence.includes('`') ? sentence.replace(INLINE_CODE, ' ') : sentence;
   forEachCompound(prose, (start, end, pieces) => {
+    if (!going) return false;
     // A word of letters alone (most of prose) is a name only as a call or in camelCase: read
     // from its characters, with no string made for it unless it is one.
     if (!pieces && lettersOnly(prose, start, end)) {
-      if (prose.charCodeAt(end) !== OPEN_PAREN && !hasLowerUpper(prose, start, end)) return;
+      if (prose.charCodeAt(end) !== OPEN_PAREN && !hasLowerUpper(prose, start, end)) return true;
       const token = prose.slice(start, end);
-      if (!NOT_NAMES.has(token.toLowerCase())) names.add(token);
-      return;
+      if (!NOT_NAMES.has(token.toLowerCase())) offer(token);
+      return going;
     }
     const token = prose.slice(start, end);
-    if (looksLikeName(token, prose[end])) names.add(token);
+    if (looksLikeName(token, prose[end])) offer(token);
+    return going;
   });
-  return [...names];
 }
 
 /** Whether text[start, end) is ASCII letters only. */
@@ -127,6 +150,9 @@ const PIECE_STARTS = new Int32Array(MAX_PIECES + 1);
 const PIECE_ENDS = new Int32Array(MAX_PIECES + 1);
 
 function addWithPieces(names: Set<string>, token: string): void {
+  // A token already in the set came with its pieces: added with them, or as a run of pieces of a
+  // longer token, whose runs include every run of its own. Its pieces are there, in their order.
+  if (names.has(token)) return;
   names.add(token);
   // Where the pieces start and end, found by hand: the separators are `::` or one of `./:\-`,
   // read left to right (what /::|[./:\\-]/g finds), with no expression or match objects per

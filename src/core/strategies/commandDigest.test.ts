@@ -87,6 +87,34 @@ describe('command_digest', () => {
     assert.equal(await rig.stash.expandText(digest), wrapped, 'the stash keeps the bytes as the terminal gave them');
   });
 
+  it('a fresh log under a question about failures keeps its warnings and errors; under another question the whole digest; the original either way', async () => {
+    const log = Array.from({ length: 400 }, (_, index) => {
+      const time = `2024-05-01 10:${String(Math.floor(index / 60)).padStart(2, '0')}:${String(index % 60).padStart(2, '0')}`;
+      if (index === 150) return `${time} ERROR db.pool: connection refused to replica-2 after 3 retries`;
+      if (index === 310) return `${time} WARN cache.evict: eviction storm, 4120 keys dropped`;
+      return `${time} INFO worker.${index % 7}: processed batch ${index} in ${20 + (index % 13)} ms`;
+    }).join('\n');
+    const ask = async (question: string) => {
+      const messages = [
+        { role: 'user', content: question },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_in_terminal', arguments: JSON.stringify({ command: 'cat service.log' }) } }] },
+        { role: 'tool', tool_call_id: 'c1', content: log },
+      ];
+      const rig = createRig([createCommandDigest()]);
+      const result = await rig.run({ model: 'gpt-4o', messages });
+      const digest = partTexts(result.request)[2]!;
+      assert.equal(await rig.stash.expandText(digest), log, 'one retrieve away from the whole log');
+      return { digest, details: result.decisions.find((decision) => decision.strategy === 'command_digest')?.details };
+    };
+    const failures = await ask('Why did the service fail this morning? Any errors?');
+    assert.ok(failures.digest.includes('connection refused to replica-2') && failures.digest.includes('eviction storm'));
+    assert.ok(!failures.digest.includes('INFO worker'), 'the quiet events are left out');
+    assert.equal(failures.details?.logsToFailures, 1);
+    const summary = await ask('Summarize what the workers did this morning.');
+    assert.ok(summary.digest.includes('INFO worker'), 'another question keeps every event once');
+    assert.equal(summary.details?.logsToFailures, undefined);
+  });
+
   it('routes by the command: a grep whose output is not hits is left alone; without a command, by shape', () => {
     const notHits = Array.from({ length: 30 }, (_, index) => `grep: src/module_${index}: Is a directory`).join('\n');
     assert.equal(routeOf({ text: notHits, command: 'grep -r "refund" src' }), undefined);

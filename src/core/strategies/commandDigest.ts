@@ -14,7 +14,9 @@
  */
 import type { z } from 'zod';
 import { cleanContent, detectContentFormat, type ContentFormat } from '../content';
-import { queryForPasted } from '../relevance/turnQuery';
+import { queryForLatestTurn, queryForPasted } from '../relevance/turnQuery';
+import { asksAboutFailures } from '../relevance/diagnosticLines';
+import { failureEventsOf } from '../content/logFailureEvents';
 import { isMixedData } from '../content/dataLines';
 import type { ToolOutputSegment } from '../chat/toolOutput';
 import type { ChatRequest } from '../chat/types';
@@ -67,6 +69,8 @@ function readOptions(options: Readonly<Record<string, unknown>>): CommandDigestO
 function digest(request: ChatRequest, context: StrategyContext, options: CommandDigestOptions): StrategyResult {
   const edits = new SegmentEdits('command_digest', context);
   const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
+  let turn: ReturnType<typeof queryForLatestTurn> | undefined;
+  let narrowed = 0;
   for (const segment of editableSegments(request, context, { includeFresh: true })) {
     context.deadline.check();
     if (segment.text.length < options.minChars) continue;
@@ -77,14 +81,26 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
     if (isUserPaste(request, segment) && isMixedData(text.split('\n')) && queryForPasted(request, segment, NO_QUERY).source === 'user') continue;
     const format = routeOf({ text, command: segment.command });
     if (format === undefined) continue;
-    const cleaned = cleanContent(text, { format, command: segment.command });
-    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) }, KEPT[format])) counts[format] = (counts[format] ?? 0) + 1;
+    let cleaned = cleanContent(text, { format, command: segment.command });
+    let kept = KEPT[format];
+    // A fresh log under a question about failures: its warnings and errors answer it (decided on arrival, with the question it arrived under).
+    if (format === 'log' && cleaned.changed && segment.messageIndex >= context.freshStart && asksAboutFailures(queryForPasted(request, segment, (turn ??= queryForLatestTurn(request))).text)) {
+      const failures = failureEventsOf(cleaned.text);
+      if (failures) {
+        cleaned = { ...cleaned, text: failures.text };
+        kept = `every warning and error event with its count, for the question about failures; ${failures.quiet} quieter event lines left out`;
+      }
+    }
+    if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) }, kept)) {
+      counts[format] = (counts[format] ?? 0) + 1;
+      if (kept !== KEPT[format]) narrowed++;
+    }
   }
   return edits.result(
     request,
     { action: 'command-output-digested', reason: `${edits.count} command outputs digested to their verdict (tests ${counts['test-output']}, grep ${counts.grep}, logs ${counts.log})` },
     { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history or the fresh input worth digesting' },
-    { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0 },
+    { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0, ...(narrowed > 0 ? { logsToFailures: narrowed } : {}) },
   );
 }
 

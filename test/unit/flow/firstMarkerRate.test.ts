@@ -60,7 +60,7 @@ const call = (id: string, command: string): ChatMessage => ({ role: 'assistant',
 const result = (id: string, value: string): ChatMessage => ({ role: 'user', parts: [{ type: 'tool_result', callId: id, content: [{ type: 'text', text: value }], contentShape: 'parts' }], contentShape: 'parts' });
 const log = (lines: number): string => Array.from({ length: lines }, (_, index) => (index === lines >> 1 ? `src/app.ts(${index},7): error TS2322: Type 'string' is not assignable to type 'number'.` : `[${String(index).padStart(5, '0')}] compiling module_${index % 37}.ts ... ok`)).join('\n');
 /** A session's first request: a question and the build log a command printed. */
-const session = (name: string, lines: number): ChatRequest => ({ format: 'anthropic', messages: [text('user', `Why does build ${name} fail?`), call('c1', 'cat build.log'), result('c1', log(lines))], tools: TOOLS, options: {} });
+const session = (name: string, lines: number): ChatRequest => ({ format: 'anthropic', messages: [text('user', `Which modules does build ${name} compile?`), call('c1', 'cat build.log'), result('c1', log(lines))], tools: TOOLS, options: {} });
 
 /** A model that asks for the first marker it sees, or never does. */
 function model(asks: boolean): Script {

@@ -22,7 +22,7 @@ const TOOLS = [
 const REQUEST: ChatRequest = {
   format: 'anthropic',
   messages: [
-    text('user', 'Why does the build fail?'),
+    text('user', 'Which modules does the build compile?'),
     { role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'Bash', arguments: { command: 'cat build.log' } }], contentShape: 'parts' },
     { role: 'user', parts: [{ type: 'tool_result', callId: 'c1', content: [{ type: 'text', text: log }], contentShape: 'parts' }], contentShape: 'parts' },
   ],

@@ -20,7 +20,7 @@ const BODY = {
   system: 'You are a coding agent.',
   tools: TOOLS,
   messages: [
-    { role: 'user', content: 'Why does the build fail?' },
+    { role: 'user', content: 'Which modules does the build compile?' },
     { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'cat build.log' } }] },
     { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: LOG }] },
   ],

@@ -34,7 +34,7 @@ function buildLog(lines: number): string {
 
 /** A session that runs `cat build.log` and then `ls`, request by request. */
 function session(logLines: number): ChatRequest[] {
-  const messages: ChatMessage[] = [text('user', 'Why does the build fail?'), call('c1', 'cat build.log'), result('c1', buildLog(logLines)), call('c2', 'ls'), result('c2', 'README.md\nsrc\npackage.json')];
+  const messages: ChatMessage[] = [text('user', 'Which modules does the build compile?'), call('c1', 'cat build.log'), result('c1', buildLog(logLines)), call('c2', 'ls'), result('c2', 'README.md\nsrc\npackage.json')];
   return [3, 5].map((end) => ({ format: 'anthropic', messages: messages.slice(0, end), tools: TOOLS, options: {} }));
 }
 
@@ -92,7 +92,7 @@ describe('firstMarkerRound: a session\'s first marker pays for its retrieve roun
   });
 
   it('defers no more once the session has run FIRST_MARKER_DEFERRAL_REQUESTS requests: the log is digested as the usual rule would', async () => {
-    const steps: ChatMessage[] = [text('user', 'Why does the build fail?')];
+    const steps: ChatMessage[] = [text('user', 'Which modules does the build compile?')];
     for (let index = 0; index < FIRST_MARKER_DEFERRAL_REQUESTS; index++) steps.push(call(`s${index}`, `ls dir${index}`), result(`s${index}`, `file${index}.ts`));
     steps.push(call('log', 'cat build.log'), result('log', buildLog(120)));
     // A large tools block: a round would re-read it, more than the digest saves over ten requests.

@@ -9,10 +9,11 @@
 import { lineSeverity, namedLevel } from './severity';
 
 /**
- * Words that report a problem. A line that names no level is kept when it says one of them: the
- * cut must not lose a failure its format does not label (`host - error : connection refused`).
+ * Words that report a problem beyond those `isWarningLine` already reads (failed, refused, denied,
+ * timed out, invalid…). A line that names no level is kept when it says one: the cut must not lose
+ * a failure its format does not label (`host - error : connection refused`).
  */
-const PROBLEM_WORD = /\b(?:errors?|fail(?:s|ed|ure|ures|ing)?|denied|refused|timed?[ -]?out|timeouts?|exceptions?|invalid|unable|cannot|can't|couldn't|could not|abort(?:ed|ing)?|crash(?:ed|es)?|panic|fatal|unreachable|rejected|broken|killed|overflow|corrupt(?:ed)?)\b/i;
+const PROBLEM_WORD = /\b(?:errors?|fails?|exceptions?|unable|cannot|can't|couldn't|could not|abort(?:ed|ing)?|crash(?:ed|es)?|panic|fatal|rejected|broken|killed|overflow|corrupt(?:ed)?)\b/i;
 
 /** Whether a digest line reports a problem: by the level it names, or, naming none, by what it says. */
 function reportsProblem(line: string): boolean {

@@ -1,8 +1,10 @@
 /**
  * A test run pasted without a fence: pytest's console output, from its `test session starts`
- * banner to its closing count line (`=== 4 failed, 170 passed in 3.21s ===`). Its header
- * paragraphs (platform, plugins, package versions) and the test sources quoted in its failures
- * read as prose paragraph by paragraph; the banners say where the run begins and ends.
+ * banner to its closing count line (`=== 4 failed, 170 passed in 3.21s ===`), and unittest's,
+ * from its progress row (or its first failure's rule) to its verdict after `Ran N tests in Xs`
+ * (`OK`, `FAILED (errors=6, skipped=2)`). Their header paragraphs (platform, plugins, package
+ * versions), the test sources quoted in their failures and their tracebacks read as prose or as
+ * a stack trace paragraph by paragraph; the banners say where the run begins and ends.
  */
 import type { BulkSpan } from './pastedBulk';
 
@@ -10,8 +12,33 @@ const SESSION_START = /^=+ test session starts =+[ \t]*$/gm;
 /** pytest's closing line: counts of outcomes and the time taken, between rules of `=`. */
 const SESSION_END = /^=+ (?:[^=\n]*\b(?:passed|failed|errors?|skipped|xfailed|xpassed|deselected|warnings?|no tests ran)\b[^=\n]*) in [\d.]+\s?s(?:econds)?\b[^=\n]*=+[ \t]*$/m;
 
-/** Spans of pytest runs pasted in `text`, each from its opening banner to its closing count line. */
+/** unittest's end: the count line, a blank line and the verdict. */
+const UNITTEST_END = /^Ran \d+ tests? in [\d.]+s[ \t]*\n(?:[ \t]*\n)?(?:OK|FAILED)(?: \([^)\n]*\))?[ \t]*$/gm;
+/** unittest's start: a progress row of outcomes, or the rule over its first failure. */
+const UNITTEST_START = /^(?:[.sxuEF]+[ \t]*\n)?={20,}[ \t]*\n(?:ERROR|FAIL): \S/m;
+/** Ran's line for a run that printed no failure: the progress row right above the rule of `-`. */
+const UNITTEST_QUIET_START = /^[.sxuEF]+[ \t]*\n-{20,}[ \t]*\n$/m;
+
+/** Spans of pytest and unittest runs pasted in `text`, each from where the run starts to its closing count line. */
 export function pastedTestRunSpans(text: string): BulkSpan[] {
+  const spans = [...pytestSpans(text), ...unittestSpans(text)].sort((a, b) => a.start - b.start);
+  return spans.filter((span, index) => index === 0 || span.start >= spans[index - 1]!.end);
+}
+
+function unittestSpans(text: string): BulkSpan[] {
+  const spans: BulkSpan[] = [];
+  let from = 0;
+  for (const end of text.matchAll(UNITTEST_END)) {
+    const stop = (end.index ?? 0) + end[0].length;
+    const before = text.slice(from, end.index ?? 0);
+    const start = UNITTEST_START.exec(before) ?? UNITTEST_QUIET_START.exec(before);
+    if (start !== null) spans.push({ start: from + (start.index ?? 0), end: stop });
+    from = stop;
+  }
+  return spans;
+}
+
+function pytestSpans(text: string): BulkSpan[] {
   const spans: BulkSpan[] = [];
   let from = 0;
   for (const start of text.matchAll(SESSION_START)) {

@@ -10,6 +10,8 @@ import { mentionsAny, questionWords } from './question';
 import { parseTestReport, renderTestReport } from './testReports';
 import { cleanResult, unchanged, type CleanResult } from './types';
 import { checkDeadline } from '../pipeline/deadline';
+import { foldRepeatedFailures } from './repeatedFailures';
+import { cleanStackTrace } from './stackTrace';
 
 /** Lines that report one passing (or merely started) test, per runner. */
 const PASSING_LINE: readonly RegExp[] = [
@@ -190,7 +192,10 @@ function startsInsideFailures(lines: readonly string[]): boolean {
 function cleanConsoleTestOutput(text: string, words: readonly string[]): CleanResult {
   const header = dropPytestHeader(splitLines(stripAnsi(text)).map(lastCarriageSegment));
   const compacted = compactPytestFailures(header.lines);
-  const lines = compacted.lines;
+  const repeated = foldRepeatedFailures(compacted.lines);
+  // Tracebacks printed under failures lose their runs of library frames, as a stack trace does.
+  const traced = cleanStackTrace(repeated.lines.join('\n'));
+  const lines = traced.changed ? splitLines(traced.text) : repeated.lines;
   const output: string[] = [];
   let passing = 0;
   let progress = 0;
@@ -233,10 +238,12 @@ function cleanConsoleTestOutput(text: string, words: readonly string[]): CleanRe
   }
   while (output.length > 0 && output[output.length - 1] === '') output.pop();
   while (output.length > 0 && output[0] === '') output.shift();
-  if (passing === 0 && progress === 0 && blank === 0 && header.dropped === 0 && compacted.dropped === 0 && text === stripAnsi(text)) return unchanged(text, 'test-output');
+  if (passing === 0 && progress === 0 && blank === 0 && header.dropped === 0 && compacted.dropped === 0 && repeated.folded === 0 && !traced.changed && text === stripAnsi(text)) return unchanged(text, 'test-output');
   const removed: string[] = [];
   if (header.dropped > 0) removed.push(`${header.dropped} lines of session header`);
   if (compacted.dropped > 0) removed.push(`${compacted.dropped} lines of traceback source and locals`);
+  if (repeated.folded > 0) removed.push(`${repeated.folded} failures that repeat an earlier one's frames and error (${repeated.dropped} lines)`);
+  if (traced.changed) removed.push(...traced.removed.map((line) => `traceback: ${line}`));
   if (passing > 0) removed.push(`${passing} passing-test and runner chatter lines`);
   if (progress > 0) removed.push(`${progress} progress lines`);
   if (blank > 0) removed.push(`${blank} blank lines`);

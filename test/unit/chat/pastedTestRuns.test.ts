@@ -58,3 +58,51 @@ describe('a pytest run pasted without a fence', () => {
     for (const span of spans) assert.equal(text.slice(span.start, span.end), RUN);
   });
 });
+
+/** A unittest run as Django's runner prints it: chatter, progress row, two failures, count and verdict. */
+const UNITTEST_RUN = [
+  '..EF.s',
+  '======================================================================',
+  'ERROR: test_refund (shop.tests.RefundTests)',
+  '----------------------------------------------------------------------',
+  'Traceback (most recent call last):',
+  '  File "/repo/shop/tests.py", line 40, in test_refund',
+  '    refund(order)',
+  'KeyError: \'total\'',
+  '',
+  '======================================================================',
+  'FAIL: test_tax (shop.tests.TaxTests)',
+  '----------------------------------------------------------------------',
+  'Traceback (most recent call last):',
+  '  File "/repo/shop/tests.py", line 55, in test_tax',
+  '    self.assertEqual(tax(10), 2)',
+  'AssertionError: 1 != 2',
+  '',
+  '----------------------------------------------------------------------',
+  'Ran 6 tests in 0.021s',
+  '',
+  'FAILED (failures=1, errors=1, skipped=1)',
+].join('\n');
+
+describe('a unittest run pasted without a fence', () => {
+  it('is found from its progress row to its verdict, the chatter before it and the words after it left to the user', () => {
+    const content = `Which tests fail?\n\nSystem check identified no issues (0 silenced).\n${UNITTEST_RUN}\n\nIt passed yesterday.`;
+    const spans = pastedTestRunSpans(content);
+    assert.equal(spans.length, 1);
+    assert.equal(content.slice(spans[0]!.start, spans[0]!.end), UNITTEST_RUN);
+    const segments = pasted(content);
+    assert.ok(segments.some((segment) => segment.text === UNITTEST_RUN), JSON.stringify(segments.map((segment) => segment.text.slice(0, 40))));
+  });
+
+  it('starts at the first failure\'s rule when no progress row is pasted, and a passing run from its progress row', () => {
+    const noRow = UNITTEST_RUN.split('\n').slice(1).join('\n');
+    assert.deepEqual(pastedTestRunSpans(`Why?\n\n${noRow}`).map((span) => `Why?\n\n${noRow}`.slice(span.start, span.end)), [noRow]);
+    const passing = '......\n----------------------------------------------------------------------\nRan 6 tests in 0.010s\n\nOK';
+    assert.deepEqual(pastedTestRunSpans(`All good?\n${passing}`).map((span) => `All good?\n${passing}`.slice(span.start, span.end)), [passing]);
+  });
+
+  it('takes nothing without the verdict, nor a count line with no run above it', () => {
+    assert.deepEqual(pastedTestRunSpans(`Why?\n\n${UNITTEST_RUN.split('\n').slice(0, -2).join('\n')}`), []);
+    assert.deepEqual(pastedTestRunSpans('The log said\nRan 6 tests in 0.021s\n\nOK\nand then nothing.'), []);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Failures that repeat one another in a console test run. A run where six tests fail the same
+ * way prints the same traceback six times, each under its own test's header: the frames and the
+ * error are one story told again. The first block of each story stays whole; each later one
+ * becomes its header and one line naming the block it repeats and where its own frame differs.
+ *
+ * Blocks are unittest's (`ERROR: test_x (module.Case)` between rules of `=` and `-`) and pytest's
+ * (`____ test_x ____` inside FAILURES or ERRORS). Two blocks repeat each other when their
+ * frames (file and function, the test's own name and every line number set aside) and their
+ * error lines are the same; source lines quoted under frames do not count. A block with no frame
+ * or no error line is never folded.
+ */
+import { checkDeadline } from '../pipeline/deadline';
+
+interface FailureBlock {
+  /** Index of the header line (`ERROR: …`, `____ … ____`). */
+  readonly header: number;
+  /** First line after the block (exclusive). */
+  readonly end: number;
+  readonly name: string;
+}
+
+const UNITTEST_HEADER = /^(?:ERROR|FAIL): (\S+)(?: \(.+\))?$/;
+const PYTEST_HEADER = /^_{3,} (.+?) _{3,}$/;
+const EQUALS_RULE = /^={20,}$/;
+const DASH_RULE = /^-{20,}$/;
+/** A frame's location: Python's `File "…", line N, in f`, pytest's `path:N: …`, JavaScript's and Java's `at …`. */
+const FRAME = /^\s*File "[^"]+", line \d+, in \S+|^[^\s:][^:]{0,300}:\d+: \S|^\s+at \S/;
+/** pytest's error lines and the last line of a Python traceback. */
+const ERROR_LINE = /^E\s|^[A-Za-z_][\w.]*(?:Error|Exception|Failure|Warning|Exit|Interrupt)\b(?::.*)?$/;
+
+/** The failure blocks of a console test run, in order. */
+function failureBlocks(lines: readonly string[]): FailureBlock[] {
+  const starts: { header: number; name: string }[] = [];
+  for (let index = 0; index < lines.length; index++) {
+    if ((index & 511) === 0) checkDeadline();
+    const line = lines[index]!;
+    const unittest = UNITTEST_HEADER.exec(line);
+    if (unittest !== null && index > 0 && EQUALS_RULE.test(lines[index - 1]!)) starts.push({ header: index, name: unittest[1]! });
+    const pytest = unittest === null ? PYTEST_HEADER.exec(line.trim()) : null;
+    if (pytest !== null) starts.push({ header: index, name: pytest[1]! });
+  }
+  return starts.map((start, at) => {
+    const next = starts[at + 1];
+    let end = next === undefined ? lines.length : next.header;
+    // unittest: the rule of `=` above the next header, or the `-` rule above "Ran N tests".
+    if (next !== undefined && EQUALS_RULE.test(lines[end - 1] ?? '')) end--;
+    for (let index = start.header + 2; index < end; index++) {
+      const line = lines[index]!;
+      if ((DASH_RULE.test(line) && /^Ran \d+ tests?\b/.test(lines[index + 1] ?? '')) || /^=+ .* =+$/.test(line.trim())) {
+        end = index;
+        break;
+      }
+    }
+    return { header: start.header, end, name: start.name };
+  });
+}
+
+/** What a block says once its test's own name and every line number are set aside. */
+function storyOf(lines: readonly string[], block: FailureBlock): string | undefined {
+  const own = block.name.replace(/\[.*$/, '').split(/[.:]/).pop() ?? block.name;
+  const frames: string[] = [];
+  const errors: string[] = [];
+  for (let index = block.header + 1; index < block.end; index++) {
+    const line = lines[index]!;
+    if (FRAME.test(line)) frames.push(line.split(own).join('<test>').replace(/\d+/g, 'N').trim());
+    else if (ERROR_LINE.test(line.trim())) errors.push(line.trim());
+  }
+  if (frames.length === 0 || errors.length === 0) return undefined;
+  return `${frames.join('\n')}\n${errors.join('\n')}`;
+}
+
+/** The block's own frame, for the folded line: the first frame that names the test. */
+function ownFrame(lines: readonly string[], block: FailureBlock): string | undefined {
+  const own = block.name.replace(/\[.*$/, '').split(/[.:]/).pop() ?? block.name;
+  for (let index = block.header + 1; index < block.end; index++) {
+    const line = lines[index]!;
+    if (FRAME.test(line) && line.includes(own)) return line.trim();
+  }
+  return undefined;
+}
+
+/**
+ * The run with each failure block that repeats an earlier one folded to its header and one
+ * line. `folded` counts the blocks folded, `dropped` the lines they lost.
+ */
+export function foldRepeatedFailures(lines: readonly string[]): { lines: string[]; folded: number; dropped: number } {
+  const blocks = failureBlocks(lines);
+  if (blocks.length < 2) return { lines: [...lines], folded: 0, dropped: 0 };
+  const firstOf = new Map<string, FailureBlock>();
+  const replaced = new Map<number, { block: FailureBlock; first: FailureBlock }>();
+  for (const block of blocks) {
+    const story = storyOf(lines, block);
+    if (story === undefined) continue;
+    const first = firstOf.get(story);
+    if (first === undefined) firstOf.set(story, block);
+    else replaced.set(block.header, { block, first });
+  }
+  if (replaced.size === 0) return { lines: [...lines], folded: 0, dropped: 0 };
+  const output: string[] = [];
+  let dropped = 0;
+  for (let index = 0; index < lines.length; index++) {
+    const fold = replaced.get(index);
+    if (fold === undefined) {
+      output.push(lines[index]!);
+      continue;
+    }
+    const { block, first } = fold;
+    const frame = ownFrame(lines, block);
+    output.push(lines[index]!);
+    const named = /\s/.test(first.name) ? `"${first.name}"` : first.name;
+    output.push(`  [same frames and error as ${named} above${frame === undefined ? '' : `; its own frame: ${frame}`}]`);
+    // Keep a blank line before the next block's rule, as the run printed it.
+    const trailingBlank = block.end - 1 > index && lines[block.end - 1] === '' ? 1 : 0;
+    dropped += block.end - index - 1 - trailingBlank - 1;
+    if (trailingBlank === 1) output.push('');
+    index = block.end - 1;
+  }
+  return { lines: output, folded: replaced.size, dropped: Math.max(0, dropped) };
+}

@@ -150,6 +150,21 @@ withData('relevance_filter', () => {
     assert.equal(await stash.expandText(text), content);
   });
 
+  it('keeps the title under a dropped item\'s label line (id, path, similarity), not its body', async () => {
+    const titles = ['monthly refunds for annual plans are prorated', 'the cafeteria opens at eight every weekday', 'parking permits renew every March for staff', 'printers are found on the third floor', 'the office closes on public holidays', 'visitors sign in at the front desk'];
+    const items = Array.from({ length: 12 }, (_, index) => `[${index + 1}] kb-${1000 + index}#0 · kb/handbook/page-${index}.md · similarity 0.${90 - index}\n${titles[index % titles.length]}\n${'Background text about the company that repeats a little. '.repeat(8)}`);
+    const content = `How are refunds for annual plans calculated? Cite the chunk id.\n\nTop chunks:\n\n${items.join('\n\n')}`;
+    const { pipeline, stash } = setup();
+    const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content }] }));
+    assert.equal(result.decisions[0]!.status, 'applied', result.decisions[0]!.reason);
+    const text = textOf(result.request, 0);
+    // Dropped: the label and its title stay together, the body goes.
+    assert.ok(text.includes('[2] kb-1001#0 · kb/handbook/page-1.md · similarity 0.89\nthe cafeteria opens at eight every weekday\n'), text.slice(0, 800));
+    assert.ok(!text.includes('the cafeteria opens at eight every weekday\nBackground'));
+    assert.ok(text.length < content.length * 0.6, `${text.length} of ${content.length}`);
+    assert.equal(await stash.expandText(text), content);
+  });
+
   it('outlines pasted source files against the question: what it names stays in full, other bodies become markers', async () => {
     const body = (name: string, lines: number): string => [`def ${name}(order):`, ...Array.from({ length: lines }, (_, index) => `    step_${index} = order.amount * ${index + 1}  # ${name} work`), `    return step_${lines - 1}`].join('\n');
     const billing = [body('compute_total', 8), '', body('format_receipt', 12), '', body('send_receipt', 12), '', body('archive_order', 12)].join('\n');

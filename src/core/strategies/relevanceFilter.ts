@@ -297,12 +297,34 @@ function freshPastedUnderQuestion(request: ChatRequest, context: StrategyContext
 /** Longest item header kept in place of a dropped item. */
 const MAX_HEADER_CHARS = 200;
 
-/** An item's first line, when the item has more below it and the line is short enough to stand for it. */
+/**
+ * An item's first line, when the item has more below it and the line is short enough to stand
+ * for it. A first line that only labels the item (`[2] kb-0410#0 · path · similarity 0.35`,
+ * `Document 3:`) says nothing of what it holds: the title under it, a short line of prose,
+ * stays with it, as a JSON item keeps its title field.
+ */
 function itemHeader(item: string): string | undefined {
   const lineEnd = item.indexOf('\n');
   if (lineEnd === -1 || item.slice(lineEnd).trim() === '') return undefined;
   const header = item.slice(0, lineEnd).trimEnd();
-  return header.length > 0 && header.length <= MAX_HEADER_CHARS ? header : undefined;
+  if (header.length === 0 || header.length > MAX_HEADER_CHARS) return undefined;
+  if (proseWords(header) >= TITLE_WORDS) return header;
+  const nextEnd = item.indexOf('\n', lineEnd + 1);
+  const title = item.slice(lineEnd + 1, nextEnd === -1 ? item.length : nextEnd).trim();
+  const rest = nextEnd === -1 ? '' : item.slice(nextEnd).trim();
+  return rest !== '' && title.length <= MAX_TITLE_CHARS && proseWords(title) >= TITLE_WORDS && !/[{:;]$/.test(title) ? `${header}\n${title}` : header;
+}
+
+/** Words of prose a line needs to say what an item holds. */
+const TITLE_WORDS = 3;
+/** Longest title line kept under a label line. */
+const MAX_TITLE_CHARS = 160;
+
+/** Words of prose in a line: letters only, not a path, an id or a number. */
+function proseWords(line: string): number {
+  let count = 0;
+  for (const word of line.split(/\s+/)) if (/^[A-Za-z][a-z]{2,}[,.;:!?]?$/.test(word)) count++;
+  return count;
 }
 
 /** Scores by the scorer, falling back to lexical ranking when the embedding model fails at run time. */

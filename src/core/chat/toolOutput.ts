@@ -83,12 +83,13 @@ function collectToolOutputs(request: ChatRequest): ToolOutputSegment[] {
         if (message.role === 'assistant') {
           lastBashBlock = lastFencedBlock(part.text) ?? lastBashBlock;
         } else if (message.role === 'user') {
-          for (const span of pastedSpans(part.text, messageIndex === firstUser)) {
+          for (const found of pastedSpans(part.text, messageIndex === firstUser)) {
+            const span = afterPromptLine(part.text, found);
             segments.push({
               key: `m${messageIndex}.p${partIndex}.${span.start}`,
               messageIndex, partIndex, contentIndex: -1, start: span.start, end: span.end,
               text: part.text.slice(span.start, span.end), source: 'pasted', isError: false,
-              exitCode: span.exitCode, command: span.tagged ? lastBashBlock : undefined,
+              exitCode: span.exitCode, command: span.command ?? (span.tagged ? lastBashBlock : undefined),
             });
           }
         }
@@ -96,6 +97,21 @@ function collectToolOutputs(request: ChatRequest): ToolOutputSegment[] {
     });
   });
   return segments;
+}
+
+/** A shell prompt line pasted above a command's output: `$ rg -n retry src`. */
+const PROMPT_LINE = /^\$ (\S[^\n]{0,500})\n/;
+
+/**
+ * A pasted span that opens with the shell prompt line the user copied with the output: the
+ * output starts under it, and the line names the command that printed it (as a tool call's
+ * arguments do). The prompt line stays the user's, outside the segment.
+ */
+function afterPromptLine(text: string, span: Span): Span & { command?: string } {
+  if (span.tagged) return span;
+  const prompt = PROMPT_LINE.exec(text.slice(span.start, Math.min(span.end, span.start + 600)));
+  if (prompt === null || span.start + prompt[0].length >= span.end) return span;
+  return { ...span, start: span.start + prompt[0].length, command: prompt[1]!.trim() };
 }
 
 /**

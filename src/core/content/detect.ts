@@ -85,7 +85,9 @@ function fromShape(text: string, sample: string): ContentFormat {
   if (frames >= 3 && frames >= nonBlank.length * 0.4) return 'stack-trace';
   const share = (predicate: (line: string) => boolean): number => nonBlank.filter(predicate).length / nonBlank.length;
   // A hit starts with a path (no spaces, a dot or a slash in it), so "18:01:47" is no hit.
+  // With context (-C, -A, -B) grep and rg print `path-12-text` around the `path:13:text` hits.
   if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}[:-]/.test(line) || line === '--') >= 0.6) return 'grep';
+  if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}:/.test(line)) >= 0.2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}(?::\d{1,9}[:-]|-\d{1,9}-)/.test(line) || line === '--') >= 0.9) return 'grep';
   if (nonBlank.length >= 5 && share((line) => /[├└]── |^[|`]-- |^\s*│/.test(line)) >= 0.5) return 'file-listing';
   if (nonBlank.length >= 5 && share((line) => /^[-dl][-rwxsStT]{9}[@+.]?\s+\d+\s/.test(line) || /^total \d+$/.test(line)) >= 0.7) return 'file-listing';
   if (nonBlank.length >= 5 && share((line) => /^(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+\/?$|^[\w./-]+:$/.test(line)) >= 0.8) return 'file-listing';

@@ -115,6 +115,35 @@ describe('command_digest', () => {
     assert.equal(summary.details?.logsToFailures, undefined);
   });
 
+  it('fresh grep hits under a question about a definition keep the definitions; under another question every hit; pasted with its prompt line too', async () => {
+    const hits = Array.from({ length: 60 }, (_, index) => (index === 17 ? 'src/net/backoff.py:18:def retry_with_backoff(call, attempts=3):' : `src/net/client_${index % 6}.py:${index + 40}:        result = retry_with_backoff(lambda: fetch(url_${index}))`)).join('\n');
+    const ask = async (question: string, pasted = false) => {
+      const messages = pasted
+        ? [{ role: 'user', content: `${question}\n\n$ grep -rn retry_with_backoff src\n${hits}` }]
+        : [
+            { role: 'user', content: question },
+            { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_in_terminal', arguments: JSON.stringify({ command: 'grep -rn retry_with_backoff src' }) } }] },
+            { role: 'tool', tool_call_id: 'c1', content: hits },
+          ];
+      const rig = createRig([createCommandDigest()]);
+      const result = await rig.run({ model: 'gpt-4o', messages });
+      const text = partTexts(result.request)[pasted ? 0 : 2]!;
+      assert.equal(await rig.stash.expandText(text), messages[pasted ? 0 : 2]!.content, 'one retrieve away from every hit');
+      return { text, details: result.decisions.find((decision) => decision.strategy === 'command_digest')?.details };
+    };
+    const defined = await ask('Where is retry_with_backoff defined, not just called?');
+    assert.ok(defined.text.includes('18:def retry_with_backoff(call, attempts=3):'));
+    assert.ok(!defined.text.includes('fetch(url_'), 'the uses are left behind the marker');
+    assert.ok(defined.text.includes('src/net/client_0.py (10 hits, none defines retry_with_backoff)'));
+    assert.equal(defined.details?.grepToDefinitions, 1);
+    const pasted = await ask('Where is retry_with_backoff defined, not just called?', true);
+    assert.ok(pasted.text.startsWith('Where is retry_with_backoff defined, not just called?\n\n$ grep -rn retry_with_backoff src\n'), 'the prompt line stays the user\'s');
+    assert.ok(pasted.text.includes('18:def retry_with_backoff(call, attempts=3):') && !pasted.text.includes('fetch(url_'));
+    const uses = await ask('How many callers does retry_with_backoff have?');
+    assert.ok(uses.text.includes('fetch(url_'), 'another question keeps every distinct hit');
+    assert.equal(uses.details?.grepToDefinitions, undefined);
+  });
+
   it('routes by the command: a grep whose output is not hits is left alone; without a command, by shape', () => {
     const notHits = Array.from({ length: 30 }, (_, index) => `grep: src/module_${index}: Is a directory`).join('\n');
     assert.equal(routeOf({ text: notHits, command: 'grep -r "refund" src' }), undefined);

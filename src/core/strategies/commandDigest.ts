@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import { cleanContent, detectContentFormat, type ContentFormat } from '../content';
 import { queryForLatestTurn, queryForPasted } from '../relevance/turnQuery';
 import { asksAboutFailures } from '../relevance/diagnosticLines';
+import { definitionHitsOf } from '../content/grepDefinitions';
 import { failureEventsOf } from '../content/logFailureEvents';
 import { isMixedData } from '../content/dataLines';
 import type { ToolOutputSegment } from '../chat/toolOutput';
@@ -71,6 +72,7 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
   const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
   let turn: ReturnType<typeof queryForLatestTurn> | undefined;
   let narrowed = 0;
+  let definitionCuts = 0;
   for (const segment of editableSegments(request, context, { includeFresh: true })) {
     context.deadline.check();
     if (segment.text.length < options.minChars) continue;
@@ -91,16 +93,25 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
         kept = `every warning and error event with its count, for the question about failures; ${failures.quiet} quieter event lines left out`;
       }
     }
+    // Fresh grep hits under a question about where a name is defined: the definitions answer it.
+    if (format === 'grep' && segment.messageIndex >= context.freshStart) {
+      const definitions = definitionHitsOf(text, queryForPasted(request, segment, (turn ??= queryForLatestTurn(request))).text);
+      if (definitions !== undefined && definitions.text.length < cleaned.text.length) {
+        cleaned = { ...cleaned, text: definitions.text, changed: true };
+        kept = `the ${definitions.definitions} hit(s) that define the searched name with their context, and each file's count of the other ${definitions.uses}, for the question about a definition`;
+      }
+    }
     if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) }, kept)) {
       counts[format] = (counts[format] ?? 0) + 1;
       if (kept !== KEPT[format]) narrowed++;
+      if (format === 'grep' && kept !== KEPT[format]) definitionCuts++;
     }
   }
   return edits.result(
     request,
     { action: 'command-output-digested', reason: `${edits.count} command outputs digested to their verdict (tests ${counts['test-output']}, grep ${counts.grep}, logs ${counts.log})` },
     { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history or the fresh input worth digesting' },
-    { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0, ...(narrowed > 0 ? { logsToFailures: narrowed } : {}) },
+    { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0, ...(narrowed - definitionCuts > 0 ? { logsToFailures: narrowed - definitionCuts } : {}), ...(definitionCuts > 0 ? { grepToDefinitions: definitionCuts } : {}) },
   );
 }
 

@@ -18,6 +18,18 @@ describe('tool output segments', () => {
     assert.equal(segment?.source, 'tool_result');
   });
 
+  it('reads the shell prompt line a user pasted above an output as its command, outside the segment', () => {
+    const output = Array.from({ length: 40 }, (_, index) => `src/app/module_${index % 4}.py:${index + 1}:    total = refund(amount_${index})`).join('\n');
+    const content = `Where is refund defined?\n\n$ grep -rn refund src\n${output}`;
+    const [segment] = findToolOutputs(parseRequest({ messages: [{ role: 'user', content }] }));
+    assert.equal(segment?.command, 'grep -rn refund src');
+    assert.equal(segment?.text, output);
+    assert.equal(content.slice(0, segment!.start), 'Where is refund defined?\n\n$ grep -rn refund src\n');
+    const [bare] = findToolOutputs(parseRequest({ messages: [{ role: 'user', content: `Where is refund defined?\n\n${output}` }] }));
+    assert.equal(bare?.command, undefined);
+    assert.equal(bare?.text, output);
+  });
+
   it('finds Anthropic tool results with is_error', () => {
     const request = parseRequest({
       system: 's',

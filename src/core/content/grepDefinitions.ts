@@ -38,7 +38,9 @@ export function definesName(text: string, word: string): boolean {
   const name = `[\\w$]*${escaped}[\\w$]*`;
   const pattern = new RegExp(
     [
-      `\\b(?:function\\s*\\*?|def|class|fn|func(?:\\s*\\([^)]*\\))?|struct|interface|type|enum|trait|module|macro_rules!)\\s+${name}\\b`,
+      `\\b(?:function\\s*\\*?|def|class|fn|fun|func(?:\\s*\\([^)]*\\))?|struct|interface|type|enum|trait|module|macro_rules!)\\s+${name}\\b`,
+      // Java, C#, Kotlin, TypeScript members: modifiers, maybe a return type, the name and its parameters.
+      `^\\s*(?:(?:public|private|protected|internal|static|final|abstract|async|override|virtual|synchronized|open|suspend)\\s+)+(?:[\\w<>[\\],.?]+\\s+)?${name}\\s*(?:<[^>]*>)?\\(`,
       `\\b(?:const|let|var|val)\\s+${name}\\s*(?::[^=]+)?=\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*=>|[\\w$]+\\s*=>)`,
       `^\\s*(?:(?:static|async|public|private|protected|override|get|set)\\s+)*\\*?#?${name}\\s*\\([^)]*\\)\\s*(?::\\s*[^{]+)?\\{\\s*$`,
       `^\\s*${name}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^)]*\\)\\s*=>)`,

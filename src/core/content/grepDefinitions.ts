@@ -82,9 +82,13 @@ export function definitionHitsOf(text: string, question: string | undefined): { 
     for (const near of [hits[index - 1], hits[index + 1]]) if (near !== undefined && near.group === hit.group && near.path === hit.path && Math.abs((near.line ?? 0) - (hit.line ?? 0)) === 1) kept.add(near);
   });
   const output: string[] = [];
-  const files = [...new Set(hits.map((hit) => hit.path))];
-  for (const path of files) {
-    const inFile = hits.filter((hit) => hit.path === path);
+  const files = new Map<string, Hit[]>();
+  for (const hit of hits) {
+    const inFile = files.get(hit.path);
+    if (inFile === undefined) files.set(hit.path, [hit]);
+    else inFile.push(hit);
+  }
+  for (const [path, inFile] of files) {
     const defined = inFile.filter((hit) => definitions.has(hit)).length;
     const uses = inFile.filter((hit) => !hit.context && !definitions.has(hit)).length;
     const label = path === '' ? '' : `${path} `;

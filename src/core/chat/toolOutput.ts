@@ -111,6 +111,8 @@ function afterPromptLine(text: string, span: Span): Span & { command?: string } 
   if (span.tagged) return span;
   const prompt = PROMPT_LINE.exec(text.slice(span.start, Math.min(span.end, span.start + 600)));
   if (prompt === null || span.start + prompt[0].length >= span.end) return span;
+  // A transcript of several commands is no one command's output.
+  if (/^\$ \S/m.test(text.slice(span.start + prompt[0].length, span.end))) return span;
   return { ...span, start: span.start + prompt[0].length, command: prompt[1]!.trim() };
 }
 

@@ -28,6 +28,9 @@ describe('tool output segments', () => {
     const [bare] = findToolOutputs(parseRequest({ messages: [{ role: 'user', content: `Where is refund defined?\n\n${output}` }] }));
     assert.equal(bare?.command, undefined);
     assert.equal(bare?.text, output);
+    // A transcript of several commands names none of them.
+    const [transcript] = findToolOutputs(parseRequest({ messages: [{ role: 'user', content: `Why?\n\n$ cd src\n$ grep -rn refund .\n${output}` }] }));
+    assert.equal(transcript?.command, undefined);
   });
 
   it('finds Anthropic tool results with is_error', () => {

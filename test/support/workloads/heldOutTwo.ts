@@ -254,7 +254,8 @@ function printedSourceFiles(): { path: string; text: string }[] {
       const command = [...(messages[index - 1]!.content ?? '').matchAll(/```(?:bash)?\n([\s\S]*?)```/g)].pop()?.[1]?.trim() ?? '';
       const file = /^(?:cd \/testbed && )?cat (\S+\.py)$/.exec(command)?.[1];
       const body = /<output>\n?([\s\S]*?)\n?<\/output>/.exec(message.content)?.[1];
-      if (file !== undefined && body !== undefined && !files.has(file)) files.set(file, body);
+      const relative = file?.replace(/^\.\//, '');
+      if (relative !== undefined && body !== undefined && !files.has(relative)) files.set(relative, body);
     });
   }
   return [...files].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([path, text]) => ({ path, text }));

@@ -10,11 +10,15 @@
  * measure half whose totals alone are printed: tuning never sees its misses.
  * HERALD_BENCH_SET=own|held-out picks one set (both by default); HERALD_BENCH_SHOW_MEASURED=1
  * prints the measure half's rows too (for the final report, never while tuning).
+ *
+ * HERALD_BENCH_SET=held-out-2 runs the second held-out set (test/support/workloads/heldOutTwo.ts)
+ * alone, cut by the same rule, and prints both halves with their rows: it was built to be
+ * measured once, untuned, and is not part of the default run.
  */
 import type { PipelineConfig } from '../../src/core/pipeline';
 import { TokenCounter } from '../../src/core/tokens';
 import { hasSharedData } from '../support/sharedData';
-import { buildHeldOutWorkloads, buildWorkloads, heldOutHalf, type Workload, type WorkloadCategory } from '../support/workloads';
+import { buildHeldOutWorkloads, buildWorkloads, heldOutHalf, heldOutTwoWorkloads, type Workload, type WorkloadCategory } from '../support/workloads';
 import { runWorkload, type WorkloadResult } from '../support/workloads/measure';
 import type { BenchReport } from './run';
 import { median, percent } from './stats';
@@ -56,6 +60,14 @@ export async function bench(): Promise<BenchReport> {
     lines.push('held-out, tune half:', ...tune.lines, `held-out, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
     figures.heldOutTune = tune.figures;
     figures.heldOutMeasure = measure.figures;
+  }
+  if (set === 'held-out-2') {
+    const heldOutTwo = pick(heldOutTwoWorkloads());
+    const tune = await runSet(heldOutTwo.filter((workload) => heldOutHalf(workload.id) === 'tune'), tokens, config, true);
+    const measure = await runSet(heldOutTwo.filter((workload) => heldOutHalf(workload.id) === 'measure'), tokens, config, true);
+    lines.push('held-out-2, tune half:', ...tune.lines, 'held-out-2, measure half:', ...measure.lines);
+    figures.heldOutTwoTune = tune.figures;
+    figures.heldOutTwoMeasure = measure.figures;
   }
   return { title: 'One-request workloads: default pipeline, tokens saved and key facts visible', lines, figures };
 }

@@ -18,3 +18,4 @@ export function buildWorkloads(): Workload[] {
 
 export { containsFact } from './facts';
 export { buildHeldOutWorkloads, heldOutHalf, type HeldOutHalf } from './heldOut';
+export { heldOutTwoWorkloads } from './heldOutTwo';

@@ -26,8 +26,8 @@ const HITS = [
 
 describe('grep hits under a definition question', () => {
   it('reads the questions that ask where something is defined, and no others', () => {
-    for (const question of ['Where is retry defined, not just used?', 'where does the code define refund?', 'Which file defines the parser?', 'Show me the definition of issue_refund', 'Where is the refund declared?']) assert.ok(asksForDefinition(question), question);
-    for (const question of ['Why do refunds fail?', 'How often is retry called?', 'List every use of refund.', undefined]) assert.ok(!asksForDefinition(question), String(question));
+    for (const question of ['Where is retry defined, not just used?', 'where does the code define refund?', 'Which file defines the parser?', 'Show me the definition of issue_refund', 'Where is the refund declared?', 'Which functions with "check" in the name are defined here?']) assert.ok(asksForDefinition(question), question);
+    for (const question of ['Why do refunds fail?', 'How often is retry called?', 'List every use of refund.', 'Why is refund undefined at runtime?', undefined]) assert.ok(!asksForDefinition(question), String(question));
   });
 
   it('reads definitions in the syntax languages share, and not calls, uses or assignments', () => {
@@ -37,22 +37,21 @@ describe('grep hits under a definition question', () => {
     for (const line of ['        return issue_refund(order, order.total)', '  await refundRoute(req);', '  cart.refund = total;', '  if (refund(order)) {', '// refund the rest', 'const refundCount = 3', '    return refundOrder(order);', '    public Refund refund;']) assert.ok(!definesName(line, 'refund'), line);
   });
 
-  it('keeps each definition with its context, and per file the count of the other hits', () => {
+  it('keeps each definition with its context as grep printed them, and counts the other hits by file', () => {
     assert.equal(detectContentFormat(HITS), 'grep', 'context lines (path-N-text) read as grep');
     const cut = definitionHitsOf(`${HITS}\n`, 'Where is refund defined?');
     assert.ok(cut !== undefined);
     assert.equal(cut.definitions, 2);
     assert.equal(cut.uses, 5);
     assert.equal(cut.text, [
-      'src/billing/refunds.py (1 definition of refund; 1 other hit)',
-      '  11-',
-      '  12:def issue_refund(order, amount):',
-      '  13-    """Refund part of an order."""',
-      'src/api/routes.ts (1 definition of refund; 2 other hits)',
-      '  7-',
-      '  8:export const refundRoute = async (req: Request) => {',
-      '  9-  const body = await req.json();',
-      'src/web/cart.js (2 hits, none defines refund)',
+      'src/billing/refunds.py-11-',
+      'src/billing/refunds.py:12:def issue_refund(order, amount):',
+      'src/billing/refunds.py-13-    """Refund part of an order."""',
+      '--',
+      'src/api/routes.ts-7-',
+      'src/api/routes.ts:8:export const refundRoute = async (req: Request) => {',
+      'src/api/routes.ts-9-  const body = await req.json();',
+      '[2 hits above define a name holding "refund"; the other hits, by file: src/billing/refunds.py 1, src/api/routes.ts 2, src/web/cart.js 2]',
       '',
     ].join('\n'));
     assert.equal(definitionHitsOf(HITS, 'Why do refunds fail?'), undefined, 'another question');
@@ -65,7 +64,7 @@ describe('grep hits under a definition question', () => {
     const defining = hits.filter((hit) => definesWord(hit.text, 'retry'));
     assert.ok(hits.length > 50 && defining.length > 0);
     const cut = definitionHitsOf(output, 'Where is retry defined, not just used?')!;
-    for (const hit of defining) assert.ok(cut.text.includes(`${hit.line}:${hit.text}`), hit.text);
+    for (const hit of defining) assert.ok(cut.text.includes(`${hit.path}:${hit.line}:${hit.text}\n`), hit.text);
     assert.ok(cut.text.length < output.length / 5, `${cut.text.length} of ${output.length}`);
   });
 });

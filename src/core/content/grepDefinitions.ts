@@ -16,7 +16,7 @@ import { questionWords } from './question';
 import { checkDeadline } from '../pipeline/deadline';
 
 /** A question that asks where a name is defined, declared or implemented. */
-const ASKS_DEFINITION = /\bwhere\b[^?.!]*\b(?:defined|declared|implemented|introduced)\b|\b(?:definitions?|declarations?)\s+of\b|\bwhich\s+(?:file|line|module)\s+defines\b|\bwhere\b[^?.!]*\bdefines?\b/i;
+const ASKS_DEFINITION = /\b(?:defined|declared|definitions?|declarations?|defines)\b|\bwhere\b[^?.!]*\b(?:implemented|introduced|define)\b/i;
 
 /** Whether the question asks where something is defined. */
 export function asksForDefinition(question: string | undefined): boolean {
@@ -24,6 +24,8 @@ export function asksForDefinition(question: string | undefined): boolean {
 }
 
 interface Hit {
+  /** The line as grep printed it. */
+  readonly raw: string;
   readonly path: string;
   readonly line?: number;
   readonly context: boolean;
@@ -67,7 +69,7 @@ export function definitionHitsOf(text: string, question: string | undefined): { 
     if (line.trim() === '') continue;
     const hit = parseGrepLine(line);
     if (hit === undefined || hit.line === undefined) return undefined;
-    hits.push({ ...hit, group });
+    hits.push({ ...hit, raw: line, group });
   }
   const matches = hits.filter((hit) => !hit.context);
   const word = searchedWord(matches, question!);
@@ -81,30 +83,20 @@ export function definitionHitsOf(text: string, question: string | undefined): { 
     kept.add(hit);
     for (const near of [hits[index - 1], hits[index + 1]]) if (near !== undefined && near.group === hit.group && near.path === hit.path && Math.abs((near.line ?? 0) - (hit.line ?? 0)) === 1) kept.add(near);
   });
+  // The kept hits stay as grep printed them (path and line number are what an answer cites), in
+  // their order, `--` between runs that do not touch; one line counts each file's other hits.
   const output: string[] = [];
-  const files = new Map<string, Hit[]>();
+  let previous: Hit | undefined;
+  const others = new Map<string, number>();
   for (const hit of hits) {
-    const inFile = files.get(hit.path);
-    if (inFile === undefined) files.set(hit.path, [hit]);
-    else inFile.push(hit);
+    if (!hit.context && !definitions.has(hit)) others.set(hit.path, (others.get(hit.path) ?? 0) + 1);
+    if (!kept.has(hit)) continue;
+    if (previous !== undefined && (previous.group !== hit.group || previous.path !== hit.path || (hit.line ?? 0) !== (previous.line ?? 0) + 1)) output.push('--');
+    output.push(hit.raw);
+    previous = hit;
   }
-  for (const [path, inFile] of files) {
-    const defined = inFile.filter((hit) => definitions.has(hit)).length;
-    const uses = inFile.filter((hit) => !hit.context && !definitions.has(hit)).length;
-    const label = path === '' ? '' : `${path} `;
-    if (defined === 0) {
-      output.push(`${label}(${uses} hit${uses === 1 ? '' : 's'}, none defines ${word})`);
-      continue;
-    }
-    output.push(`${label}(${defined} definition${defined === 1 ? '' : 's'} of ${word}; ${uses} other hit${uses === 1 ? '' : 's'})`);
-    let previous: Hit | undefined;
-    for (const hit of inFile) {
-      if (!kept.has(hit)) continue;
-      if (previous !== undefined && (previous.group !== hit.group || (hit.line ?? 0) !== (previous.line ?? 0) + 1)) output.push('  --');
-      output.push(`  ${hit.line}${hit.context ? '-' : ':'}${hit.text}`);
-      previous = hit;
-    }
-  }
+  const uses = [...others].map(([path, count]) => `${path === '' ? 'this file' : path} ${count}`);
+  output.push(`[${definitions.size} hit${definitions.size === 1 ? '' : 's'} above define a name holding "${word}"; the other hits, by file: ${uses.join(', ')}]`);
   return { text: output.join('\n') + trailingNewline(text), definitions: definitions.size, uses: matches.length - definitions.size };
 }
 

@@ -132,9 +132,9 @@ describe('command_digest', () => {
       return { text, details: result.decisions.find((decision) => decision.strategy === 'command_digest')?.details };
     };
     const defined = await ask('Where is retry_with_backoff defined, not just called?');
-    assert.ok(defined.text.includes('18:def retry_with_backoff(call, attempts=3):'));
+    assert.ok(defined.text.includes('src/net/backoff.py:18:def retry_with_backoff(call, attempts=3):\n'));
     assert.ok(!defined.text.includes('fetch(url_'), 'the uses are left behind the marker');
-    assert.ok(defined.text.includes('src/net/client_0.py (10 hits, none defines retry_with_backoff)'));
+    assert.ok(defined.text.includes('the other hits, by file: src/net/client_0.py 10, '));
     assert.equal(defined.details?.grepToDefinitions, 1);
     const pasted = await ask('Where is retry_with_backoff defined, not just called?', true);
     assert.ok(pasted.text.startsWith('Where is retry_with_backoff defined, not just called?\n\n$ grep -rn retry_with_backoff src\n'), 'the prompt line stays the user\'s');

@@ -31,6 +31,11 @@ describe('pasted bulk in a user message', () => {
     const [segment] = pasted(content);
     assert.equal(segment!.text, chunks);
     assert.equal(itemStarts(segment!.text)!.length, 12);
+    // Items numbered with a hash and their fields on the header line: `#3  id=… source=… sim=…`.
+    const hashed = Array.from({ length: 12 }, (_, index) => `#${index + 1}  id=aero-${300 + index}:c0  source=reports/${300 + index}.txt  sim=0.${90 - index}\nA title about wings\nThe lift of a wing in a slipstream was measured at several angles of attack; the results are compared with theory.`).join('\n\n');
+    const [hashedSegment] = pasted(`Retrieved passages:\n\n${hashed}\n\nWhich passage explains the lift increase?`);
+    assert.equal(hashedSegment!.text, hashed);
+    assert.equal(itemStarts(hashed)!.length, 12);
   });
 
   it('never takes the user\'s own structured words for bulk: headings, lists and prose stay theirs', () => {

@@ -42,11 +42,17 @@ export function fnv1a(text: string): number {
 export class StaticFeaturizer {
   private readonly termRows = new Map<string, Int32Array>();
   private readonly vocabularyIndex: Map<string, number>;
+  /**
+   * The vocabulary's terms that look like opaque numbers (a hundred or so): a log's opaque
+   * numbers are looked up here, in a table that stays in cache, not in the whole vocabulary.
+   */
+  private readonly numberVocabulary: ReadonlySet<string>;
   private readonly scratchCounts = new Map<string, number>();
   readonly rowCount: number;
 
   constructor(private readonly layout: StaticFeatureLayout) {
     this.vocabularyIndex = new Map(layout.vocabulary.map((term, index) => [term, index]));
+    this.numberVocabulary = new Set(layout.vocabulary.filter(looksLikeOpaqueNumber));
     this.rowCount = layout.vocabulary.length + layout.ngramBuckets;
   }
 
@@ -149,10 +155,7 @@ export class StaticFeaturizer {
    * dozen rows to sum. It gets no weight; lexical ranking still matches it exactly.
    */
   isOpaqueNumber(term: string): boolean {
-    const first = term.charCodeAt(0);
-    // Most terms are words: the first character settles it before any pattern runs.
-    if (term.length < OPAQUE_NUMBER_MIN_LENGTH || first < DIGIT_ZERO || first > DIGIT_NINE) return false;
-    return isDigitsAndJoiners(term) && !this.vocabularyIndex.has(term);
+    return looksLikeOpaqueNumber(term) && !this.numberVocabulary.has(term);
   }
 
   /**
@@ -190,6 +193,14 @@ export class StaticFeaturizer {
 }
 
 const TERM_MEMO_LIMIT = 200_000;
+
+/** An opaque number's shape (see StaticFeaturizer.isOpaqueNumber), whether or not the vocabulary has it. */
+function looksLikeOpaqueNumber(term: string): boolean {
+  const first = term.charCodeAt(0);
+  // Most terms are words: the first character settles it before any pattern runs.
+  if (term.length < OPAQUE_NUMBER_MIN_LENGTH || first < DIGIT_ZERO || first > DIGIT_NINE) return false;
+  return isDigitsAndJoiners(term);
+}
 /**
  * Whether a term is digits with the joiners the tokenizer keeps inside a compound (see
  * searchTokenizer.ts) and commas, nothing else: what `/^[\d.:\-/\\,]+$/` matches, read from its

@@ -135,6 +135,32 @@ describe('static embedding model', () => {
     }
   });
 
+  it('gives a term the vector of its rows: its vocabulary row whole when it has one, its n-grams sharing the rest', () => {
+    const model = decodeStaticModel(modelBytes(SETTINGS), 'model.bin');
+    const featurizer = new StaticFeaturizer(layoutOf(model.header));
+    const { dimension } = model.header;
+    // The sum as the model's layout defines it, row after row, each column rounded to float32 as it is stored.
+    const reference = (term: string): Float32Array => {
+      const rows = featurizer.rowsOf(term);
+      const known = featurizer.knows(term);
+      const ngrams = rows.length - (known ? 1 : 0);
+      const vector = new Float32Array(dimension);
+      rows.forEach((row, index) => {
+        const factor = (known && index === 0 ? 1 : (known ? 1 : 2) / ngrams) * model.scales[row]!;
+        for (let column = 0; column < dimension; column++) vector[column] = vector[column]! + factor * model.weights[row * dimension + column]!;
+      });
+      return vector;
+    };
+    const known = model.header.vocabulary.filter((term) => term.length > 2).slice(0, 5);
+    assert.ok(known.length > 0 && known.every((term) => featurizer.knows(term)));
+    const terms = new TermVectors(model, featurizer);
+    // Known and unknown terms mixed, a long one past the scratch space's first size among them.
+    for (const term of [...known, 'zygomorphic', 'a', 'x'.repeat(80), ...known.map((term) => `${term}s`)]) {
+      terms.nextText();
+      assert.deepEqual(terms.entry(term).vector, reference(term), term);
+    }
+  });
+
   it('takes for digits and joiners what the expression /^[\\d.:\\-/\\\\,]+$/ takes, on every mix of characters', () => {
     const alphabet = ['0', '5', '9', '.', ':', '-', '/', '\\', ',', 'a', 'x', ' ', '_', '+', '٣', '²', '\n'];
     let seed = 5;

@@ -181,11 +181,12 @@ export class TermVectors {
     const scales = this.model.scales;
     const vector = this.slab.allocate();
     // The term's rows, written into scratch space: the vector is what is kept of the term.
-    const known = this.featurizer.knows(term);
-    const count = this.featurizer.rowCountOf(term, known);
-    if (count > this.rows.length) this.rows = new Int32Array(Math.max(count, this.rows.length * 2));
+    // Room for a vocabulary row either way: writeRows then says whether there is one (one lookup of the term).
+    const room = this.featurizer.rowCountOf(term, true);
+    if (room > this.rows.length) this.rows = new Int32Array(Math.max(room, this.rows.length * 2));
     const rows = this.rows;
-    this.featurizer.writeRows(term, rows);
+    const known = this.featurizer.writeRows(term, rows);
+    const count = this.featurizer.rowCountOf(term, known);
     const ngrams = count - (known ? 1 : 0);
     // The shares of StaticFeaturizer.rowShare, worked out once per term rather than per row.
     const ngramShare = ngrams > 0 ? (known ? 1 : 2) / ngrams : 0;

@@ -26,6 +26,16 @@ describe('failureEventsOf: a log digest cut to what reports a problem', () => {
     assert.equal(failureEventsOf([...quiet, failure].join('\n'))?.text.split('\n')[0], failure);
   });
 
+  it('reads a problem named inside an identifier (camelCase, snake_case), not a word that merely contains one', () => {
+    const quiet = Array.from({ length: 6 }, (_, index) => `20171223-22:15:0${index}|Step_LSC|30002312|onStandStepChanged ${3500 + index} [×80]`);
+    const camel = '20171223-22:19:58|HiH_HiBroadcastUtil|30002312|sendSyncFailedBroadcast [×3]';
+    const snake = '20171223-22:20:01|Uploader|30002312|on_upload_error retry=2';
+    const innocent = '20171223-22:20:02|Clock|30002312|terrorBirdsAhead setting=off';
+    const cut = failureEventsOf([...quiet, camel, snake, innocent].join('\n'))!;
+    assert.deepEqual(cut.text.split('\n').slice(0, 2), [camel, snake]);
+    assert.equal(cut.kept, 2);
+  });
+
   it('leaves a digest alone when nothing in it reports a problem, or when problems are most of it', () => {
     assert.equal(failureEventsOf(logcat.split('\n').filter((line) => / [DIV] /.test(line)).join('\n')), undefined);
     assert.equal(failureEventsOf(logcat.split('\n').slice(2, 5).join('\n')), undefined);

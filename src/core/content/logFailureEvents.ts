@@ -19,7 +19,15 @@ const PROBLEM_WORD = /\b(?:errors?|fails?|exceptions?|unable|cannot|can't|couldn
 function reportsProblem(line: string): boolean {
   const named = namedLevel(line);
   if (named !== undefined) return named >= 1;
-  return lineSeverity(line) >= 1 || PROBLEM_WORD.test(line);
+  if (lineSeverity(line) >= 1 || PROBLEM_WORD.test(line)) return true;
+  // An event named in one identifier says it too: `sendSyncFailedBroadcast`, `on_upload_error`.
+  const words = identifierWords(line);
+  return words !== line && (lineSeverity(words) >= 1 || PROBLEM_WORD.test(words));
+}
+
+/** The line with identifiers cut into their words (camelCase, PascalCase, snake_case); the line itself when it has none. */
+function identifierWords(line: string): string {
+  return line.replace(/([a-z\d])([A-Z])/g, '$1 $2').replace(/([A-Za-z])_(?=[A-Za-z])/g, '$1 ');
 }
 
 /** The cut must leave at most this share of the digest's characters to be worth a different reading of the log. */

@@ -22,7 +22,7 @@ function unittestBlock(test: string, line: number, error: string, helper = 'logi
 const SUMMARY = ['----------------------------------------------------------------------', 'Ran 9 tests in 0.2s', '', 'FAILED (errors=4)'];
 
 describe('foldRepeatedFailures', () => {
-  it('folds a unittest failure that repeats an earlier one\'s frames and error to its header and the frame that differs', () => {
+  it('folds a unittest failure that repeats an earlier one\'s frames to its header and the frame that differs, keeping an error that differs', () => {
     const refused = 'ConnectionRefusedError: [Errno 111] Connection refused';
     const lines = [
       '.EEEE....',
@@ -33,20 +33,21 @@ describe('foldRepeatedFailures', () => {
       ...SUMMARY,
     ];
     const folded = foldRepeatedFailures(lines);
-    assert.equal(folded.folded, 1);
+    assert.equal(folded.folded, 2);
     const text = folded.lines.join('\n');
-    // The first of the story stays whole; the repeat keeps its header and names where it differs.
+    // The first of the frames stays whole; the repeat keeps its header and names where it differs.
     assert.ok(text.includes('line 20, in test_login\n'));
-    assert.ok(text.includes('ERROR: test_logout (app.tests.AuthTests)\n  [same frames and error as test_login above; its own frame: File "/repo/app/tests.py", line 31, in test_logout]'));
-    assert.equal(text.split(refused).length - 1, 2, 'test_admin goes through another helper: its own block stays');
-    // Another error, or another helper frame, is another story.
-    assert.ok(text.includes('TimeoutError: timed out'));
-    assert.ok(text.includes('in login_admin'));
+    assert.ok(text.includes('ERROR: test_logout (app.tests.AuthTests)\n  [same frames and error as test_login above; its own frame: File "/repo/app/tests.py", line 31, in test_logout]\n'));
+    // The same frames with another error: the error stays under the fold.
+    assert.ok(text.includes('ERROR: test_expired (app.tests.AuthTests)\n  [same frames as test_login above; its own frame: File "/repo/app/tests.py", line 44, in test_expired]\nTimeoutError: timed out\n'));
+    // Another helper frame is another story: its block stays whole.
+    assert.equal(text.split(refused).length - 1, 2);
+    assert.ok(text.includes("    self.login_admin('ana')"));
     assert.deepEqual(folded.lines.slice(-4), SUMMARY);
     assert.equal(folded.lines.length, lines.length - folded.dropped);
   });
 
-  it('folds pytest failures under FAILURES whose frames and E lines match, not those whose values differ', () => {
+  it('folds pytest failures under FAILURES whose frames match, keeping the E lines of those whose values differ', () => {
     const block = (test: string, value: string): string[] => [
       `_________________________________ ${test} _________________________________`,
       '',
@@ -58,17 +59,17 @@ describe('foldRepeatedFailures', () => {
     ];
     const lines = ['=================================== FAILURES ===================================', ...block('test_a', '0'), ...block('test_b', '0'), ...block('test_c', '2'), '========================= 3 failed, 9 passed in 0.50s ========================='];
     const folded = foldRepeatedFailures(lines);
-    assert.equal(folded.folded, 1);
+    assert.equal(folded.folded, 2);
     const text = folded.lines.join('\n');
-    assert.ok(text.includes('test_b _'));
     // pytest's location line does not name the test: the fold names no frame of its own.
     assert.ok(text.includes('test_b _________________________________\n  [same frames and error as test_a above]\n'), text);
-    assert.ok(text.includes('E       assert 2 == 1'));
+    assert.ok(text.includes('test_c _________________________________\n  [same frames as test_a above]\nE       assert 2 == 1\n'), text);
     assert.ok(text.endsWith('3 failed, 9 passed in 0.50s ========================='));
+    assert.equal(folded.lines.length, lines.length - folded.dropped);
   });
 
-  it('leaves a run whose failures each tell their own story, or with one failure, as it is', () => {
-    const lines = ['.EE', ...unittestBlock('test_one', 5, 'KeyError: 1'), ...unittestBlock('test_two', 9, 'KeyError: 2'), ...SUMMARY];
+  it('leaves a run whose failures each go through their own frames, or with one failure, as it is', () => {
+    const lines = ['.EE', ...unittestBlock('test_one', 5, 'KeyError: 1'), ...unittestBlock('test_two', 9, 'KeyError: 2', 'logout'), ...SUMMARY];
     assert.deepEqual(foldRepeatedFailures(lines), { lines, folded: 0, dropped: 0 });
     const single = ['.E', ...unittestBlock('test_one', 5, 'KeyError: 1'), ...SUMMARY];
     assert.equal(foldRepeatedFailures(single).folded, 0);

@@ -6,9 +6,10 @@
  *
  * Blocks are unittest's (`ERROR: test_x (module.Case)` between rules of `=` and `-`) and pytest's
  * (`____ test_x ____` inside FAILURES or ERRORS). Two blocks repeat each other when their
- * frames (file and function, the test's own name and every line number set aside) and their
- * error lines are the same; source lines quoted under frames do not count. A block with no frame
- * or no error line is never folded.
+ * frames (file and function, the test's own name and every line number set aside) are the same;
+ * source lines quoted under frames do not count. When their error lines differ too (other values
+ * in the same assertion), the later block keeps its own error lines under the fold. A block with
+ * no frame or no error line is never folded.
  */
 import { checkDeadline } from '../pipeline/deadline';
 
@@ -56,18 +57,18 @@ function failureBlocks(lines: readonly string[]): FailureBlock[] {
   });
 }
 
-/** What a block says once its test's own name and every line number are set aside. */
-function storyOf(lines: readonly string[], block: FailureBlock): string | undefined {
+/** A block's frames (its test's own name and every line number set aside) and its error lines. */
+function storyOf(lines: readonly string[], block: FailureBlock): { frames: string; errors: string[] } | undefined {
   const own = block.name.replace(/\[.*$/, '').split(/[.:]/).pop() ?? block.name;
   const frames: string[] = [];
   const errors: string[] = [];
   for (let index = block.header + 1; index < block.end; index++) {
     const line = lines[index]!;
     if (FRAME.test(line)) frames.push(line.split(own).join('<test>').replace(/\d+/g, 'N').trim());
-    else if (ERROR_LINE.test(line.trim())) errors.push(line.trim());
+    else if (ERROR_LINE.test(line.trim())) errors.push(line);
   }
   if (frames.length === 0 || errors.length === 0) return undefined;
-  return `${frames.join('\n')}\n${errors.join('\n')}`;
+  return { frames: frames.join('\n'), errors };
 }
 
 /** The block's own frame, for the folded line: the first frame that names the test. */
@@ -81,20 +82,23 @@ function ownFrame(lines: readonly string[], block: FailureBlock): string | undef
 }
 
 /**
- * The run with each failure block that repeats an earlier one folded to its header and one
- * line. `folded` counts the blocks folded, `dropped` the lines they lost.
+ * The run with each failure block that repeats an earlier one's frames folded to its header, one
+ * line, and its error lines where they differ. `folded` counts the blocks folded, `dropped` the
+ * lines they lost.
  */
 export function foldRepeatedFailures(lines: readonly string[]): { lines: string[]; folded: number; dropped: number } {
   const blocks = failureBlocks(lines);
   if (blocks.length < 2) return { lines: [...lines], folded: 0, dropped: 0 };
-  const firstOf = new Map<string, FailureBlock>();
-  const replaced = new Map<number, { block: FailureBlock; first: FailureBlock }>();
+  const firstOf = new Map<string, { block: FailureBlock; errors: string }>();
+  const replaced = new Map<number, { block: FailureBlock; first: FailureBlock; errors?: string[] }>();
   for (const block of blocks) {
     const story = storyOf(lines, block);
     if (story === undefined) continue;
-    const first = firstOf.get(story);
-    if (first === undefined) firstOf.set(story, block);
-    else replaced.set(block.header, { block, first });
+    const errors = story.errors.map((line) => line.trim()).join('\n');
+    const first = firstOf.get(story.frames);
+    if (first === undefined) firstOf.set(story.frames, { block, errors });
+    // The same frames with other values in the error: the error lines stay, the frames go.
+    else replaced.set(block.header, { block, first: first.block, errors: errors === first.errors ? undefined : story.errors });
   }
   if (replaced.size === 0) return { lines: [...lines], folded: 0, dropped: 0 };
   const output: string[] = [];
@@ -105,14 +109,15 @@ export function foldRepeatedFailures(lines: readonly string[]): { lines: string[
       output.push(lines[index]!);
       continue;
     }
-    const { block, first } = fold;
+    const { block, first, errors } = fold;
     const frame = ownFrame(lines, block);
     output.push(lines[index]!);
     const named = /\s/.test(first.name) ? `"${first.name}"` : first.name;
-    output.push(`  [same frames and error as ${named} above${frame === undefined ? '' : `; its own frame: ${frame}`}]`);
+    output.push(`  [same frames ${errors === undefined ? 'and error ' : ''}as ${named} above${frame === undefined ? '' : `; its own frame: ${frame}`}]`);
+    if (errors !== undefined) output.push(...errors);
     // Keep a blank line before the next block's rule, as the run printed it.
     const trailingBlank = block.end - 1 > index && lines[block.end - 1] === '' ? 1 : 0;
-    dropped += block.end - index - 1 - trailingBlank - 1;
+    dropped += block.end - index - 1 - trailingBlank - 1 - (errors?.length ?? 0);
     if (trailingBlank === 1) output.push('');
     index = block.end - 1;
   }

@@ -244,7 +244,7 @@ function cleanConsoleTestOutput(text: string, words: readonly string[]): CleanRe
   const removed: string[] = [];
   if (header.dropped > 0) removed.push(`${header.dropped} lines of session header`);
   if (compacted.dropped > 0) removed.push(`${compacted.dropped} lines of traceback source and locals`);
-  if (repeated.folded > 0) removed.push(`${repeated.folded} failures that repeat an earlier one's frames and error (${repeated.dropped} lines)`);
+  if (repeated.folded > 0) removed.push(`${repeated.folded} failures that repeat an earlier one's frames (${repeated.dropped} lines)`);
   if (traced.changed) removed.push(...traced.removed.map((line) => `traceback: ${line}`));
   if (passing > 0) removed.push(`${passing} passing-test and runner chatter lines`);
   if (progress > 0) removed.push(`${progress} progress lines`);

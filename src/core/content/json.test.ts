@@ -93,6 +93,29 @@ describe('cleanJson', () => {
     assert.ok(cleaned.length < 40, `${cleaned.length} entries`);
   });
 
+  it('folds an API object\'s many link fields to one, keeping its own address, its page and a link the question names', () => {
+    const base = 'https://api.example.com/repos/acme/shop';
+    const names = ['forks', 'keys', 'tags', 'hooks', 'teams', 'blobs', 'trees', 'labels', 'issues', 'pulls'];
+    const repo: Record<string, unknown> = { id: 7, name: 'shop', url: base, html_url: 'https://example.com/acme/shop', default_branch: 'main' };
+    for (const name of names) repo[`${name}_url`] = `${base}/${name}{/id}`;
+    repo.private = false;
+    const result = cleanJson(JSON.stringify({ repository: repo }, null, 2));
+    const cleaned = JSON.parse(result.text) as { repository: Record<string, unknown> };
+    assert.equal(cleaned.repository.url, base);
+    assert.equal(cleaned.repository.html_url, 'https://example.com/acme/shop');
+    assert.equal(cleaned.repository.default_branch, 'main');
+    assert.equal(cleaned.repository.private, false);
+    assert.equal(cleaned.repository.forks_url, undefined);
+    assert.equal(cleaned.repository['…links'], '[10 more link fields elided: forks_url, keys_url, tags_url, …]');
+    assert.ok(result.removed.includes('10 link fields (addresses of other API endpoints) in 1 object'), result.removed.join('; '));
+    // The question names one: it stays.
+    const asked = JSON.parse(cleanJson(JSON.stringify({ repository: repo }), { question: 'Which hooks_url does the shop repo use?' }).text) as { repository: Record<string, unknown> };
+    assert.equal(asked.repository.hooks_url, `${base}/hooks{/id}`);
+    // A few links are data, not boilerplate.
+    const few = { url: base, html_url: base, forks_url: `${base}/forks`, keys_url: `${base}/keys` };
+    assert.deepEqual(JSON.parse(cleanJson(JSON.stringify(few, null, 2)).text), few);
+  });
+
   it('returns text that does not parse, or nests too deep to rewrite, unchanged', () => {
     for (const text of ['{"a": 1', 'not json', '{"a": 1}\n{"a": 2}', `${'['.repeat(100_000)}${']'.repeat(100_000)}`]) {
       const result = cleanJson(text);

@@ -1,6 +1,6 @@
 /**
- * JSON: minified, empty fields (null, "", [], {}) dropped, and long arrays summarised by
- * shape. A summarised array keeps its first rows, its last row, and every row that is
+ * JSON: minified, empty fields (null, "", [], {}) dropped, an API object's many link fields
+ * (`forks_url`, `keys_url`, …) folded to one, and long arrays summarised by shape. A summarised array keeps its first rows, its last row, and every row that is
  * anomalous (a rare value in a column, a failed or error status, an outlier number, an
  * unusual set of keys) or that mentions a word of the question, and, for a question that asks for
  * the most or least of something, the rows holding each number's extremes; each run of elided rows
@@ -39,6 +39,8 @@ interface Summary {
   keptAnomalies: number;
   droppedEmpty: number;
   repeats: number;
+  links: number;
+  linkObjects: number;
 }
 
 /** Options of `cleanJson`. */
@@ -66,7 +68,7 @@ export function cleanJson(text: string, options: JsonCleanOptions = {}): CleanRe
   } catch {
     return unchanged(text, 'json');
   }
-  const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0, repeats: 0 };
+  const summary: Summary = { blobs: 0, arrays: 0, elidedRows: 0, keptAnomalies: 0, droppedEmpty: 0, repeats: 0, links: 0, linkObjects: 0 };
   const question: Question = { words: questionWords(options.question), rankRows: options.rankRows, extremes: asksForExtreme(options.question) };
   let output: string;
   try {
@@ -78,6 +80,7 @@ export function cleanJson(text: string, options: JsonCleanOptions = {}): CleanRe
   const removed: string[] = [];
   if (output.length < text.length) removed.push('whitespace (minified)');
   if (summary.droppedEmpty > 0) removed.push(`${summary.droppedEmpty} empty fields`);
+  if (summary.links > 0) removed.push(`${summary.links} link fields (addresses of other API endpoints) in ${summary.linkObjects} object${summary.linkObjects === 1 ? '' : 's'}`);
   if (summary.repeats > 0) removed.push(`${summary.repeats} repeated object${summary.repeats === 1 ? '' : 's'} written once (later copies point at the first)`);
   if (summary.blobs > 0) removed.push(`${summary.blobs} encoded blob${summary.blobs === 1 ? '' : 's'} (base64 or hex) replaced by their length`);
   if (summary.arrays > 0) {
@@ -124,6 +127,31 @@ function foldRepeats(value: Json, path: string, seen: Map<string, string>, summa
   return { text };
 }
 
+/** A field holding a link: its key ends in `url` or is `href`, and its value is a URL or a URL template. */
+const LINK_KEY = /(?:^|_)url$|^href$/i;
+const LINK_VALUE = /^(?:https?|git|ssh):\/\/\S+$|^git@\S+$/;
+/** An object holding at least this many links is hypermedia boilerplate around its data. */
+const LINK_FIELDS_MIN = 8;
+/** Links that name the object itself stay: its API address and its page. */
+const IDENTITY_LINK = /^(?:url|html_url|href|web_url|self)$/i;
+/** The key standing in for an object's elided links. */
+const LINKS_KEY = '…links';
+
+/**
+ * The link fields of an object to elide (an API response's `forks_url`, `keys_url`, … that only
+ * spell out addresses of other endpoints), or undefined when it holds too few: the object's own
+ * address and page stay, and so does a link whose key names a word of the question.
+ */
+function elidedLinks(value: { [key: string]: Json }, question: Question): Set<string> | undefined {
+  const links: string[] = [];
+  for (const [key, field] of Object.entries(value)) {
+    if (typeof field === 'string' && LINK_KEY.test(key) && LINK_VALUE.test(field)) links.push(key);
+  }
+  if (links.length < LINK_FIELDS_MIN) return undefined;
+  const elided = links.filter((key) => !IDENTITY_LINK.test(key) && !question.words.some((word) => key.toLowerCase().includes(word)));
+  return elided.length >= LINK_FIELDS_MIN / 2 ? new Set(elided) : undefined;
+}
+
 /** Returns the cleaned value, or undefined when the value itself is empty and should go. */
 function clean(value: Json, question: Question, summary: Summary, depth: number): Json | undefined {
   if (depth > MAX_DEPTH) return value;
@@ -133,14 +161,24 @@ function clean(value: Json, question: Question, summary: Summary, depth: number)
   }
   if (value !== null && typeof value === 'object') {
     const result: { [key: string]: Json } = {};
+    const links = elidedLinks(value, question);
     for (const [key, field] of Object.entries(value)) {
       checkDeadline();
+      if (links?.has(key)) {
+        // The first of the elided links marks where they were.
+        if (!(LINKS_KEY in result)) result[LINKS_KEY] = `[${links.size} more link fields elided: ${[...links].slice(0, 3).join(', ')}${links.size > 3 ? ', …' : ''}]`;
+        continue;
+      }
       const cleaned = clean(field, question, summary, depth + 1);
       if (cleaned === undefined || isEmpty(cleaned)) {
         summary.droppedEmpty++;
         continue;
       }
       result[key] = cleaned;
+    }
+    if (links !== undefined) {
+      summary.links += links.size;
+      summary.linkObjects++;
     }
     return result;
   }

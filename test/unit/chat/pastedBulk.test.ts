@@ -38,6 +38,29 @@ describe('pasted bulk in a user message', () => {
     assert.equal(itemStarts(hashed)!.length, 12);
   });
 
+  it('takes an XML test report pasted with a log as two pastes, the blank lines in a failure\'s text inside the report', () => {
+    const cases = Array.from({ length: 14 }, (_, index) => `    <testcase classname="tests.test_sync" name="test_case_${index}" time="0.01"/>`);
+    const report = [
+      '<?xml version="1.0" encoding="utf-8"?>',
+      '<testsuites name="pytest tests">',
+      '  <testsuite name="pytest" errors="0" failures="1" skipped="0" tests="15" time="0.2">',
+      ...cases,
+      '    <testcase classname="tests.test_sync" name="test_upload" time="0.02">',
+      '      <failure message="assert 3 == 4">def test_upload():',
+      '        &gt; assert uploaded == 4',
+      '        E assert 3 == 4',
+      '',
+      '        tests/test_sync.py:25: AssertionError',
+      '      </failure>',
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+    ].join('\n');
+    const content = `Which tests failed, and what did the app log?\n\n${report}\n\n${LOG}`;
+    const segments = pasted(content);
+    assert.deepEqual(segments.map((segment) => segment.text), [report, LOG]);
+  });
+
   it('never takes the user\'s own structured words for bulk: headings, lists and prose stay theirs', () => {
     const sections = ['## Goal', 'Make the checkout faster for returning customers without changing prices.', '## Constraints', ...Array.from({ length: 25 }, (_, index) => `- Constraint ${index}: keep the public API of module ${index} as it is, and do not add a new dependency.`), '## Steps', '1. Profile the slow path.', '2. Cache the totals.'].join('\n');
     assert.deepEqual(pasted(sections), []);

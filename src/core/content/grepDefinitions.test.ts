@@ -59,6 +59,14 @@ describe('grep hits under a definition question', () => {
     assert.equal(definitionHitsOf(`${HITS}\nnot a hit at all`, 'Where is refund defined?'), undefined, 'output that is not only hits');
   });
 
+  it('names at most twenty files in the count of the other hits, and sums the rest', () => {
+    const uses = Array.from({ length: 30 }, (_, index) => `src/module_${index}.py:${index + 3}:    refund(order_${index})`);
+    const cut = definitionHitsOf(['src/billing.py:4:def refund(order):', ...uses].join('\n'), 'Where is refund defined?')!;
+    const count = cut.text.split('\n').pop()!;
+    assert.ok(count.includes('src/module_19.py 1, 10 more files 10]'), count);
+    assert.ok(!count.includes('src/module_20.py'));
+  });
+
   it('on rg\'s real hits over an installed package, keeps every hit that defines a retry function, method or class', () => {
     const { output, hits } = ripgrepHits('node_modules/undici/lib', 'retry');
     const defining = hits.filter((hit) => definesWord(hit.text, 'retry'));

@@ -1,8 +1,8 @@
 /**
  * Grep hits under a question that asks where something is defined ("where is retry defined, not
- * just used?"): the hits that define a name holding the searched word, each with the context
- * lines grep printed around it, and for every file the count of the other hits. The uses stay in
- * the original behind the digest's marker.
+ * just used?"): the hits that define a name holding the searched word, as grep printed them (path
+ * and line number are what an answer cites) with the context lines grep printed around them, and
+ * one line counting the other hits by file. The uses stay in the original behind the digest's marker.
  *
  * The searched word is the question's word that most match lines hold (grep printed them because
  * they hold its pattern). A definition is read by the syntax most languages share: a keyword that
@@ -36,9 +36,22 @@ interface Hit {
 
 /** Whether `text` (a hit's source line) defines a name that holds `word`. */
 export function definesName(text: string, word: string): boolean {
+  let pattern = DEFINITION_PATTERNS.get(word);
+  if (pattern === undefined) {
+    pattern = definitionPattern(word);
+    DEFINITION_PATTERNS.set(word, pattern);
+    if (DEFINITION_PATTERNS.size > 64) DEFINITION_PATTERNS.delete(DEFINITION_PATTERNS.keys().next().value as string);
+  }
+  return pattern.test(text);
+}
+
+/** Each searched word's definition pattern, built once (a long grep output tests it on every hit). */
+const DEFINITION_PATTERNS = new Map<string, RegExp>();
+
+function definitionPattern(word: string): RegExp {
   const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const name = `[\\w$]*${escaped}[\\w$]*`;
-  const pattern = new RegExp(
+  return new RegExp(
     [
       `\\b(?:function\\s*\\*?|def|class|fn|fun|func(?:\\s*\\([^)]*\\))?|struct|interface|type|enum|trait|module|macro_rules!)\\s+${name}\\b`,
       // Java, C#, Kotlin, TypeScript members: modifiers, maybe a return type, the name and its parameters.
@@ -49,7 +62,6 @@ export function definesName(text: string, word: string): boolean {
     ].join('|'),
     'i',
   );
-  return pattern.test(text);
 }
 
 /**
@@ -95,18 +107,24 @@ export function definitionHitsOf(text: string, question: string | undefined): { 
     output.push(hit.raw);
     previous = hit;
   }
-  const uses = [...others].map(([path, count]) => `${path === '' ? 'this file' : path} ${count}`);
+  const byFile = [...others];
+  const uses = byFile.slice(0, LISTED_FILES).map(([path, count]) => `${path === '' ? 'this file' : path} ${count}`);
+  if (byFile.length > LISTED_FILES) uses.push(`${byFile.length - LISTED_FILES} more files ${byFile.slice(LISTED_FILES).reduce((sum, [, count]) => sum + count, 0)}`);
   output.push(`[${definitions.size} hit${definitions.size === 1 ? '' : 's'} above define a name holding "${word}"; the other hits, by file: ${uses.join(', ')}]`);
   return { text: output.join('\n') + trailingNewline(text), definitions: definitions.size, uses: matches.length - definitions.size };
 }
 
+/** Files named one by one in the count of the other hits; the rest are summed. */
+const LISTED_FILES = 20;
+
 /** The question's word that the most match lines hold (at least half of them), lower-cased. */
 function searchedWord(matches: readonly Hit[], question: string): string | undefined {
   let best: { word: string; count: number } | undefined;
+  const texts = matches.map((hit) => hit.text.toLowerCase());
   for (const word of questionWords(question)) {
     if (word.length < 3) continue;
     const lower = word.toLowerCase();
-    const count = matches.filter((hit) => hit.text.toLowerCase().includes(lower)).length;
+    const count = texts.filter((text) => text.includes(lower)).length;
     if (best === undefined || count > best.count) best = { word: lower, count };
   }
   return best !== undefined && best.count >= matches.length / 2 ? best.word : undefined;

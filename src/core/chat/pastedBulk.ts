@@ -55,11 +55,12 @@ function paragraphs(text: string, from: number, to: number): Paragraph[] {
 }
 
 /**
- * The header of one item in a pasted list: `[3]`, `#3  id=…`, `### Candidate 3`, `Document 3:`,
- * `<doc id=3>`, `Source 3`. A Markdown heading counts only with a number in it: the user's own
- * sectioned text is theirs, not a list of pasted items.
+ * The header of one item in a pasted list: `[3]`, `#3  id=… sim=…` (a hash-numbered line only
+ * with a `field=value` on it: "#1 fix the login" is the user's own list), `### Candidate 3`,
+ * `Document 3:`, `<doc id=3>`, `Source 3`. A Markdown heading counts only with a number in it:
+ * the user's own sectioned text is theirs, not a list of pasted items.
  */
-const ITEM_HEADER = /^(?:\[\d{1,4}\]|#\d{1,4}[ \t]|#{1,4} [^\n]{0,80}?\d|(?:Document|Doc|Chunk|Passage|Source|Result|Candidate|Snippet)\s*#?\d{1,4}\b|<(?:doc|document|chunk|passage)\b)/i;
+const ITEM_HEADER = /^(?:\[\d{1,4}\]|#\d{1,4}[ \t][^\n]{0,200}?\b\w+=\S|#{1,4} [^\n]{0,80}?\d|(?:Document|Doc|Chunk|Passage|Source|Result|Candidate|Snippet)\s*#?\d{1,4}\b|<(?:doc|document|chunk|passage)\b)/i;
 
 /**
  * A paragraph that opens with the user's own words: a line that reads as a sentence (ends in

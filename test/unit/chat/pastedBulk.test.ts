@@ -36,6 +36,9 @@ describe('pasted bulk in a user message', () => {
     const [hashedSegment] = pasted(`Retrieved passages:\n\n${hashed}\n\nWhich passage explains the lift increase?`);
     assert.equal(hashedSegment!.text, hashed);
     assert.equal(itemStarts(hashed)!.length, 12);
+    // The user's own hash-numbered list carries no fields: it stays theirs.
+    const own = Array.from({ length: 14 }, (_, index) => `#${index + 1} fix the checkout step ${index}\nThe totals are rounded too early and the discount is applied twice when the cart has more than one voucher in it.`).join('\n\n');
+    assert.deepEqual(pasted(`Plan for this week:\n\n${own}`), []);
   });
 
   it('takes an XML test report pasted with a log as two pastes, the blank lines in a failure\'s text inside the report', () => {

@@ -111,6 +111,9 @@ describe('cleanJson', () => {
     // The question names one: it stays.
     const asked = JSON.parse(cleanJson(JSON.stringify({ repository: repo }), { question: 'Which hooks_url does the shop repo use?' }).text) as { repository: Record<string, unknown> };
     assert.equal(asked.repository.hooks_url, `${base}/hooks{/id}`);
+    // A question about the links keeps them all.
+    const links = JSON.parse(cleanJson(JSON.stringify({ repository: repo }), { question: 'Which API endpoints does the repository link to?' }).text) as { repository: Record<string, unknown> };
+    assert.equal(links.repository.forks_url, `${base}/forks{/id}`);
     // A few links are data, not boilerplate.
     const few = { url: base, html_url: base, forks_url: `${base}/forks`, keys_url: `${base}/keys` };
     assert.deepEqual(JSON.parse(cleanJson(JSON.stringify(few, null, 2)).text), few);

@@ -134,20 +134,23 @@ const LINK_VALUE = /^(?:https?|git|ssh):\/\/\S+$|^git@\S+$/;
 const LINK_FIELDS_MIN = 8;
 /** Links that name the object itself stay: its API address and its page. */
 const IDENTITY_LINK = /^(?:url|html_url|href|web_url|self)$/i;
+/** A question about links themselves keeps them all. */
+const LINK_WORD = /^(?:urls?|links?|endpoints?|hrefs?|hypermedia|addresses)$/;
 /** The key standing in for an object's elided links. */
 const LINKS_KEY = '…links';
 
 /**
  * The link fields of an object to elide (an API response's `forks_url`, `keys_url`, … that only
  * spell out addresses of other endpoints), or undefined when it holds too few: the object's own
- * address and page stay, and so does a link whose key names a word of the question.
+ * address and page stay, and so does a link whose key names a word of the question; a question
+ * about links, URLs or endpoints keeps them all.
  */
 function elidedLinks(value: { [key: string]: Json }, question: Question): Set<string> | undefined {
   const links: string[] = [];
   for (const [key, field] of Object.entries(value)) {
     if (typeof field === 'string' && LINK_KEY.test(key) && LINK_VALUE.test(field)) links.push(key);
   }
-  if (links.length < LINK_FIELDS_MIN) return undefined;
+  if (links.length < LINK_FIELDS_MIN || question.words.some((word) => LINK_WORD.test(word))) return undefined;
   const elided = links.filter((key) => !IDENTITY_LINK.test(key) && !question.words.some((word) => key.toLowerCase().includes(word)));
   return elided.length >= LINK_FIELDS_MIN / 2 ? new Set(elided) : undefined;
 }

@@ -10,6 +10,7 @@ import { questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
 import { checkDeadline } from '../pipeline/deadline';
 import { asksForExtreme, extremeRows } from './jsonExtremes';
+import { elidedLinks, LINKS_KEY } from './jsonLinks';
 
 /** Arrays longer than this are summarised. */
 export const LONG_ARRAY_ITEMS = 20;
@@ -127,34 +128,6 @@ function foldRepeats(value: Json, path: string, seen: Map<string, string>, summa
   return { text };
 }
 
-/** A field holding a link: its key ends in `url` or is `href`, and its value is a URL or a URL template. */
-const LINK_KEY = /(?:^|_)url$|^href$/i;
-const LINK_VALUE = /^(?:https?|git|ssh):\/\/\S+$|^git@\S+$/;
-/** An object holding at least this many links is hypermedia boilerplate around its data. */
-const LINK_FIELDS_MIN = 8;
-/** Links that name the object itself stay: its API address and its page. */
-const IDENTITY_LINK = /^(?:url|html_url|href|web_url|self)$/i;
-/** A question about links themselves keeps them all. */
-const LINK_WORD = /^(?:urls?|links?|endpoints?|hrefs?|hypermedia|addresses)$/;
-/** The key standing in for an object's elided links. */
-const LINKS_KEY = '…links';
-
-/**
- * The link fields of an object to elide (an API response's `forks_url`, `keys_url`, … that only
- * spell out addresses of other endpoints), or undefined when it holds too few: the object's own
- * address and page stay, and so does a link whose key names a word of the question; a question
- * about links, URLs or endpoints keeps them all.
- */
-function elidedLinks(value: { [key: string]: Json }, question: Question): Set<string> | undefined {
-  const links: string[] = [];
-  for (const [key, field] of Object.entries(value)) {
-    if (typeof field === 'string' && LINK_KEY.test(key) && LINK_VALUE.test(field)) links.push(key);
-  }
-  if (links.length < LINK_FIELDS_MIN || question.words.some((word) => LINK_WORD.test(word))) return undefined;
-  const elided = links.filter((key) => !IDENTITY_LINK.test(key) && !question.words.some((word) => key.toLowerCase().includes(word)));
-  return elided.length >= LINK_FIELDS_MIN / 2 ? new Set(elided) : undefined;
-}
-
 /** Returns the cleaned value, or undefined when the value itself is empty and should go. */
 function clean(value: Json, question: Question, summary: Summary, depth: number): Json | undefined {
   if (depth > MAX_DEPTH) return value;
@@ -164,7 +137,7 @@ function clean(value: Json, question: Question, summary: Summary, depth: number)
   }
   if (value !== null && typeof value === 'object') {
     const result: { [key: string]: Json } = {};
-    const links = elidedLinks(value, question);
+    const links = elidedLinks(value, question.words);
     for (const [key, field] of Object.entries(value)) {
       checkDeadline();
       if (links?.has(key)) {

@@ -1,8 +1,8 @@
 /**
  * Failures that repeat one another in a console test run. A run where six tests fail the same
- * way prints the same traceback six times, each under its own test's header: the frames and the
- * error are one story told again. The first block of each story stays whole; each later one
- * becomes its header and one line naming the block it repeats and where its own frame differs.
+ * way prints the same traceback six times, each under its own test's header. The first block
+ * through those frames stays whole; each later one becomes its header and one line naming the
+ * block it repeats and where its own frame differs.
  *
  * Blocks are unittest's (`ERROR: test_x (module.Case)` between rules of `=` and `-`) and pytest's
  * (`____ test_x ____` inside FAILURES or ERRORS). Two blocks repeat each other when their
@@ -57,9 +57,14 @@ function failureBlocks(lines: readonly string[]): FailureBlock[] {
   });
 }
 
+/** The test's own name as its frame names it: `test_x` of `Case.test_x[param]`. */
+function ownName(block: FailureBlock): string {
+  return block.name.replace(/\[.*$/, '').split(/[.:]/).pop() ?? block.name;
+}
+
 /** A block's frames (its test's own name and every line number set aside) and its error lines. */
 function storyOf(lines: readonly string[], block: FailureBlock): { frames: string; errors: string[] } | undefined {
-  const own = block.name.replace(/\[.*$/, '').split(/[.:]/).pop() ?? block.name;
+  const own = ownName(block);
   const frames: string[] = [];
   const errors: string[] = [];
   for (let index = block.header + 1; index < block.end; index++) {
@@ -73,7 +78,7 @@ function storyOf(lines: readonly string[], block: FailureBlock): { frames: strin
 
 /** The block's own frame, for the folded line: the first frame that names the test. */
 function ownFrame(lines: readonly string[], block: FailureBlock): string | undefined {
-  const own = block.name.replace(/\[.*$/, '').split(/[.:]/).pop() ?? block.name;
+  const own = ownName(block);
   for (let index = block.header + 1; index < block.end; index++) {
     const line = lines[index]!;
     if (FRAME.test(line) && line.includes(own)) return line.trim();

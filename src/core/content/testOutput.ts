@@ -3,9 +3,9 @@
  * JSON lines) becomes a digest of its failures and counts. Console output (pytest, jest,
  * vitest, mocha, go test, cargo test, TAP, unittest, rspec…) keeps every line except
  * passing tests, progress bars and runner chatter, so each failure's message, location
- * and the summary line stay exactly as printed; a failure that repeats an earlier one's
- * frames and error folds to its header and one line (repeatedFailures.ts), and tracebacks lose
- * their runs of library frames.
+ * and the summary line stay exactly as printed; a failure that goes through an earlier one's
+ * frames folds to its header, one line and any error line of its own (repeatedFailures.ts), and
+ * tracebacks lose their runs of library frames.
  */
 import { lastCarriageSegment, MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
 import { mentionsAny, questionWords } from './question';

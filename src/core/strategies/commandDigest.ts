@@ -71,8 +71,8 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
   const edits = new SegmentEdits('command_digest', context);
   const counts: Record<string, number> = { 'test-output': 0, grep: 0, log: 0 };
   let turn: ReturnType<typeof queryForLatestTurn> | undefined;
-  let narrowed = 0;
-  let definitionCuts = 0;
+  let logsToFailures = 0;
+  let grepToDefinitions = 0;
   for (const segment of editableSegments(request, context, { includeFresh: true })) {
     context.deadline.check();
     if (segment.text.length < options.minChars) continue;
@@ -103,15 +103,15 @@ function digest(request: ChatRequest, context: StrategyContext, options: Command
     }
     if (elideCleaned(edits, segment, cleaned, LABELS[format] ?? 'digest', { tokens: options.minSavedTokens, ratio: ratioFor(request, segment, context.freshStart, options) }, kept)) {
       counts[format] = (counts[format] ?? 0) + 1;
-      if (kept !== KEPT[format]) narrowed++;
-      if (format === 'grep' && kept !== KEPT[format]) definitionCuts++;
+      if (kept !== KEPT[format] && format === 'log') logsToFailures++;
+      if (kept !== KEPT[format] && format === 'grep') grepToDefinitions++;
     }
   }
   return edits.result(
     request,
     { action: 'command-output-digested', reason: `${edits.count} command outputs digested to their verdict (tests ${counts['test-output']}, grep ${counts.grep}, logs ${counts.log})` },
     { action: 'nothing-to-do', reason: 'no recognised test, grep or log output in the undecided history or the fresh input worth digesting' },
-    { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0, ...(narrowed - definitionCuts > 0 ? { logsToFailures: narrowed - definitionCuts } : {}), ...(definitionCuts > 0 ? { grepToDefinitions: definitionCuts } : {}) },
+    { tests: counts['test-output'] ?? 0, grep: counts.grep ?? 0, logs: counts.log ?? 0, ...(logsToFailures > 0 ? { logsToFailures } : {}), ...(grepToDefinitions > 0 ? { grepToDefinitions } : {}) },
   );
 }
 

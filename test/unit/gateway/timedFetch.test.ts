@@ -45,6 +45,8 @@ describe('gateway: the upstream call of herald serve', function () {
           response.end('{"error":{"type":"rate_limit_error"}}');
           return;
         }
+        // A fixed date: Node would stamp each answer with the clock, and two calls can straddle a second.
+        response.setHeader('date', 'Sat, 05 Dec 2026 12:00:00 GMT');
         response.setHeader('x-repeated', ['one', 'two']);
         response.setHeader('set-cookie', ['a=1', 'b=2']);
         response.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': 'req_1', connection: 'keep-alive', 'keep-alive': 'timeout=5' });

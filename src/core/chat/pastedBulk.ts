@@ -7,6 +7,7 @@
 import { detectContentFormat } from '../content/detect';
 import { dataLineKind, dataLineShare } from '../content/dataLines';
 import { apartFromReports, xmlReportEnd } from './pastedReports';
+import { fencePath, headerLinePath } from './fileHeaders';
 
 /** A span of pasted bulk inside a text. */
 export interface BulkSpan {
@@ -131,7 +132,7 @@ export function pastedBulkSpans(text: string, taken: readonly BulkSpan[] = []): 
 
 /** The span of a pasted list of items (retrieved chunks, search results, candidates), when the text holds one. */
 export function itemListSpan(text: string): BulkSpan | undefined {
-  return text.length < MIN_LIST_CHARS ? undefined : itemList(text, { start: 0, end: text.length })?.[0];
+  return text.length < MIN_LIST_CHARS ? undefined : itemList(text, { start: 0, end: text.length })?.span;
 }
 
 function dataRuns(text: string, region: BulkSpan): BulkSpan[] {
@@ -171,14 +172,43 @@ function dataRuns(text: string, region: BulkSpan): BulkSpan[] {
   return spans;
 }
 
-/** A file's name above its contents: `src/app.py:`, `File: src/app.py`, `==> src/app.py <==`. */
-const FILE_HEADER = /^(?:(?:File|Path):\s*)?[\w.@-]*(?:\/[\w.@-]+)*\.\w{1,10}:?$|^==> \S+ <==$/;
-
-/** Header kind of a line: `file`, or its shape with digits dropped (`[#]`, `### c`, `document #`). */
-function headerKind(line: string): string | undefined {
-  if (line.length <= 300 && FILE_HEADER.test(line.trim()) && /[/:]|^==>|^(?:File|Path):/.test(line)) return 'file';
+/** Header kind of a line (`next`: the line under it): `file` (a file's name above its contents, `fileHeaders.ts`), or its shape with digits dropped (`[#]`, `### c`, `document #`). */
+function headerKind(line: string, next?: string): string | undefined {
+  if (headerLinePath(line, next) !== undefined) return 'file';
   const match = ITEM_HEADER.exec(line);
   return match === null ? undefined : match[0].replace(/\d+/g, '#').toLowerCase();
+}
+
+/** One item header of a region: where its line starts and its kind. */
+interface HeaderStart {
+  readonly index: number;
+  readonly kind: string;
+}
+
+/**
+ * Every item header between `from` and `to`: header lines outside fences, and fences that name
+ * the file they hold (```` ```python src/app.py ````, a first line `# src/app.py`), unless the
+ * line above already named it.
+ */
+function headerStarts(text: string, from: number, to: number): HeaderStart[] {
+  const starts: HeaderStart[] = [];
+  const lines = text.slice(from, to).split('\n');
+  let inFence = false;
+  let afterFileHeader = false;
+  let offset = from;
+  lines.forEach((line, index) => {
+    if (/^(```|~~~)/.test(line)) {
+      if (!inFence && !afterFileHeader && fencePath(line, lines[index + 1]) !== undefined) starts.push({ index: offset, kind: 'file' });
+      inFence = !inFence;
+      afterFileHeader = false;
+    } else if (!inFence) {
+      const kind = headerKind(line, lines[index + 1]);
+      if (kind !== undefined) starts.push({ index: offset, kind });
+      if (line.trim() !== '') afterFileHeader = kind === 'file';
+    }
+    offset += line.length + 1;
+  });
+  return starts;
 }
 
 /** Items a list needs: two files pasted one after the other are already a multi-file paste. */
@@ -191,18 +221,8 @@ function minimumItems(kind: string): number {
  * end of its last item (the paragraph that follows the last item without a header of its own is
  * the user's again when it reads as a question).
  */
-function itemList(text: string, region: BulkSpan): BulkSpan[] | undefined {
-  const starts: { index: number; kind: string }[] = [];
-  let inFence = false;
-  let offset = region.start;
-  for (const line of text.slice(region.start, region.end).split('\n')) {
-    if (/^(```|~~~)/.test(line)) inFence = !inFence;
-    else if (!inFence) {
-      const kind = headerKind(line);
-      if (kind !== undefined) starts.push({ index: offset, kind });
-    }
-    offset += line.length + 1;
-  }
+function itemList(text: string, region: BulkSpan): { span: BulkSpan; items: readonly HeaderStart[] } | undefined {
+  const starts = headerStarts(text, region.start, region.end);
   const counts = new Map<string, number>();
   for (const start of starts) counts.set(start.kind, (counts.get(start.kind) ?? 0) + 1);
   const [kind, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ['', 0];
@@ -215,7 +235,7 @@ function itemList(text: string, region: BulkSpan): BulkSpan[] | undefined {
   const closing = tail[tail.length - 1];
   if (tail.length > 1 && closing !== undefined && /\?\s*$/.test(closing.text) && lineCount(closing.text) <= 5) end = tail[tail.length - 2]!.end;
   if (end - first < MIN_LIST_CHARS) return undefined;
-  return [{ start: first, end }];
+  return { span: { start: first, end }, items };
 }
 
 /**
@@ -224,15 +244,5 @@ function itemList(text: string, region: BulkSpan): BulkSpan[] | undefined {
  */
 export function itemStarts(text: string): number[] | undefined {
   const list = itemList(text, { start: 0, end: text.length });
-  if (list === undefined || list[0]!.start !== 0) return undefined;
-  const starts: number[] = [];
-  let inFence = false;
-  let offset = 0;
-  const kind = headerKind(text.slice(0, text.indexOf('\n') === -1 ? text.length : text.indexOf('\n')));
-  for (const line of text.split('\n')) {
-    if (/^(```|~~~)/.test(line)) inFence = !inFence;
-    else if (!inFence && headerKind(line) === kind) starts.push(offset);
-    offset += line.length + 1;
-  }
-  return kind !== undefined && starts.length >= minimumItems(kind) ? starts : undefined;
+  return list === undefined || list.span.start !== 0 ? undefined : list.items.map((item) => item.index);
 }

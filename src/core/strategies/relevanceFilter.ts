@@ -23,7 +23,7 @@ import { jsonItemHeader, jsonItemList } from '../content/jsonItems';
 import { GrammarLoader } from '../code/grammarLoader';
 import { SourceAnalyzer } from '../code/sourceAnalyzer';
 import type { ElideInput } from '../stash/stash';
-import { outlinePastedSources } from './shared/pastedSources';
+import { fencedFileLabel, outlinePastedSources } from './shared/pastedSources';
 import { cutPasteByUnit, cutsByUnit } from './shared/pastedUnitFilter';
 import { isUserPaste } from './shared/segmentSelection';
 import { detectContentFormat, type ContentFormat } from '../content';
@@ -304,6 +304,8 @@ const MAX_HEADER_CHARS = 200;
  * stays with it, as a JSON item keeps its title field.
  */
 function itemHeader(item: string): string | undefined {
+  const fenced = fencedFileLabel(item);
+  if (fenced !== undefined) return fenced;
   const lineEnd = item.indexOf('\n');
   if (lineEnd === -1 || item.slice(lineEnd).trim() === '') return undefined;
   const header = item.slice(0, lineEnd).trimEnd();

@@ -66,16 +66,27 @@ function diffReview(): Workload {
  * Source files an agent read, pasted under its task's question. Facts: the submission's hunk
  * headers and the function each changed line is in, as the pasted files show it.
  */
-function pastedSources(instance: string, files: readonly { messageIndex: number; path: string }[], question: string, id: string): Workload {
+/** How a pasted file's name sits above its code: `path:` over a fence, the path in the fence's info string, or `tail -n +1`'s unfenced `==> path <==` banners. */
+type PasteLayout = 'colon' | 'fence-info' | 'tail-banners';
+
+const LAYOUTS: Readonly<Record<PasteLayout, { render: (path: string, text: string) => string; pattern: string }>> = {
+  colon: { render: (path, text) => `${path}:\n\`\`\`python\n${text}\n\`\`\``, pattern: 'source files pasted under a question' },
+  'fence-info': { render: (path, text) => `\`\`\`python ${path}\n${text}\n\`\`\``, pattern: 'source files pasted in fences that name them, the question after' },
+  'tail-banners': { render: (path, text) => `==> ${path} <==\n${text}`, pattern: 'source files pasted as `tail -n +1` prints them (unfenced), under a question' },
+};
+
+function pastedSources(instance: string, files: readonly { messageIndex: number; path: string }[], question: string, id: string, layout: PasteLayout = 'colon'): Workload {
   const sources = files.map(({ messageIndex, path }) => ({ path, text: observationOutput(instance, messageIndex) }));
   const facts = submissionFacts(instance, sources);
-  const body = sources.map((entry) => `${entry.path}:\n\`\`\`python\n${entry.text}\n\`\`\``).join('\n\n');
+  const { render, pattern } = LAYOUTS[layout];
+  const body = sources.map((entry) => render(entry.path, entry.text)).join('\n\n');
+  const content = layout === 'fence-info' ? `${body}\n\n${question}` : `${question}\n\n${body}`;
   return {
     id,
     category: 'code search, diffs, multi-file',
-    pattern: `${sources.length} source files pasted under a question`,
+    pattern: `${sources.length} ${pattern}`,
     question,
-    body: { model: MODEL, messages: [{ role: 'system', content: CHAT_SYSTEM }, { role: 'user', content: `${question}\n\n${body}` }] },
+    body: { model: MODEL, messages: [{ role: 'system', content: CHAT_SYSTEM }, { role: 'user', content }] },
     facts,
     source: `the files ${instance}'s agent printed with cat (${files.map((file) => file.path).join(', ')}); facts: the submission's hunk context and the definition each hunk changes`,
   };
@@ -155,6 +166,8 @@ export function codeWorkloads(): Workload[] {
     diffReview(),
     pastedSources('django__django-15252', [{ messageIndex: 5, path: 'django/db/migrations/recorder.py' }, { messageIndex: 13, path: 'django/db/utils.py' }], 'MigrationRecorder does not obey the db_router allow_migrate rules. Where in these files should the check go?', 'pasted-sources-recorder'),
     pastedSources('django__django-12193', [{ messageIndex: 7, path: 'django/contrib/postgres/forms/array.py' }, { messageIndex: 33, path: 'tests/postgres_tests/test_array.py' }, { messageIndex: 35, path: 'tests/postgres_tests/__init__.py' }], 'SplitArrayField with BooleanField always has widgets checked after the first True value. Where is the bug?', 'pasted-sources-split-array'),
+    pastedSources('django__django-13279', [{ messageIndex: 7, path: 'django/contrib/sessions/backends/base.py' }, { messageIndex: 31, path: 'django/contrib/sessions/backends/signed_cookies.py' }, { messageIndex: 33, path: 'django/contrib/sessions/backends/db.py' }], 'Session data cannot be decoded during the transition to Django 3.1 when DEFAULT_HASHING_ALGORITHM is sha1. Where is session data encoded and decoded, and where would the legacy format go?', 'pasted-sources-sessions-fence-info', 'fence-info'),
+    pastedSources('astropy__astropy-14182', [{ messageIndex: 9, path: 'astropy/io/ascii/rst.py' }, { messageIndex: 11, path: 'astropy/io/ascii/fixedwidth.py' }, { messageIndex: 17, path: 'astropy/io/ascii/basic.py' }], 'Writing a table with format="ascii.rst" and header_rows=["name", "unit"] fails with an unexpected keyword argument. Which writer class has to accept header_rows, and how does the fixed-width writer handle them?', 'pasted-sources-rst-banners', 'tail-banners'),
     codeSearch(3),
     codeSearch(17),
     staleTrajectory(),

@@ -15,11 +15,13 @@ export const RETRIEVE_TOOL_NAME = 'herald_retrieve';
 /** The tool a model is offered when its request carries markers. */
 export const RETRIEVE_TOOL: ToolDefinition = {
   name: RETRIEVE_TOOL_NAME,
-  // Short: it rides in every request of a session, before everything the provider caches.
-  description: 'Returns the exact original text behind a marker [herald: … · retrieve hr_…].',
+  // As short as it can be and still say what it does: it rides in every request of a session,
+  // before everything the provider caches, and on a short task whose requests are mostly cache
+  // reads its tokens can be most of what Herald adds. The marker itself names the handle.
+  description: 'The original text behind a [herald: … hr_…] marker.',
   inputSchema: {
     type: 'object',
-    properties: { handle: { type: 'string', description: 'hr_… from the marker' } },
+    properties: { handle: { type: 'string' } },
     required: ['handle'],
   },
 };

@@ -221,6 +221,20 @@ describe('tool_catalog', () => {
     assert.ok((await kept('Run the script that fans out the subagents.')).includes('Orchestrate'), 'two words of its description keep it');
   });
 
+  it('does not tie a tool its description reserves for the user\'s explicit request by the task\'s subject words, only by its name', async () => {
+    const schema = { type: 'object', properties: Object.fromEntries(['script', 'target', 'limit', 'mode'].map((field) => [field, { type: 'string', description: `The ${field}; see the documentation for the accepted forms and the defaults it applies when left out.` }])) };
+    const padding = 'Described at length for the model, with examples and caveats. '.repeat(6);
+    const fanOut = 'Runs a workflow script that fans out subagents for audits and migrations across a codebase.';
+    const optIn = { name: 'Workflow', description: `${fanOut} ONLY call this tool when the user has explicitly opted into multi-agent orchestration. ${padding}`, inputSchema: schema };
+    const plain = { ...optIn, name: 'Fanout', description: `${fanOut} ${padding}` };
+    const ask = (words: string) => ({ ...parseRequest({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: words }] }), tools: [optIn, plain] });
+    const kept = async (words: string) => (await runTurns([ask(words)], 'endpoint', { minSavedTokens: 0 })).results[0]!.request.tools.map((entry) => entry.name);
+    const audit = await kept('Audit the TODOs across the codebase and group them by module.');
+    assert.ok(!audit.includes('Workflow'), 'an opt-in-only tool is catalogued though the task shares its subject words');
+    assert.ok(audit.includes('Fanout'), 'the same description without the reservation is tied by them');
+    assert.ok((await kept('Use a workflow to audit the codebase.')).includes('Workflow'), 'its name keeps it');
+  });
+
   it('reads the names of a load call in the shapes models send', () => {
     assert.deepEqual(requestedNames({ names: ['a', ' b ', 'a', ''] }), ['a', 'b']);
     assert.deepEqual(requestedNames('{"names":["x"]}'), ['x']);

@@ -208,11 +208,28 @@ function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, opt
     else if (namesTool(texts.all, tool.name)) reason = 'named';
     else if (options.keepWorkspaceTools && !mcp.has(tool.name) && isWorkspaceTool(tool.name)) reason = 'workspace';
     else if (describedByName(tool, mcp.get(tool.name), authoredStems)) reason = 'described';
-    else if (isTied(toolWords[index]!, nameWords(tool, mcp.get(tool.name)), authored, (word) => (frequency.get(word) ?? 0) <= commonAbove)) reason = 'tied';
+    else if (!isOptInOnly(tool) && isTied(toolWords[index]!, nameWords(tool, mcp.get(tool.name)), authored, (word) => (frequency.get(word) ?? 0) <= commonAbove)) reason = 'tied';
     else if (toolTokens(tool, tokens) - tokens.count(catalogLine(tool, options.maxLineChars)) < options.minToolSavedTokens) reason = 'small';
     if (reason) reasons.set(tool, reason);
   });
   return reasons;
+}
+
+/**
+ * A description that reserves the tool for the user's explicit request: Claude Code's 21 KB
+ * `Workflow` ("ONLY call this tool when the user has explicitly opted into multi-agent
+ * orchestration"), Codex's `create_goal` ("only when explicitly requested by the user").
+ */
+const OPT_IN_ONLY = /\bonly\b[^.\n]{0,80}\bexplicit(?:ly)?\b/i;
+
+/**
+ * True when the tool's own description says it is called only when the user explicitly asks: the
+ * subject words it shares with a task ("audit", "migration") are then no sign the model will call
+ * it, and only its name (or a call, or the prompt naming it) keeps it whole. Caught out, the
+ * model loads it from the catalog in one round.
+ */
+function isOptInOnly(tool: ToolDefinition): boolean {
+  return OPT_IN_ONLY.test(tool.description ?? '');
 }
 
 /**

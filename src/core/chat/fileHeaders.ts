@@ -76,7 +76,7 @@ export function fencePath(openLine: string, firstLine: string | undefined): stri
   if (titled !== undefined && isFilePath(titled)) return titled;
   for (const word of info.split(/\s+/)) {
     const token = word.includes(':') && !/^\w+:\/\//.test(word) ? word.slice(word.indexOf(':') + 1) : word;
-    if (isFilePath(token) && (token.includes('/') || word !== info || !LANGUAGE_ONLY.test(token))) return token;
+    if (isFilePath(token) && !LANGUAGE_ONLY.test(token)) return token;
   }
   if (firstLine === undefined) return undefined;
   const commented = COMMENT_HEADER.exec(firstLine.trim())?.[1];

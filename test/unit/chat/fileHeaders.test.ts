@@ -55,6 +55,7 @@ describe('file headers of pasted files', () => {
     assert.equal(fencePath('```python', '# coding: utf-8'), undefined);
     assert.equal(fencePath('```python', '#!/usr/bin/env python'), undefined);
     assert.equal(fencePath('```node.js', 'const a = 1;'), undefined);
+    assert.equal(fencePath('```node.js title="server/app.js"', 'const a = 1;'), 'server/app.js');
     assert.equal(fencePath('```', undefined), undefined);
     assert.equal(fencePath('not a fence', '# a.py'), undefined);
   });

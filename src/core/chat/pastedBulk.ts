@@ -229,13 +229,47 @@ function itemList(text: string, region: BulkSpan): { span: BulkSpan; items: read
   if (count < minimumItems(kind)) return undefined;
   const items = starts.filter((start) => start.kind === kind);
   const first = items[0]!.index;
-  let end = region.end;
-  // The last item runs to the region's end, less a closing paragraph that is the user's own question.
-  const tail = paragraphs(text, items[items.length - 1]!.index, region.end);
+  const last = items[items.length - 1]!.index;
+  // The last item runs to the region's end, less what the user wrote after it: everything after
+  // a last file's closing fence, or a closing paragraph of their own (a question, or a few lines
+  // that read as sentences: "Thanks, this is urgent.").
+  let end = kind === 'file' ? fenceCloseEnd(text, last, region.end) ?? region.end : region.end;
+  const tail = paragraphs(text, last, end);
   const closing = tail[tail.length - 1];
-  if (tail.length > 1 && closing !== undefined && /\?\s*$/.test(closing.text) && lineCount(closing.text) <= 5) end = tail[tail.length - 2]!.end;
+  if (tail.length > 1 && closing !== undefined && isUsersClosing(closing.text)) end = tail[tail.length - 2]!.end;
   if (end - first < MIN_LIST_CHARS) return undefined;
   return { span: { start: first, end }, items };
+}
+
+/** A closing paragraph that is the user's own words: up to five lines, a question or every line a sentence. */
+function isUsersClosing(paragraph: string): boolean {
+  if (lineCount(paragraph) > 5) return false;
+  return /\?\s*$/.test(paragraph) || paragraph.split('\n').every((line) => isSentence(line));
+}
+
+/**
+ * Where the fence of a file item that opens within its first three lines closes (the offset after
+ * its closing line), when something follows it before `to`; else undefined.
+ */
+function fenceCloseEnd(text: string, from: number, to: number): number | undefined {
+  const lines = text.slice(from, to).split('\n');
+  let offset = from;
+  for (let index = 0; index < Math.min(3, lines.length); index++) {
+    const open = /^(```+|~~~+)/.exec(lines[index]!);
+    if (open !== null) {
+      let closeAt = offset + lines[index]!.length + 1;
+      for (let next = index + 1; next < lines.length; next++) {
+        if (lines[next]!.startsWith(open[1]!)) {
+          const end = closeAt + lines[next]!.length;
+          return text.slice(end, to).trim() === '' ? undefined : end;
+        }
+        closeAt += lines[next]!.length + 1;
+      }
+      return undefined;
+    }
+    offset += lines[index]!.length + 1;
+  }
+  return undefined;
 }
 
 /**

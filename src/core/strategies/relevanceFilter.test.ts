@@ -182,39 +182,6 @@ withData('relevance_filter', () => {
     assert.equal(await stash.expandText(text), content);
   });
 
-  it('splits pasted files by their names however they are written, drops the file the question is not about and leaves no fence open', async () => {
-    const body = (name: string, lines: number): string => [`def ${name}(order):`, ...Array.from({ length: lines }, (_, index) => `    step_${index} = order.amount * ${index + 1}  # ${name} work`), `    return step_${lines - 1}`].join('\n');
-    const files = [
-      { path: 'billing/totals.py', code: [body('compute_total', 8), '', body('format_receipt', 12), '', body('send_receipt', 12)].join('\n') },
-      { path: 'shipping/orders.py', code: [body('pack_order', 12), '', body('label_order', 12), '', body('ship_order', 12)].join('\n') },
-      { path: 'shipping/carriers.py', code: [body('pick_carrier', 12), '', body('quote_carrier', 12), '', body('book_carrier', 12)].join('\n') },
-    ];
-    const layouts: Record<string, (path: string, code: string) => string> = {
-      'fence info': (path, code) => `\`\`\`python ${path}\n${code}\n\`\`\``,
-      'fence title': (path, code) => `\`\`\`python title="${path}"\n${code}\n\`\`\``,
-      'first-line comment': (path, code) => `\`\`\`python\n# ${path}\n${code}\n\`\`\``,
-      heading: (path, code) => `### ${path}\n\`\`\`python\n${code}\n\`\`\``,
-      sentence: (path, code) => `Here is \`${path}\`:\n\`\`\`python\n${code}\n\`\`\``,
-      'head banners, unfenced': (path, code) => `==> ${path} <==\n${code}`,
-      'equals banners, unfenced': (path, code) => `=== ${path} ===\n${code}`,
-    };
-    for (const [name, layout] of Object.entries(layouts)) {
-      const content = `The receipts come out wrong since the last deploy.\n\n${files.map((file) => layout(file.path, file.code)).join('\n\n')}\n\nWhy does compute_total round the amount wrong?`;
-      const { pipeline, stash } = setup();
-      const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content }] }));
-      assert.equal(result.decisions[0]!.status, 'applied', `${name}: ${result.decisions[0]!.reason}`);
-      const text = textOf(result.request, 0);
-      assert.ok(text.includes(body('compute_total', 8)), `${name}: the function the question names stays whole`);
-      assert.ok(text.includes('def format_receipt(order):') && !text.includes('# format_receipt work'), `${name}: the rest of its file is outlined`);
-      assert.ok(!text.includes('# pick_carrier work'), `${name}: a file the question is not about goes`);
-      assert.ok(text.includes('shipping/carriers.py'), `${name}: a dropped file keeps its path`);
-      assert.ok(text.startsWith('The receipts come out wrong') && text.endsWith('Why does compute_total round the amount wrong?'), `${name}: the user's words stay`);
-      assert.equal((text.match(/^```/gm) ?? []).length % 2, 0, `${name}: every fence left is closed`);
-      assert.ok(text.length < content.length * 0.7, `${name}: ${text.length} of ${content.length}`);
-      assert.equal(await stash.expandText(text), content, name);
-    }
-  });
-
   it('leaves a fresh tool result alone and filters it once it is history (historyOutputs on)', async () => {
     const log = logLines('Zookeeper').join('\n');
     const base = [
@@ -351,5 +318,47 @@ withData('relevance_filter', () => {
 
   it('rejects an unknown option', () => {
     assert.throws(() => setup({ nope: 1 }), /unknown option "nope"/);
+  });
+});
+
+// Pasted files need no shared data: these run in every clone.
+describe('relevance_filter on pasted files', () => {
+  it('splits pasted files by their names however they are written, drops the file the question is not about and leaves no fence open', async () => {
+    const body = (name: string, lines: number): string => [`def ${name}(order):`, ...Array.from({ length: lines }, (_, index) => `    step_${index} = order.amount * ${index + 1}  # ${name} work`), `    return step_${lines - 1}`].join('\n');
+    const files = [
+      { path: 'billing/totals.py', code: [body('compute_total', 8), '', body('format_receipt', 12), '', body('send_receipt', 12)].join('\n') },
+      { path: 'shipping/orders.py', code: [body('pack_order', 12), '', body('label_order', 12), '', body('ship_order', 12)].join('\n') },
+      { path: 'shipping/carriers.py', code: [body('pick_carrier', 12), '', body('quote_carrier', 12), '', body('book_carrier', 12)].join('\n') },
+    ];
+    const layouts: Record<string, (path: string, code: string) => string> = {
+      'fence info': (path, code) => `\`\`\`python ${path}\n${code}\n\`\`\``,
+      'fence title': (path, code) => `\`\`\`python title="${path}"\n${code}\n\`\`\``,
+      'first-line comment': (path, code) => `\`\`\`python\n# ${path}\n${code}\n\`\`\``,
+      heading: (path, code) => `### ${path}\n\`\`\`python\n${code}\n\`\`\``,
+      sentence: (path, code) => `Here is \`${path}\`:\n\`\`\`python\n${code}\n\`\`\``,
+      'head banners, unfenced': (path, code) => `==> ${path} <==\n${code}`,
+      'equals banners, unfenced': (path, code) => `=== ${path} ===\n${code}`,
+    };
+    for (const [name, layout] of Object.entries(layouts)) {
+      const content = `The receipts come out wrong since the last deploy.\n\n${files.map((file) => layout(file.path, file.code)).join('\n\n')}\n\nWhy does compute_total round the amount wrong?`;
+      const { pipeline, stash } = setup();
+      const result = await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content }] }));
+      assert.equal(result.decisions[0]!.status, 'applied', `${name}: ${result.decisions[0]!.reason}`);
+      const text = textOf(result.request, 0);
+      assert.ok(text.includes(body('compute_total', 8)), `${name}: the function the question names stays whole`);
+      assert.ok(text.includes('def format_receipt(order):') && !text.includes('# format_receipt work'), `${name}: the rest of its file is outlined`);
+      assert.ok(!text.includes('# pick_carrier work'), `${name}: a file the question is not about goes`);
+      assert.ok(text.includes('shipping/carriers.py'), `${name}: a dropped file keeps its path`);
+      assert.ok(text.startsWith('The receipts come out wrong') && text.endsWith('Why does compute_total round the amount wrong?'), `${name}: the user's words stay`);
+      assert.equal((text.match(/^```/gm) ?? []).length % 2, 0, `${name}: every fence left is closed`);
+      assert.ok(text.length < content.length * 0.7, `${name}: ${text.length} of ${content.length}`);
+      assert.equal(await stash.expandText(text), content, name);
+    }
+    // The user's closing words after the last file stay theirs when that file is dropped.
+    const closing = 'Thanks a lot, this is urgent for the release tomorrow.';
+    const content = `Why does compute_total round the amount wrong?\n\n${files.map((file) => layouts['head banners, unfenced']!(file.path, file.code)).join('\n\n')}\n\n${closing}`;
+    const { pipeline } = setup();
+    const text = textOf((await pipeline.run(parseRequest({ model: 'gpt-4o', messages: [{ role: 'user', content }] }))).request, 0);
+    assert.ok(!text.includes('# pick_carrier work') && text.endsWith(`\n\n${closing}`), text.slice(-300));
   });
 });

@@ -70,4 +70,31 @@ describe('pasted bulk in a user message', () => {
     const prose = Array.from({ length: 30 }, () => 'We looked at the service for a week and the latency grew every evening, which nobody could explain at first.').join('\n');
     assert.deepEqual(pasted(prose), []);
   });
+
+  it('leaves the user\'s closing words outside a pasted list: after a last file\'s fence, or a few lines of sentences', () => {
+    const code = (name: string): string => [`def ${name}(order):`, ...Array.from({ length: 24 }, (_, index) => `    step_${index} = order.amount * ${index + 1}`), '    return step_23'].join('\n');
+    const closing = 'Thanks a lot, this is urgent for the release tomorrow.';
+    const layouts: Record<string, (path: string, body: string) => string> = {
+      fenced: (path, body) => `${path}:\n\`\`\`python\n${body}\n\`\`\``,
+      'fence info': (path, body) => `\`\`\`python ${path}\n${body}\n\`\`\``,
+      banners: (path, body) => `==> ${path} <==\n${body}`,
+    };
+    for (const [name, layout] of Object.entries(layouts)) {
+      const files = ['billing/totals.py', 'shipping/orders.py', 'ui/colors.py'].map((path, index) => layout(path, code(`step${index}`))).join('\n\n');
+      const content = `Why does the total round wrong?\n\n${files}\n\n${closing}`;
+      const [segment] = pasted(content);
+      assert.ok(segment !== undefined, name);
+      assert.equal(content.slice(segment.end).trim(), closing, `${name}: the closing words are the user's`);
+      assert.equal(itemStarts(segment.text)?.length, 3, name);
+    }
+    // A fenced last file: whatever the user wrote after its fence is theirs, even a long paragraph.
+    const long = `Some context first:\n\n${['a.py', 'b.py', 'c.py'].map((path) => `${path}:\n\`\`\`python\n${code(path[0]!)}\n\`\`\``).join('\n\n')}\n\nwe run this in prod\non python 3.11\nwith uvloop`;
+    const [segment] = pasted(long);
+    assert.ok(long.slice(segment!.end).includes('with uvloop'));
+    // A last chunk's own lines of data are not taken for the user's words.
+    const chunks = Array.from({ length: 6 }, (_, index) => `[${index + 1}] kb-${index} · similarity 0.${9 - index}\n${'Refunds are prorated by month for annual plans. '.repeat(8)}`).join('\n\n');
+    const tail = `${chunks}\n\nid=7 score=0.42 path=kb/x.md`;
+    const [list] = pasted(`Refund window?\n\n${tail}`);
+    assert.ok(list!.text.endsWith('path=kb/x.md'));
+  });
 });

@@ -10,21 +10,23 @@
  *   ("Here is `src/app.py`:");
  * - the fence itself: ```` ```python src/app.py ````, ```` ```src/app.py ````,
  *   ```` ```python title="src/app.py" ````, ```` ```py:src/app.py ````;
- * - the fence's first line, as a comment: `# src/app.py`, `// File: src/app.ts`, `-- db/schema.sql`.
+ * - the fence's first line, as a comment: `# src/app.py`, `// File: src/app.ts`, `-- db/schema.sql`,
+ *   `// filepath: src/app.ts` (Copilot's own convention in the code it writes).
  *
  * A name counts only when it reads as a file path: an extension after a name with a letter in
  * it, no scheme, no spaces. Pure functions of the lines they are given.
  */
 
-/** A file path: optional folders, a name, an extension that starts with a letter (`app.py`, `src/a-b/c.test.ts`, `./x/y.rs`). */
-const PATH = /^(?:\.{1,2}\/|~\/|\/)?(?:[\w@.+-]+\/)*[\w@+-][\w@.+-]*\.[A-Za-z][\w]{0,9}$/;
+/** A file path: a root or drive, folders, a name, an extension that starts with a letter (`app.py`, `src/a-b/c.test.ts`, `./x/y.rs`, `c:\src\app.ts`). */
+const PATH = /^(?:[A-Za-z]:[\\/]|\.{1,2}[\\/]|~[\\/]|[\\/])?(?:[\w@.+-]+[\\/])*[\w@+-][\w@.+-]*\.[A-Za-z][\w]{0,9}$/;
 
 /** True when `token` reads as a file path (not a URL, a version number or a sentence's last word). */
 export function isFilePath(token: string): boolean {
   if (token.length > 240 || !PATH.test(token)) return false;
-  const name = token.slice(token.lastIndexOf('/') + 1, token.lastIndexOf('.'));
+  const folders = /[\\/]/.test(token);
+  const name = token.slice(Math.max(token.lastIndexOf('/'), token.lastIndexOf('\\')) + 1, token.lastIndexOf('.'));
   // A one-letter name with a one-letter extension outside any folder is prose ("e.g", "i.e").
-  return /[A-Za-z]/.test(name) && (token.includes('/') || name.length > 1 || token.length - token.lastIndexOf('.') > 2);
+  return /[A-Za-z]/.test(name) && (folders || name.length > 1 || token.length - token.lastIndexOf('.') > 2);
 }
 
 /** The plain forms: `src/app.py:`, `File: src/app.py`, `/abs/path/app.py` (a path with a folder), `==> src/app.py <==`. */
@@ -62,7 +64,7 @@ export function headerLinePath(line: string, next?: string): string | undefined 
 }
 
 /** A comment line that only names a file: `# src/app.py`, `// File: src/app.ts`, `-- schema.sql`, a C block comment or an HTML comment around the path. */
-const COMMENT_HEADER = new RegExp('^(?:#|//|--|;+|%|/\\*|<!--)\\s*(?:(?:File|Path|Filename):\\s*)?`?([^\\s`]+?)`?\\s*(?:\\*/|-->)?$', 'i');
+const COMMENT_HEADER = new RegExp('^(?:#|//|--|;+|%|/\\*|<!--)\\s*(?:(?:File|Path|Filename|filepath):\\s*)?`?([^\\s`]+?)`?\\s*(?:\\*/|-->)?$', 'i');
 
 /**
  * The path a fence names for the code in it: in its info string (```` ```python src/app.py ````,
@@ -75,7 +77,7 @@ export function fencePath(openLine: string, firstLine: string | undefined): stri
   const titled = /\b(?:title|file|filename|path)=["']?([^"'\s]+)["']?/i.exec(info)?.[1];
   if (titled !== undefined && isFilePath(titled)) return titled;
   for (const word of info.split(/\s+/)) {
-    const token = word.includes(':') && !/^\w+:\/\//.test(word) ? word.slice(word.indexOf(':') + 1) : word;
+    const token = word.includes(':') && !/^\w+:\/\//.test(word) && !/^[A-Za-z]:[\\/]/.test(word) ? word.slice(word.indexOf(':') + 1) : word;
     if (isFilePath(token) && !LANGUAGE_ONLY.test(token)) return token;
   }
   if (firstLine === undefined) return undefined;

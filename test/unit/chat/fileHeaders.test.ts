@@ -48,6 +48,10 @@ describe('file headers of pasted files', () => {
     assert.equal(fencePath('~~~ts', '// File: src/app.ts'), 'src/app.ts');
     assert.equal(fencePath('```python', '# billing/totals.py'), 'billing/totals.py');
     assert.equal(fencePath('```sql', '-- db/schema.sql'), 'db/schema.sql');
+    assert.equal(fencePath('```typescript', '// filepath: /work/app/src/server.ts'), '/work/app/src/server.ts');
+    // Copilot's own convention in the code blocks it writes: four backticks, a Windows path.
+    assert.equal(fencePath('````typescript', '// filepath: c:\\Users\\someone\\proj01\\example.ts'), 'c:\\Users\\someone\\proj01\\example.ts');
+    assert.equal(fencePath('```python c:\\src\\app.py', 'x = 1'), 'c:\\src\\app.py');
   });
 
   it('finds no path in a plain fence or a code comment', () => {
@@ -61,7 +65,7 @@ describe('file headers of pasted files', () => {
   });
 
   it('tells file paths from versions, URLs and words', () => {
-    for (const path of ['a.py', 'src/app.ts', './x/y.rs', '/etc/nginx/nginx.conf', 'tests/test_app.py', 'pkg/@scope/index.d.ts']) assert.ok(isFilePath(path), path);
+    for (const path of ['a.py', 'src/app.ts', './x/y.rs', '/etc/nginx/nginx.conf', 'tests/test_app.py', 'pkg/@scope/index.d.ts', 'c:\\src\\app.ts', '..\\lib\\util.js']) assert.ok(isFilePath(path), path);
     for (const token of ['1.2.3', 'python', 'http://x.com/a.py', 'a b.py', 'e.g', '.py', 'v1.2']) assert.ok(!isFilePath(token), token);
   });
 });

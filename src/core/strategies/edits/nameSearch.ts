@@ -50,7 +50,10 @@ export function nameGrams(name: string): Uint32Array {
 export function includesName(entry: IndexedText, name: string, grams: Uint32Array): boolean {
   const { text, blocks } = entry;
   if (blocks === undefined) return text.includes(name);
-  for (const block of blocks) {
+  // Indexed loops here and in holdsAll: this runs for every name in every message, and an
+  // iterator's result objects were a share of what a cold decision allocated.
+  for (let index = 0; index < blocks.length; index++) {
+    const block = blocks[index]!;
     if (!holdsAll(block, grams)) continue;
     const windowEnd = Math.min(text.length, block.end + name.length - 1);
     if (text.slice(block.start, windowEnd).includes(name)) return true;
@@ -60,8 +63,8 @@ export function includesName(entry: IndexedText, name: string, grams: Uint32Arra
 
 function holdsAll(block: Block, grams: Uint32Array): boolean {
   const { words, shift } = block;
-  for (const full of grams) {
-    const gram = full >>> shift;
+  for (let index = 0; index < grams.length; index++) {
+    const gram = grams[index]! >>> shift;
     if ((words[gram >>> 5]! & (1 << (gram & 31))) === 0) return false;
   }
   return true;

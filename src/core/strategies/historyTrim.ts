@@ -114,11 +114,22 @@ export function createHistoryTrim(): Strategy {
 class SeenIndex {
   private readonly names = new WeakMap<ChatMessage, Set<string>>();
   private readonly lines = new WeakMap<ChatMessage, Set<string>>();
+  /** Each part's text (a tool call's arguments as JSON), made once a message. */
+  private readonly texts = new WeakMap<ChatMessage, readonly string[]>();
+
+  private textsOf(message: ChatMessage): readonly string[] {
+    let texts = this.texts.get(message);
+    if (!texts) {
+      texts = message.parts.map(partText);
+      this.texts.set(message, texts);
+    }
+    return texts;
+  }
 
   namesOf(message: ChatMessage): Set<string> {
     let names = this.names.get(message);
     if (!names) {
-      names = visibleNames(message.parts.map(partText).join('\n'));
+      names = visibleNames(this.textsOf(message).join('\n'));
       this.names.set(message, names);
     }
     return names;
@@ -132,7 +143,7 @@ class SeenIndex {
   shows(message: ChatMessage, name: string): boolean {
     const names = this.names.get(message);
     if (names) return names.has(name);
-    if (!message.parts.some((part) => partText(part).includes(name))) return false;
+    if (!this.textsOf(message).some((text) => text.includes(name))) return false;
     return this.namesOf(message).has(name);
   }
 

@@ -106,7 +106,7 @@ function shortestEdit(a: readonly string[], aStart: number, aEnd: number, b: rea
  * one side with no equal line left to pair with on the other is deleted or inserted, so every
  * script has at least n + m − 2 × (the lines the two share, counted as multisets) steps. Most
  * outputs of comparable length that a near-duplicate check compares are not near at all, and
- * the search that found so walked the whole bound (nine in ten of the searches on a long
+ * the search that found so walked the whole bound (three in four of the searches on a long
  * session, nearly all of their time); counting lines says so at a fraction of that, and it
  * never turns away a pair the search would take.
  */

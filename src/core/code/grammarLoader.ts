@@ -76,7 +76,9 @@ export class GrammarLoader {
   }
 
   private async loadOnce(spec: LanguageSpec): Promise<LoadedGrammar> {
-    await initRuntime(this.assets.wasmPath(RUNTIME_FILE));
+    // Once the runtime is started (or starting) its file is not looked for again: finding it
+    // tests the disk, and initRuntime would answer with the runtime it has whatever the path.
+    await (runtimeReady ?? initRuntime(this.assets.wasmPath(RUNTIME_FILE)));
     const grammarPath = this.assets.wasmPath(spec.grammarFile);
     let compiled = compiledGrammars.get(grammarPath);
     if (!compiled) {

@@ -84,7 +84,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
     context.deadline.check();
     if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the sources were read');
     if (segment.messageIndex < context.frozenCount || segment.messageIndex >= context.freshStart || segment.isError) continue;
-    if (lineCount(segment.text) < options.minLines || context.stash.hasIssuedMarker(segment.text) || referenced.has(segment.key)) continue;
+    if (!hasLines(segment.text, options.minLines) || context.stash.hasIssuedMarker(segment.text) || referenced.has(segment.key)) continue;
     candidates.push({ segment, analysis: await analyzeSegment(segment) });
   }
   const counts = { sources: 0, outlined: 0, bodiesElided: 0, linesElided: 0, keptInFull: 0, keptForCache: 0, unknownLanguage: 0, parseFailed: 0, grammarFailed: 0 };
@@ -111,7 +111,7 @@ async function applyCodeGraph(analyzer: SourceAnalyzer, memo: MentionMemo, reque
   for (const segment of findToolOutputs(context.original)) {
     context.deadline.check();
     if (context.signal.aborted) return unchanged('strategy-cancelled', 'the time limit passed before the graph was built');
-    if (lineCount(segment.text) < 3) continue;
+    if (!hasLines(segment.text, 3)) continue;
     const analysis = await analyzeWith(analyzer, originalHints, segment, options);
     if (analysis.status !== 'parsed') continue;
     const entry: GraphSource = { id: segment.key, source: analysis.source, symbols: analysis.symbols };
@@ -279,10 +279,11 @@ function readOptions(raw: Readonly<Record<string, unknown>>): CodeGraphOptions {
   };
 }
 
-function lineCount(text: string): number {
+/** Whether the text has at least `wanted` lines, read only as far as that many. */
+function hasLines(text: string, wanted: number): boolean {
   let lines = 1;
-  for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
-  return lines;
+  for (let index = text.indexOf('\n'); index !== -1 && lines < wanted; index = text.indexOf('\n', index + 1)) lines++;
+  return lines >= wanted;
 }
 
 function uniqueProblems(problems: readonly string[]): string {

@@ -176,6 +176,7 @@ function maskSpans(value: string, contents: readonly WrittenContent[], options: 
     const end = content.span?.end ?? value.length;
     if (start < at || end <= start) continue;
     const original = value.slice(start, end);
+    if (!mayPay(original, content.summary, options.minSavedTokens, context)) continue;
     const names = options.keepNames ? unseenNames(original, value.slice(0, start) + value.slice(end), tally) : '';
     const input = { original, summary: content.summary, kind: EDIT_MASK_ID, ...(names ? { render: (marker: string) => `${marker}\nnames: ${names}` } : {}) };
     if (!savesEnough(original, context.stash.preview(input).replacement, options.minSavedTokens, context)) continue;
@@ -186,6 +187,21 @@ function maskSpans(value: string, contents: readonly WrittenContent[], options: 
     tally.handles.push(elision.handle);
   }
   return at === 0 ? value : out + value.slice(at);
+}
+
+/**
+ * False when masking `original` cannot save `minSaved` tokens whatever names line follows the
+ * marker, so the names are not looked for (most small edits do not pay). A content of 4096
+ * characters or more may pass {@link savesEnough} uncounted, so it is not judged here. A marker
+ * ends in `]` after its handle's last letter or digit, so with a line after it that `]` becomes
+ * `]\n` (still one piece, at least one token) and `names: …` adds a piece of its own: the
+ * replacement with names counts at least one token more than the marker alone, and one without
+ * names is the marker. If the marker alone leaves too little saved, so does every replacement.
+ */
+function mayPay(original: string, summary: string, minSaved: number, context: StrategyContext): boolean {
+  if (original.length >= 4096) return true;
+  const marker = context.stash.preview({ original, summary, kind: EDIT_MASK_ID }).replacement;
+  return context.tokens.count(original) - context.tokens.count(marker) >= minSaved;
 }
 
 /**

@@ -66,11 +66,16 @@ export function createHistoryTrim(): Strategy {
       let candidates = 0;
       // What the messages before the candidate show, gathered as far as a question needs (each
       // message once, in the form it goes out in), not looked up in every earlier message per name.
-      const asked = new Set<string>();
-      for (let index = context.frozenCount; index < context.freshStart; index++) {
-        if (messages[index]!.role === 'assistant') for (const name of seen.namesOf(messages[index]!)) asked.add(name);
-      }
-      const shown = new ShownSoFar(seen, messages, context.deadline, asked);
+      // The names questions may be about are the candidates' own, gathered on the first question:
+      // most candidates ask none (a message of tool calls, or nothing it could drop).
+      const askable = (): Set<string> => {
+        const asked = new Set<string>();
+        for (let index = context.frozenCount; index < context.freshStart; index++) {
+          if (request.messages[index]!.role === 'assistant') for (const name of seen.namesOf(request.messages[index]!)) asked.add(name);
+        }
+        return asked;
+      };
+      const shown = new ShownSoFar(seen, messages, context.deadline, askable);
       for (let index = context.frozenCount; index < context.freshStart; index++) {
         const message = messages[index]!;
         if (message.role !== 'assistant') continue;
@@ -109,14 +114,37 @@ export function createHistoryTrim(): Strategy {
 class SeenIndex {
   private readonly names = new WeakMap<ChatMessage, Set<string>>();
   private readonly lines = new WeakMap<ChatMessage, Set<string>>();
+  /** Each part's text (a tool call's arguments as JSON), made once a message. */
+  private readonly texts = new WeakMap<ChatMessage, readonly string[]>();
+
+  private textsOf(message: ChatMessage): readonly string[] {
+    let texts = this.texts.get(message);
+    if (!texts) {
+      texts = message.parts.map(partText);
+      this.texts.set(message, texts);
+    }
+    return texts;
+  }
 
   namesOf(message: ChatMessage): Set<string> {
     let names = this.names.get(message);
     if (!names) {
-      names = visibleNames(message.parts.map(partText).join('\n'));
+      names = visibleNames(this.textsOf(message).join('\n'));
       this.names.set(message, names);
     }
     return names;
+  }
+
+  /**
+   * Whether the message shows `name`, its names gathered only when its text holds the name: every
+   * name is a piece of the text (no name holds a line break, so each part is searched on its
+   * own), and a text without it cannot show it, which a plain search tells far more cheaply.
+   */
+  shows(message: ChatMessage, name: string): boolean {
+    const names = this.names.get(message);
+    if (names) return names.has(name);
+    if (!this.textsOf(message).some((text) => text.includes(name))) return false;
+    return this.namesOf(message).has(name);
   }
 
   /** Trimmed lines, and each again without a leading line number (`nl`, `cat -n`, `grep -n` output). */
@@ -148,6 +176,11 @@ class ShownSoFar {
   private readonly lines = new Set<string>();
   /** The names of `asked` the messages read so far show (see hasAskedName). */
   private readonly askedShown = new Set<string>();
+  /** The names questions are expected about, made once the direct lookups' budget is spent (see hasName). */
+  private asked: ReadonlySet<string> | undefined;
+  /** Message-by-message lookups made so far by {@link hasNameDirectly}, and how many may be. */
+  private directLookups = 0;
+  private readonly directBudget: number;
   private namesRead = 0;
   private askedRead = 0;
   private linesRead = 0;
@@ -155,30 +188,53 @@ class ShownSoFar {
 
   /**
    * @param messages the request's messages, those before the candidate in the form they go out in.
-   * @param asked the names questions are expected about (the candidates' own names): for these
+   * @param askable the names questions are expected about (the candidates' own names): for these
    *   only they are gathered, not every name of every earlier output (outputs carry thousands).
+   *   Called once, when the direct lookups' budget is spent.
    */
-  constructor(private readonly seen: SeenIndex, private readonly messages: readonly ChatMessage[], private readonly deadline: Deadline, private readonly asked: ReadonlySet<string> = new Set()) {}
+  constructor(private readonly seen: SeenIndex, private readonly messages: readonly ChatMessage[], private readonly deadline: Deadline, private readonly askable: () => ReadonlySet<string> = () => new Set()) {
+    this.directBudget = DIRECT_LOOKUPS_PER_MESSAGE * messages.length;
+  }
 
   /** Questions from now on are about the messages before `index`. */
   before(index: number): void {
     this.limit = index;
   }
 
+  /**
+   * Most requests ask few questions (a cold 100k-token session: one or two), and gathering
+   * `asked` reads the names of every candidate, whole files written by its tool calls included.
+   * So the first questions are answered by looking the name up in each earlier message's names,
+   * until that has cost a few lookups per message; from then on the unions answer, so the
+   * work stays linear in the request however many questions come. Both give the same answer.
+   */
   hasName(name: string): boolean {
-    return this.asked.has(name) ? this.hasAskedName(name) : this.hasAnyName(name);
+    if (this.asked === undefined && this.directLookups + this.limit <= this.directBudget) return this.hasNameDirectly(name);
+    const asked = (this.asked ??= this.askable());
+    return asked.has(name) ? this.hasAskedName(name, asked) : this.hasAnyName(name);
+  }
+
+  /** Whether a message before the limit shows the name, looked up in each in turn. */
+  private hasNameDirectly(name: string): boolean {
+    for (let index = 0; index < this.limit; index++) {
+      this.directLookups++;
+      const shown = this.seen.shows(this.messages[index]!, name);
+      this.deadline.check();
+      if (shown) return true;
+    }
+    return false;
   }
 
   /** The same answer as hasAnyName for a name of `asked`, gathering only those names from each message. */
-  private hasAskedName(name: string): boolean {
+  private hasAskedName(name: string, asked: ReadonlySet<string>): boolean {
     if (this.askedShown.has(name)) return true;
     while (this.askedRead < this.limit) {
       const names = this.seen.namesOf(this.messages[this.askedRead++]!);
       // Whichever of the two sets is smaller is walked.
-      if (names.size <= this.asked.size) {
-        for (const each of names) if (this.asked.has(each)) this.askedShown.add(each);
+      if (names.size <= asked.size) {
+        for (const each of names) if (asked.has(each)) this.askedShown.add(each);
       } else {
-        for (const each of this.asked) if (names.has(each)) this.askedShown.add(each);
+        for (const each of asked) if (names.has(each)) this.askedShown.add(each);
       }
       this.deadline.check();
       if (names.has(name)) return true;
@@ -209,6 +265,14 @@ class ShownSoFar {
   }
 }
 
+/**
+ * Lookups per message of the request that questions may cost before ShownSoFar gathers its
+ * unions. A lookup may search a message's text; at 16 a session that asks many questions (the
+ * scaling bench's shape at 1M tokens) spent a third more in history_trim than with the unions
+ * alone, at 4 about the same, and a cold 100k-token session's one or two questions still fit.
+ */
+const DIRECT_LOOKUPS_PER_MESSAGE = 4;
+
 /** `  267\t`, `267:`, `267 |` and `path/to/file.py:267:` before a listed line. */
 const LEADING_LINE_NUMBER = /^(?:[^\s:]+:)?\d+(?:\t|:|\s*\|)/;
 
@@ -219,9 +283,13 @@ interface TrimmedMessage {
 }
 
 function trimMessage(message: ChatMessage, earlier: ShownSoFar, options: HistoryTrimOptions, context: StrategyContext): TrimmedMessage | undefined {
-  // Names the message's own actions show (tool-call arguments) count as visible for its text.
-  const ownActionNames = visibleNames(message.parts.filter((part) => part.type === 'tool_call').map(partText).join('\n'));
-  const seenBefore = (name: string): boolean => ownActionNames.has(name) || earlier.hasName(name);
+  // Names the message's own actions show (tool-call arguments) count as visible for its text;
+  // read on the first question (most messages ask none, and arguments carry whole files).
+  let ownActionNames: Set<string> | undefined;
+  const seenBefore = (name: string): boolean => {
+    ownActionNames ??= visibleNames(message.parts.filter((part) => part.type === 'tool_call').map(partText).join('\n'));
+    return ownActionNames.has(name) || earlier.hasName(name);
+  };
   const shownBefore = (line: string): boolean => earlier.hasLine(line);
   let parts: Part[] | undefined;
   const handles: string[] = [];

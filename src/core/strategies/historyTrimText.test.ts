@@ -125,6 +125,39 @@ describe('history_trim names', () => {
   });
 });
 
+describe('history_trim mentioned names', () => {
+  it('reads a token as a name as the expressions that define it do, on any mix of digits, cases and separators', () => {
+    // The definition, as expressions: a prose word is a name when it is snake_case, camelCase,
+    // dotted or slashed, a call, or a number of two digits or more (inline code aside).
+    const notNames = new Set(['e.g', 'i.e', 'etc', 'vs']);
+    const looksLikeName = (token: string, after: string | undefined): boolean => {
+      if (notNames.has(token.toLowerCase())) return false;
+      if (/^\d+$/.test(token)) return token.length >= 2;
+      if (/^\d/.test(token)) return true;
+      if (after === '(') return true;
+      if (token.includes('_') || token.includes('::') || token.includes('/') || token.includes('\\')) return true;
+      if (/[a-z][A-Z]/.test(token) || /^[A-Z]{2,}\d/.test(token)) return true;
+      return /[A-Za-z0-9]\.[A-Za-z_]/.test(token);
+    };
+    const reference = (text: string): string[] => {
+      const names: string[] = [];
+      for (const match of text.matchAll(/[A-Za-z0-9_$]+(?:(?:::|[./:\\-])[A-Za-z0-9_$]+)*/g)) {
+        const token = match[0];
+        const end = match.index + token.length;
+        const plainWord = /^[A-Za-z]+$/.test(token);
+        const name = plainWord ? (text[end] === '(' || /[a-z][A-Z]/.test(token)) && !notNames.has(token.toLowerCase()) : looksLikeName(token, text[end]);
+        if (name && !names.includes(token)) names.push(token);
+      }
+      return names;
+    };
+    const piece = fc.constantFrom('a', 'B', 'AB', 'e', 'g', 'I', 'vs', 'Etc', '1', '42', '0', '_', '$', ':', '::', '.', '/', '\\', '-', ' ', '(', 'x');
+    fc.assert(fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+      const text = pieces.join('');
+      assert.deepEqual(mentionedNames(text), reference(text));
+    }), { numRuns: 3_000, seed: 26 });
+  });
+});
+
 describe('history_trim conclusions', () => {
   it('recognizes findings, outcomes and decisions', () => {
     for (const sentence of ['The reproduction script confirms the issue.', 'So the bug is in `_cstack`.', 'All tests passed.', 'It raises a TypeError.', 'Instead, I will patch the caller.', 'Therefore the matrix is wrong.', "I've changed the loader to return early."]) {

@@ -50,7 +50,10 @@ export function nameGrams(name: string): Uint32Array {
 export function includesName(entry: IndexedText, name: string, grams: Uint32Array): boolean {
   const { text, blocks } = entry;
   if (blocks === undefined) return text.includes(name);
-  for (const block of blocks) {
+  // Indexed loops here and in holdsAll: this runs for every name in every message, and an
+  // iterator's result objects were a share of what a cold decision allocated.
+  for (let index = 0; index < blocks.length; index++) {
+    const block = blocks[index]!;
     if (!holdsAll(block, grams)) continue;
     const windowEnd = Math.min(text.length, block.end + name.length - 1);
     if (text.slice(block.start, windowEnd).includes(name)) return true;
@@ -60,8 +63,8 @@ export function includesName(entry: IndexedText, name: string, grams: Uint32Arra
 
 function holdsAll(block: Block, grams: Uint32Array): boolean {
   const { words, shift } = block;
-  for (const full of grams) {
-    const gram = full >>> shift;
+  for (let index = 0; index < grams.length; index++) {
+    const gram = grams[index]! >>> shift;
     if ((words[gram >>> 5]! & (1 << (gram & 31))) === 0) return false;
   }
   return true;
@@ -83,18 +86,39 @@ export class NameIndex {
 }
 
 function blocksOf(text: string): Block[] {
+  // One buffer holds every block's set (a view each): a typed array per block was an allocation
+  // of its own outside the heap, a hundred and more per long request.
+  let total = 0;
+  for (let start = 0; start < text.length; start += BLOCK_CHARS) total += (1 << blockBits(text, start)) / 32;
+  const buffer = new Uint32Array(total);
   const blocks: Block[] = [];
+  let offset = 0;
   for (let start = 0; start < text.length; start += BLOCK_CHARS) {
     const end = Math.min(text.length, start + BLOCK_CHARS);
     const setEnd = Math.min(text.length - 2, end + OVERLAP);
-    const bits = Math.min(20, Math.max(12, Math.round(Math.log2((setEnd - start + 2) * 8))));
+    const bits = blockBits(text, start);
+    const size = (1 << bits) / 32;
     const shift = 32 - bits;
-    const words = new Uint32Array((1 << bits) / 32);
+    const words = buffer.subarray(offset, offset + size);
+    offset += size;
+    // gramAt, with the three characters carried from one position to the next (one read each).
+    let second = text.charCodeAt(start);
+    let third = text.charCodeAt(start + 1);
     for (let at = start; at < setEnd; at++) {
-      const gram = gramAt(text, at) >>> shift;
+      const first = second;
+      second = third;
+      third = text.charCodeAt(at + 2);
+      const gram = ((Math.imul(first, 0x9e3779b1) ^ Math.imul(second, 0x85ebca77) ^ Math.imul(third, 0xc2b2ae3d)) >>> 0) >>> shift;
       words[gram >>> 5]! |= 1 << (gram & 31);
     }
     blocks.push({ start, end, shift, words });
   }
   return blocks;
+}
+
+/** The size, as a power of two, of the set of the block starting at `start`: about eight bits a character, 2^12 to 2^20 bits. */
+function blockBits(text: string, start: number): number {
+  const end = Math.min(text.length, start + BLOCK_CHARS);
+  const setEnd = Math.min(text.length - 2, end + OVERLAP);
+  return Math.min(20, Math.max(12, Math.round(Math.log2((setEnd - start + 2) * 8))));
 }

@@ -103,7 +103,7 @@ export function forEachMentionedName(sentence: string, visit: (name: string) => 
     if (!pieces && lettersOnly(prose, start, end)) {
       if (prose.charCodeAt(end) !== OPEN_PAREN && !hasLowerUpper(prose, start, end)) return true;
       const token = prose.slice(start, end);
-      if (!NOT_NAMES.has(token.toLowerCase())) offer(token);
+      if (!isNotName(token)) offer(token);
       return going;
     }
     const token = prose.slice(start, end);
@@ -131,16 +131,58 @@ function hasLowerUpper(text: string, start: number, end: number): boolean {
   return false;
 }
 
-/** Identifier-like in prose: snake_case, camelCase, dotted or slashed, a call, or a number of two digits or more. */
+/**
+ * Identifier-like in prose: snake_case, camelCase, dotted or slashed, a call, or a number of two
+ * digits or more. Read from the token's characters (what /^\d+$/, /^\d/, /[a-z][A-Z]/,
+ * /^[A-Z]{2,}\d/ and /[A-Za-z0-9]\.[A-Za-z_]/ find): this runs on most words of a written file
+ * edit_mask reads, where five expressions a word were a good part of its cost.
+ */
 function looksLikeName(token: string, after: string | undefined): boolean {
-  if (NOT_NAMES.has(token.toLowerCase())) return false;
-  if (/^\d+$/.test(token)) return token.length >= 2;
-  if (/^\d/.test(token)) return true;
+  if (isNotName(token)) return false;
+  const first = token.charCodeAt(0);
+  if (isDigit(first)) {
+    // All digits: a number of two or more; a digit and then something else: a name.
+    for (let at = 1; at < token.length; at++) if (!isDigit(token.charCodeAt(at))) return true;
+    return token.length >= 2;
+  }
   if (after === '(') return true;
   if (token.includes('_') || token.includes('::') || token.includes('/') || token.includes('\\')) return true;
-  if (/[a-z][A-Z]/.test(token) || /^[A-Z]{2,}\d/.test(token)) return true;
+  if (hasLowerUpper(token, 0, token.length) || capitalsThenDigit(token)) return true;
   // Dotted words: module.attr, file.py; but not a hyphenated English word ("built-in").
-  return /[A-Za-z0-9]\.[A-Za-z_]/.test(token);
+  return hasDottedWord(token);
+}
+
+/** One of the plain words NOT_NAMES holds, in any case (none is longer than three characters). */
+function isNotName(token: string): boolean {
+  return token.length <= 3 && NOT_NAMES.has(token.toLowerCase());
+}
+
+/** [0-9] (what \d is without the u flag). */
+function isDigit(code: number): boolean {
+  return code >= 48 && code <= 57;
+}
+
+function isUpper(code: number): boolean {
+  return code >= 65 && code <= 90;
+}
+
+/** Two or more capitals from the start, then a digit (/^[A-Z]{2,}\d/). */
+function capitalsThenDigit(token: string): boolean {
+  let at = 0;
+  while (at < token.length && isUpper(token.charCodeAt(at))) at++;
+  return at >= 2 && isDigit(token.charCodeAt(at));
+}
+
+/** A letter or digit, a dot, then a letter or underscore (/[A-Za-z0-9]\.[A-Za-z_]/). */
+function hasDottedWord(token: string): boolean {
+  for (let dot = token.indexOf('.', 1); dot !== -1; dot = token.indexOf('.', dot + 1)) {
+    const before = token.charCodeAt(dot - 1);
+    const after = token.charCodeAt(dot + 1);
+    const beforeOk = isDigit(before) || isUpper(before) || (before >= 97 && before <= 122);
+    const afterOk = isUpper(after) || (after >= 97 && after <= 122) || after === 95;
+    if (beforeOk && afterOk) return true;
+  }
+  return false;
 }
 
 /** Most pieces of one token whose runs are names (a very long dotted chain stays cheap). */

@@ -48,4 +48,25 @@ describe('diffLines', () => {
       { numRuns: 300, seed: 42 },
     );
   });
+
+  it('gives a diff exactly when the shortest edit script fits the bound, and that script (property)', () => {
+    // The shortest script's length from the longest common subsequence, by the textbook table.
+    const shortest = (before: readonly string[], after: readonly string[]): number => {
+      const table = Array.from({ length: before.length + 1 }, () => new Array<number>(after.length + 1).fill(0));
+      for (let i = 1; i <= before.length; i++) {
+        for (let j = 1; j <= after.length; j++) table[i]![j] = before[i - 1] === after[j - 1] ? table[i - 1]![j - 1]! + 1 : Math.max(table[i - 1]![j]!, table[i]![j - 1]!);
+      }
+      return before.length + after.length - 2 * table[before.length]![after.length]!;
+    };
+    const line = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 24 }), fc.array(line, { maxLength: 24 }), fc.nat({ max: 30 }), (before, after, bound) => {
+        const distance = shortest(before, after);
+        const diff = diffLines(before, after, bound);
+        assert.equal(diff !== undefined, distance <= bound);
+        if (diff) assert.equal(diff.changedLines, distance);
+      }),
+      { numRuns: 2_000, seed: 26 },
+    );
+  });
 });

@@ -4,7 +4,10 @@
  * from its progress row (or its first failure's rule) to its verdict after `Ran N tests in Xs`
  * (`OK`, `FAILED (errors=6, skipped=2)`). Their header paragraphs (platform, plugins, package
  * versions), the test sources quoted in their failures and their tracebacks read as prose or as
- * a stack trace paragraph by paragraph; the banners say where the run begins and ends.
+ * a stack trace paragraph by paragraph; the banners say where the run begins and ends. Jest's
+ * (and Vitest's jest-style) console output runs from its first ` PASS  src/a.test.ts` or
+ * ` FAIL  …` suite line to its `Tests: … total` line and the `Snapshots:`, `Time:` and `Ran all
+ * test suites.` lines under it; a failure's code frame and blank lines in between stay inside.
  */
 import type { BulkSpan } from './pastedBulk';
 
@@ -19,9 +22,14 @@ const UNITTEST_START = /^(?:[.sxuEF]+[ \t]*\n)?={20,}[ \t]*\n(?:ERROR|FAIL): \S/
 /** Ran's line for a run that printed no failure: the progress row right above the rule of `-`. */
 const UNITTEST_QUIET_START = /^[.sxuEF]+[ \t]*\n-{20,}[ \t]*\n$/m;
 
-/** Spans of pytest and unittest runs pasted in `text`, each from where the run starts to its closing count line. */
+/** A jest suite line: ` PASS  src/cart.test.ts`, `FAIL src/refund.test.ts (5.1 s)`. */
+const JEST_SUITE = /^ ?(?:PASS|FAIL) {1,2}\S+[^\n]*$/m;
+/** Jest's closing summary: the `Tests:` count line and the `Snapshots:`, `Time:` and `Ran all test suites` lines under it. */
+const JEST_END = /^Tests: +[^\n]*\b\d+ total[ \t]*(?:\n(?:Snapshots:|Time:|Ran all test suites)[^\n]*)*/gm;
+
+/** Spans of pytest, unittest and jest runs pasted in `text`, each from where the run starts to its closing count line. */
 export function pastedTestRunSpans(text: string): BulkSpan[] {
-  const spans = [...pytestSpans(text), ...unittestSpans(text)].sort((a, b) => a.start - b.start);
+  const spans = [...pytestSpans(text), ...unittestSpans(text), ...jestSpans(text)].sort((a, b) => a.start - b.start);
   return spans.filter((span, index) => index === 0 || span.start >= spans[index - 1]!.end);
 }
 
@@ -49,6 +57,18 @@ function pytestSpans(text: string): BulkSpan[] {
     if (end === null) continue;
     const stop = index + (end.index ?? 0) + end[0].length;
     spans.push({ start: index, end: stop });
+    from = stop;
+  }
+  return spans;
+}
+
+function jestSpans(text: string): BulkSpan[] {
+  const spans: BulkSpan[] = [];
+  let from = 0;
+  for (const end of text.matchAll(JEST_END)) {
+    const stop = (end.index ?? 0) + end[0].length;
+    const start = JEST_SUITE.exec(text.slice(from, end.index ?? 0));
+    if (start !== null) spans.push({ start: from + (start.index ?? 0), end: stop });
     from = stop;
   }
   return spans;

@@ -106,3 +106,49 @@ describe('a unittest run pasted without a fence', () => {
     assert.deepEqual(pastedTestRunSpans('The log said\nRan 6 tests in 0.021s\n\nOK\nand then nothing.'), []);
   });
 });
+
+/** A jest console run: passing suites around one failure with its code frame, the summary lines at the end. */
+const JEST_RUN = [
+  ' PASS  src/cart.test.ts',
+  ...Array.from({ length: 10 }, (_, index) => `  ✓ cart case ${index} adds up (${index + 1} ms)`),
+  ' FAIL  src/refund.test.ts',
+  '  refunds',
+  '    ✓ refunds in full (2 ms)',
+  '    ✕ rounds to cents (5 ms)',
+  '',
+  '  ● refunds › rounds to cents',
+  '',
+  '    expect(received).toBe(expected) // Object.is equality',
+  '',
+  '    Expected: 1000',
+  '    Received: 999',
+  '',
+  '    > 88 |   expect(refund.cents).toBe(1000);',
+  '         |                        ^',
+  '',
+  '      at Object.<anonymous> (src/refund.test.ts:88:21)',
+  '',
+  ' PASS  src/tax.test.ts',
+  ...Array.from({ length: 10 }, (_, index) => `  ✓ tax case ${index} rounds (${index + 1} ms)`),
+  '',
+  'Test Suites: 1 failed, 2 passed, 3 total',
+  'Tests:       1 failed, 21 passed, 22 total',
+  'Snapshots:   0 total',
+  'Time:        2.314 s',
+  'Ran all test suites.',
+].join('\n');
+
+describe('a jest run pasted without a fence', () => {
+  it('is one span from its first suite line to its summary, the failure\'s frame and blank lines inside, the words around it left to the user', () => {
+    const content = `Which test fails and why?\n\n${JEST_RUN}\n\nThanks!`;
+    const segments = findToolOutputs(parseRequest({ model: 'm', messages: [{ role: 'system', content: 's' }, { role: 'user', content }] }));
+    assert.equal(segments.length, 1);
+    assert.equal(segments[0]!.text, JEST_RUN);
+  });
+
+  it('takes nothing without the summary, nor a summary with no suite line above it', () => {
+    assert.deepEqual(pastedTestRunSpans(JEST_RUN.split('\n').slice(0, -5).join('\n')), []);
+    assert.deepEqual(pastedTestRunSpans('Tests:       1 failed, 21 passed, 22 total'), []);
+  });
+});
+

@@ -5,7 +5,7 @@
  * (`OK`, `FAILED (errors=6, skipped=2)`). Their header paragraphs (platform, plugins, package
  * versions), the test sources quoted in their failures and their tracebacks read as prose or as
  * a stack trace paragraph by paragraph; the banners say where the run begins and ends. Jest's
- * (and Vitest's jest-style) console output runs from its first ` PASS  src/a.test.ts` or
+ * console output runs from its first ` PASS  src/a.test.ts` or
  * ` FAIL  …` suite line to its `Tests: … total` line and the `Snapshots:`, `Time:` and `Ran all
  * test suites.` lines under it; a failure's code frame and blank lines in between stay inside.
  */

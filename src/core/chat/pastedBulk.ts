@@ -8,6 +8,7 @@ import { detectContentFormat } from '../content/detect';
 import { dataLineKind, dataLineShare } from '../content/dataLines';
 import { apartFromReports, xmlReportEnd } from './pastedReports';
 import { fencePath, headerLinePath } from './fileHeaders';
+import { pastedFile } from './pastedFiles';
 
 /** A span of pasted bulk inside a text. */
 export interface BulkSpan {
@@ -233,7 +234,7 @@ function itemList(text: string, region: BulkSpan): { span: BulkSpan; items: read
   // The last item runs to the region's end, less what the user wrote after it: everything after
   // a last file's closing fence, or a closing paragraph of their own (a question, or a few lines
   // that read as sentences: "Thanks, this is urgent.").
-  let end = kind === 'file' ? fenceCloseEnd(text, last, region.end) ?? region.end : region.end;
+  let end = kind === 'file' ? fileFenceEnd(text, last, region.end) ?? region.end : region.end;
   const tail = paragraphs(text, last, end);
   const closing = tail[tail.length - 1];
   if (tail.length > 1 && closing !== undefined && isUsersClosing(closing.text)) end = tail[tail.length - 2]!.end;
@@ -247,29 +248,11 @@ function isUsersClosing(paragraph: string): boolean {
   return /\?\s*$/.test(paragraph) || paragraph.split('\n').every((line) => isSentence(line));
 }
 
-/**
- * Where the fence of a file item that opens within its first three lines closes (the offset after
- * its closing line), when something follows it before `to`; else undefined.
- */
-function fenceCloseEnd(text: string, from: number, to: number): number | undefined {
-  const lines = text.slice(from, to).split('\n');
-  let offset = from;
-  for (let index = 0; index < Math.min(3, lines.length); index++) {
-    const open = /^(```+|~~~+)/.exec(lines[index]!);
-    if (open !== null) {
-      let closeAt = offset + lines[index]!.length + 1;
-      for (let next = index + 1; next < lines.length; next++) {
-        if (lines[next]!.startsWith(open[1]!)) {
-          const end = closeAt + lines[next]!.length;
-          return text.slice(end, to).trim() === '' ? undefined : end;
-        }
-        closeAt += lines[next]!.length + 1;
-      }
-      return undefined;
-    }
-    offset += lines[index]!.length + 1;
-  }
-  return undefined;
+/** Where a last pasted file's closing fence line ends, when something follows it before `to`; else undefined. */
+function fileFenceEnd(text: string, from: number, to: number): number | undefined {
+  const fenceEnd = pastedFile(text.slice(from, to))?.fenceEnd;
+  if (fenceEnd === undefined) return undefined;
+  return text.slice(from + fenceEnd, to).trim() === '' ? undefined : from + fenceEnd;
 }
 
 /**

@@ -3,7 +3,12 @@
  * in ../shared/data/clients/claude-code/spotter, cut at the request nearest 100k tokens):
  *
  * - cold: a first decision of the whole conversation (no memo, a fresh token counter and
- *   stash; the process itself warmed up on another conversation), in ms per 10k tokens;
+ *   stash), in ms per 10k tokens. The process is warmed as a running host would be, on eight
+ *   requests spread through the other session (compiled code, loaded grammars, o200k's piece
+ *   table). Each run decides a fresh copy of the conversation whose texts differ from every
+ *   other run's by trailing spaces, so nothing Herald remembers per object or per text (hashes,
+ *   formats, terms, spans) carries from one run to the next: every run is as cold as a
+ *   conversation the process has never seen;
  * - warm: the next turn once the prefix is decided (the same pipeline, one reply and its tool
  *   results more), in ms.
  *
@@ -29,8 +34,11 @@ function newPipeline(tokens = new TokenCounter(200_000)): { pipeline: Pipeline; 
   return { pipeline: new Pipeline(createStrategies(), {}, { stash, tokens }), tokens };
 }
 
-/** The request nearest the target size, and the one after it (the next turn). */
-function conversation(): { warmup: ChatRequest; request: ChatRequest; next: ChatRequest; tokens: number } {
+/** How many requests of the other session warm the process before the runs. */
+const WARMUP_REQUESTS = 8;
+
+/** The request nearest the target size, the one after it (the next turn), and the warm-up requests. */
+function conversation(): { warmups: ChatRequest[]; request: ChatRequest; next: ChatRequest; tokens: number } {
   const sessions = claudeCodeSpotterMainFiles().map(loadClaudeCodeSession);
   const counter = new TokenCounter(200_000);
   const main = sessions[0]!.requests.filter((entry) => !entry.summarization);
@@ -40,15 +48,26 @@ function conversation(): { warmup: ChatRequest; request: ChatRequest; next: Chat
     if (Math.abs(counter.countRequest(entry.request) - TARGET_TOKENS) < Math.abs(counter.countRequest(main[best]!.request) - TARGET_TOKENS)) best = index;
   });
   const other = sessions[1]!.requests.filter((entry) => !entry.summarization);
-  return { warmup: other[Math.floor(other.length / 2)]!.request, request: main[best]!.request, next: main[best + 1]!.request, tokens: counter.countRequest(main[best]!.request) };
+  const warmups = Array.from({ length: WARMUP_REQUESTS }, (_, index) => other[Math.floor(((index + 1) * (other.length - 1)) / (WARMUP_REQUESTS + 1))]!.request);
+  return { warmups, request: main[best]!.request, next: main[best + 1]!.request, tokens: counter.countRequest(main[best]!.request) };
+}
+
+/**
+ * A copy of `request` made of new objects, every text (a text part's, a tool result's) ending
+ * in `spaces` more spaces: the same work for every strategy, but no memo keyed by an object or
+ * a text has seen it.
+ */
+function freshCopy(request: ChatRequest, spaces: number): ChatRequest {
+  const tail = ' '.repeat(spaces);
+  return JSON.parse(JSON.stringify(request), (key, value: unknown) => (key === 'text' && typeof value === 'string' ? value + tail : value)) as ChatRequest;
 }
 
 export async function bench(): Promise<BenchReport> {
   if (!hasSharedData()) return { title: 'Pipeline speed on a 100k-token conversation', lines: ['skipped: ../shared/data is absent'] };
   const runs = Number(process.env.HERALD_BENCH_SPEED_RUNS ?? 7);
-  const { warmup, request, next, tokens } = conversation();
+  const { warmups, request, next, tokens } = conversation();
   // JIT, grammars and tokenizer tables loaded on another conversation first, as in a running host.
-  for (let index = 0; index < 2; index++) await newPipeline().pipeline.run(warmup);
+  for (const warmup of warmups) await newPipeline().pipeline.run(warmup);
   const cold: number[] = [];
   const warm: number[] = [];
   const coldCpu: number[] = [];
@@ -60,12 +79,13 @@ export async function bench(): Promise<BenchReport> {
   };
   for (let run = 0; run < runs; run++) {
     const { pipeline } = newPipeline();
+    const [fresh, freshNext] = [freshCopy(request, run + 1), freshCopy(next, run + 1)];
     let started = process.cpuUsage();
-    const first = await pipeline.run(request);
+    const first = await pipeline.run(fresh);
     coldCpu.push(cpuMs(started));
     cold.push(first.durationMs);
     started = process.cpuUsage();
-    const second = await pipeline.run(next);
+    const second = await pipeline.run(freshNext);
     warmCpu.push(cpuMs(started));
     warm.push(second.durationMs);
     replayed = second.replayedMessages;

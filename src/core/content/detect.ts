@@ -2,7 +2,7 @@
  * Format detection: the command or path hint first (the command that printed the text is
  * the best evidence), then the content's shape. Looks at a bounded sample only.
  */
-import { bookkeepingKey } from './bookkeeping';
+import { bookkeepingKeys } from './bookkeeping';
 import { isFrameLine } from './stackTrace';
 import { looksLikeTestReport } from './testReports';
 import type { ContentFormat, ContentHint } from './types';
@@ -94,7 +94,7 @@ function fromShape(text: string, sample: string): ContentFormat {
   if (nonBlank.length >= 5 && share(looksLikeLogLine) >= 0.6) return 'log';
   // Structured logging: one JSON object per line with a level, message or time field.
   if (nonBlank.length >= 5 && share((line) => /^\{.*\}$/.test(line.trim()) && /"(?:level|lvl|severity|msg|message|time|ts|timestamp|@timestamp)"\s*:/.test(line)) >= 0.8) return 'log';
-  if (nonBlank.length >= 10 && share((line) => /\d/.test(line)) >= 0.5 && repetitionShare(nonBlank) >= 0.5) return 'log';
+  if (nonBlank.length >= 10 && share((line) => /\d/.test(line)) >= 0.5 && repeatsHalf(nonBlank)) return 'log';
   if (text.length >= 2_000 && (startsAsDocument(trimmed) || isMinified(sample)) && isMarkupDense(sample)) return 'html';
   return 'text';
 }
@@ -240,7 +240,19 @@ function looksLikeLogLine(line: string): boolean {
   return line.length <= 4_000 && (LOG_LINE_START.some((pattern) => pattern.test(line)) || /^\s+at |^\s+\.\.\. \d+ more|^Caused by/.test(line));
 }
 
-function repetitionShare(lines: readonly string[]): number {
-  const keys = new Set(lines.map(bookkeepingKey));
-  return 1 - keys.size / lines.length;
+/**
+ * Whether at least half the lines repeat another's bookkeeping key. Keys are made a batch at a
+ * time and the count stops once more than half are distinct: most texts (a file read, a listing)
+ * repeat little and are settled halfway.
+ */
+function repeatsHalf(lines: readonly string[]): boolean {
+  const keys = new Set<string>();
+  for (let first = 0; first < lines.length; first += REPEAT_BATCH) {
+    for (const key of bookkeepingKeys(lines.slice(first, first + REPEAT_BATCH))) keys.add(key);
+    if (keys.size > lines.length / 2) return false;
+  }
+  return 1 - keys.size / lines.length >= 0.5;
 }
+
+/** Lines keyed at a time by {@link repeatsHalf}. */
+const REPEAT_BATCH = 64;

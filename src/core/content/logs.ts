@@ -6,7 +6,7 @@
  * value, every value listed; else, like stack traces, only with repeats identical but for
  * bookkeeping (see `bookkeepingKey`).
  */
-import { bookkeepingKey, isSevereLine } from './bookkeeping';
+import { bookkeepingKeys, isSevereLine } from './bookkeeping';
 import { lineTemplate, SlotCounts, type LineTemplate } from './logTemplates';
 import { splitLines, stripAnsi, trailingNewline } from './limits';
 import { cleanResult, type CleanResult } from './types';
@@ -25,6 +25,9 @@ function isContinuation(line: string): boolean {
   return /^[ \t]/.test(line) || line.startsWith('Caused by') || line === '}' || line === ']';
 }
 
+/** Entries whose keys are made in one batch. */
+const KEYED_ENTRIES = 2_048;
+
 /** Groups lines into entries, one per logged event. */
 export function logEntries(lines: readonly string[]): LogEntry[] {
   const entries: LogEntry[] = [];
@@ -34,9 +37,17 @@ export function logEntries(lines: readonly string[]): LogEntry[] {
     if (last !== undefined && line.trim() !== '' && isContinuation(line) && last.lines.length < 200) last.lines.push(line);
     else entries.push({ lines: [line], key: '', severe: false, count: 1 });
   }
-  for (const entry of entries) {
-    entry.key = entry.lines.map(bookkeepingKey).join('\n');
-    entry.severe = entry.lines.some(isSevereLine);
+  // Keys are made for a few thousand lines at a time (one pattern pass over them all), the deadline checked between.
+  for (let first = 0; first < entries.length; first += KEYED_ENTRIES) {
+    checkDeadline();
+    const batch = entries.slice(first, first + KEYED_ENTRIES);
+    const keys = bookkeepingKeys(batch.flatMap((entry) => entry.lines));
+    let at = 0;
+    for (const entry of batch) {
+      entry.key = keys.slice(at, at + entry.lines.length).join('\n');
+      at += entry.lines.length;
+      entry.severe = entry.lines.some(isSevereLine);
+    }
   }
   return entries;
 }

@@ -257,6 +257,8 @@ function resultToItem(part: Extract<Part, { type: 'tool_result' }>, type: 'funct
 }
 
 function toolFromResponses(value: unknown): ToolDefinition {
+  // A namespace tool (a group of functions, Codex's `multi_agent_v1`) goes out as it came, under its name.
+  if (isObject(value) && value.type === 'namespace' && typeof value.name === 'string' && value.name !== '') return { name: value.name, extra: { $raw: value } };
   if (!isObject(value) || typeof value.name !== 'string' || (value.type !== 'function' && value.type !== 'custom')) return { name: '', extra: { $raw: value } };
   const schemaField = value.type === 'function' ? 'parameters' : undefined;
   const extra: JsonObject = { ...(restOf(value, ['name', 'description', ...(schemaField ? [schemaField] : [])]) ?? {}) };

@@ -9,6 +9,7 @@
  */
 import type { ChatRequest, ToolDefinition } from '../chat/types';
 import { CATALOG_TOOL_NAME, requestedNames } from '../strategies/catalog/catalogTool';
+import { namespaceOwners } from '../strategies/catalog/namespaceTools';
 import type { OwnTool, OwnToolAnswer } from './ownTool';
 
 export { CATALOG_TOOL_NAME };
@@ -18,8 +19,10 @@ export const loadToolsTool: OwnTool = {
   // Only the strategy offers it (its description is the catalog it decided).
   offer: () => undefined,
   answer: async (input, context): Promise<OwnToolAnswer> => {
-    const names = requestedNames(input);
     const callerTools = new Map(context.original.tools.map((tool) => [tool.name, tool]));
+    // A function of a namespace tool loads the namespace it belongs to.
+    const owners = namespaceOwners(context.original.tools);
+    const names = [...new Set(requestedNames(input).map((name) => (callerTools.has(name) ? name : (owners.get(name) ?? name))))];
     const offered = new Set(context.request.tools.map((tool) => tool.name));
     const unknown = names.filter((name) => !callerTools.has(name));
     const already = names.filter((name) => callerTools.has(name) && offered.has(name));

@@ -235,6 +235,24 @@ describe('tool_catalog', () => {
     assert.ok((await kept('Use a workflow to audit the codebase.')).includes('Workflow'), 'its name keeps it');
   });
 
+  it('catalogues a Responses namespace tool as one entry, byte for byte when it comes back, and keeps it whole once one of its functions is called', async () => {
+    const fn = (name: string, words: string) => ({ type: 'function', name, description: `${words} ${'It reports progress and status back to the caller as it goes. '.repeat(4)}`, strict: false, parameters: { type: 'object', properties: { target: { type: 'string', description: 'The id the call acts on.' }, message: { type: 'string', description: 'What to send.' } }, required: ['target'] } });
+    const namespace = { type: 'namespace', name: 'crew_v1', description: 'Tools for spawning and managing helpers.', tools: [fn('spawn_helper', 'Starts a helper on a task.'), fn('wait_helper', 'Waits for a helper to finish.'), fn('close_helper', 'Closes a helper.')] };
+    const body = (input: unknown[]) => ({ model: 'gpt-5.1-codex', input, tools: [{ type: 'function', name: 'exec_command', description: 'Runs a command.', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } }, namespace] });
+    const ask = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Count the lines of the orders file and report the total.' }] }];
+    const first = parseRequest(body(ask), 'responses');
+    assert.equal(first.tools[1]!.name, 'crew_v1', 'a namespace is a tool under its own name');
+    assert.deepEqual((serializeRequest(first) as { tools: unknown[] }).tools[1], namespace, 'and goes out as it came');
+    const { results } = await runTurns([first], 'endpoint', { minSavedTokens: 0 });
+    const optimized = results[0]!.request;
+    assert.deepEqual(optimized.tools.map((tool) => tool.name), ['exec_command', CATALOG_TOOL_NAME]);
+    assert.match(catalogOf(optimized)!.description!, /\n- crew_v1\[spawn_helper, wait_helper, close_helper\]: Tools for spawning and managing helpers\./);
+    // Called by one of its functions' names, the namespace is in use: whole, as the client sent it.
+    const called = parseRequest(body([...ask, { type: 'function_call', call_id: 'c1', name: 'spawn_helper', arguments: '{"target":"a"}' }, { type: 'function_call_output', call_id: 'c1', output: 'started' }]), 'responses');
+    const kept = (await runTurns([called], 'endpoint', { minSavedTokens: 0 })).results[0]!.request;
+    assert.deepEqual((serializeRequest(kept) as { tools: unknown[] }).tools[1], namespace);
+  });
+
   it('reads the names of a load call in the shapes models send', () => {
     assert.deepEqual(requestedNames({ names: ['a', ' b ', 'a', ''] }), ['a', 'b']);
     assert.deepEqual(requestedNames('{"names":["x"]}'), ['x']);

@@ -33,6 +33,7 @@ import type { SessionState } from '../pipeline/sessionState';
 import type { TokenCounter } from '../tokens/tokenCounter';
 import { CATALOG_TOOL_NAME, catalogLine, catalogTool, type CatalogEntry } from './catalog/catalogTool';
 import { mcpNamesOf, type McpToolName } from './catalog/mcpNames';
+import { isNamespaceTool, namespaceFunctions, namespaceOwners, toolDescription } from './catalog/namespaceTools';
 import { shortHash } from './signals/shortHash';
 import { optionDefaults } from '../pipeline/optionSchema';
 import { TOOL_CATALOG_OPTIONS } from './options/toolCatalogOptions';
@@ -111,7 +112,7 @@ export function createToolCatalog(): Strategy {
 
       // What the conversation did and said is read from the request as it arrived: earlier strategies may have trimmed its words.
       const conversation = context.original;
-      const growth = [...calledToolNames(conversation), ...forcedToolNames(request.options.tool_choice)];
+      const growth = [...calledToolNames(conversation, request.tools), ...forcedToolNames(request.options.tool_choice)];
       const pin = context.state.get<ToolCatalogPin>(PIN_KEY);
       let selection: ToolCatalogPin;
       let event: string;
@@ -188,7 +189,7 @@ function sectionsOf(tools: readonly ToolDefinition[], conversation: ChatRequest,
 function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, options: ToolCatalogOptions, tokens: TokenCounter, earlier: ReadonlySet<string>): Map<ToolDefinition, KeepReason> {
   const reasons = new Map<ToolDefinition, KeepReason>();
   const mcp = mcpNamesOf(tools.map((tool) => tool.name));
-  const called = calledToolNames(request);
+  const called = calledToolNames(request, tools);
   const forced = new Set(forcedToolNames(request.options.tool_choice));
   const texts = conversationTexts(request);
   const authored = topicWords(texts.authored);
@@ -205,7 +206,7 @@ function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, opt
     else if (called.has(tool.name)) reason = 'called';
     else if (earlier.has(tool.name)) reason = 'earlier';
     else if (options.keepTools.includes(tool.name) || options.keepPrefixes.some((prefix) => tool.name.startsWith(prefix))) reason = 'kept';
-    else if (namesTool(texts.all, tool.name)) reason = 'named';
+    else if (namesTool(texts.all, tool.name) || namespaceFunctions(tool).some((name) => namesTool(texts.all, name))) reason = 'named';
     else if (options.keepWorkspaceTools && !mcp.has(tool.name) && isWorkspaceTool(tool.name)) reason = 'workspace';
     else if (describedByName(tool, mcp.get(tool.name), authoredStems)) reason = 'described';
     else if (!isOptInOnly(tool) && isTied(toolWords[index]!, nameWords(tool, mcp.get(tool.name)), authored, (word) => (frequency.get(word) ?? 0) <= commonAbove)) reason = 'tied';
@@ -280,7 +281,7 @@ const NAME_FILLERS = new Set(['the', 'and', 'for', 'from', 'with', 'into', 'onto
 /** A tool's topic words, without the server label of an MCP name. */
 function distinctiveWords(tool: ToolDefinition, mcp: McpToolName | undefined): Set<string> {
   const server = new Set(mcp ? wordsOf(mcp.server).map(stem) : []);
-  const words = topicWords(`${mcp ? mcp.tool : tool.name} ${tool.description ?? ''}`);
+  const words = topicWords(`${mcp ? mcp.tool : tool.name} ${toolDescription(tool)}`);
   for (const word of server) words.delete(word);
   return words;
 }
@@ -372,9 +373,11 @@ export function toolListFingerprint(tools: readonly ToolDefinition[]): string {
 
 /**
  * Tools without a name (kept raw), provider server tools (typed, e.g. `web_search_20250305`)
- * and a tool carrying the client's own cache breakpoint stay where they are.
+ * and a tool carrying the client's own cache breakpoint stay where they are. A Responses
+ * namespace entry (kept raw under its name) moves as a whole.
  */
 function isMovable(tool: ToolDefinition): boolean {
+  if (isNamespaceTool(tool)) return !('cache_control' in (tool.extra!.$raw as object));
   const type = tool.extra?.type;
   return tool.name.length > 0 && tool.extra?.$raw === undefined && tool.extra?.cache_control === undefined && (type === undefined || type === 'function' || type === 'custom');
 }
@@ -421,9 +424,18 @@ function namesTool(text: string, name: string): boolean {
 
 const IDENTIFIER_CHAR = /[A-Za-z0-9_]/;
 
-function calledToolNames(request: ChatRequest): Set<string> {
+/** The tools the conversation called; a call of a namespace's function is a call of the namespace too. */
+function calledToolNames(request: ChatRequest, tools: readonly ToolDefinition[]): Set<string> {
+  const owners = namespaceOwners(tools);
   const names = new Set<string>();
-  for (const message of request.messages) for (const part of message.parts) if (part.type === 'tool_call') names.add(part.name);
+  for (const message of request.messages) {
+    for (const part of message.parts) {
+      if (part.type !== 'tool_call') continue;
+      names.add(part.name);
+      const owner = owners.get(part.name) ?? (typeof part.extra?.namespace === 'string' ? part.extra.namespace : undefined);
+      if (owner !== undefined) names.add(owner);
+    }
+  }
   return names;
 }
 

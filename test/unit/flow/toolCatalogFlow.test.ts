@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { parseRequest, serializeRequest } from '../../../src/core/chat';
 import type { ChatMessage, ChatRequest, Part } from '../../../src/core/chat/types';
 import type { ResponseChunk } from '../../../src/core/flow/forwardTarget';
 import { CATALOG_TOOL_NAME } from '../../../src/core/flow/loadToolsTool';
@@ -88,6 +89,24 @@ describe('request flow: the tool catalog', () => {
     // The caller ran get_changed_files and sends its next request: the tools block is the load round's, byte for byte.
     await run(callerContinues(request, reported, 'a.txt\nb.txt'));
     assert.equal(JSON.stringify(target.received[2]!.tools), JSON.stringify(second.tools));
+  });
+
+  it('loads a Responses namespace tool by one of its functions\' names, and sends it back as the client wrote it', async () => {
+    const fn = (name: string) => ({ type: 'function', name, description: `${name} acts on a helper. ${'It reports progress back to the caller as it goes. '.repeat(30)}`, parameters: { type: 'object', properties: { target: { type: 'string' } }, required: ['target'] } });
+    const namespace = { type: 'namespace', name: 'crew_v1', description: 'Tools for spawning and managing helpers.', tools: [fn('spawn_helper'), fn('wait_helper'), fn('close_helper'), fn('resume_helper')] };
+    const opening = parseRequest({ model: 'gpt-5.1-codex', input: [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Sum the order totals.' }] }], tools: [{ type: 'function', name: 'exec_command', description: 'Runs a command.', parameters: { type: 'object', properties: { cmd: { type: 'string' } } } }, namespace] }, 'responses');
+    const { target, run, request } = setup([
+      (sent) => {
+        assert.ok(!names(sent).includes('crew_v1') && listing(sent).includes('\n- crew_v1[spawn_helper, wait_helper, close_helper, resume_helper]'), 'the namespace starts in the catalog');
+        return [{ type: 'tool_call', id: 'h1', name: CATALOG_TOOL_NAME, input: { names: ['spawn_helper'] } }];
+      },
+      [{ type: 'text', text: 'done' }],
+    ], opening);
+    await run(request);
+    assert.equal(target.received.length, 2);
+    const second = target.received[1]!;
+    assert.deepEqual((serializeRequest(second) as { tools: unknown[] }).tools.find((tool) => (tool as { name?: string }).name === 'crew_v1'), namespace);
+    assert.match(JSON.stringify(second.messages.at(-1)), /Loaded crew_v1/);
   });
 
   it('forwards a catalogued tool the model calls directly to the caller, and offers it in full from then on', async function () {

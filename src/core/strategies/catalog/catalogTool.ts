@@ -11,6 +11,7 @@
 import type { ToolDefinition, WireFormat } from '../../chat/types';
 import { compressDescription } from '../toolDescriptions/descriptionText';
 import type { McpToolName } from './mcpNames';
+import { namespaceFunctions, toolDescription } from './namespaceTools';
 
 export const CATALOG_TOOL_NAME = 'herald_load_tools';
 
@@ -57,10 +58,12 @@ export function catalogTool(entries: readonly CatalogEntry[], format: WireFormat
   };
 }
 
-/** `- name(required, optional?): First sentence of the description.`, cut to `maxLineChars`. */
+/** `- name(required, optional?): First sentence of the description.` (a namespace: `- name[function, …]: …`), cut to `maxLineChars`. */
 export function catalogLine(tool: ToolDefinition, maxLineChars: number): string {
-  const head = `- ${tool.name}(${parameterList(tool.inputSchema)})`;
-  const sentence = firstSentence(compressDescription(tool.description ?? ''));
+  // A namespace shows the functions it groups where a function shows its parameters.
+  const functions = namespaceFunctions(tool);
+  const head = functions.length > 0 ? `- ${tool.name}[${functions.join(', ')}]` : `- ${tool.name}(${parameterList(tool.inputSchema)})`;
+  const sentence = firstSentence(compressDescription(toolDescription(tool)));
   const purpose = sentence.charAt(0).toUpperCase() + sentence.slice(1);
   const line = purpose ? `${head}: ${purpose}` : head;
   return line.length <= maxLineChars ? line : `${line.slice(0, Math.max(head.length, maxLineChars - 1)).trimEnd()}…`;

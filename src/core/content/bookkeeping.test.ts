@@ -15,7 +15,7 @@ function random(seed: number): () => number {
 }
 
 /** Pieces every bookkeeping pattern is built from, and the characters around them that decide a match. */
-const PIECES = ['2024-01-05', 'T', ' ', '  ', '\t', '\r', '12:04:55', '.123', ',5', 'Z', '+02:00', 'Jan', 'Mon,', 'Sept', '/Jul/2022', '20240105-', 'abcdef12', '-abcd-', 'deadbeef', '0x1F', '10.0.0.1', ':8080', '5', '42', '123456', 'ms', 's', 'KB', 'MiB', 'id=', 'pid:', 'took=', 'x', 'req', '#', '[12]', '=', ':', '-', '.', '/', 'é', '→', 'worker', 'session', '_', 'abc'];
+const PIECES = ['2024-01-05', 'T', ' ', '  ', '\t', '\r', '12:04:55', '.123', ',5', 'Z', '+02:00', 'Jan', 'Mon,', 'Sept', '/Jul/2022', '20240105-', 'abcdef12', '-abcd-', 'deadbeef', '0x1F', '10.0.0.1', ':8080', '5', '42', '123456', 'ms', 's', 'KB', 'MiB', 'id=', 'pid:', 'took=', 'x', 'req', '#', '[12]', '=', ':', '-', '.', '/', 'é', '→', 'worker', 'session', '_', 'abc', '\u00a0', '\v', '   '];
 
 function generatedLine(next: () => number): string {
   let line = '';
@@ -27,8 +27,10 @@ function generatedLine(next: () => number): string {
 describe('bookkeepingKeys', () => {
   it('gives every line the key it has alone, on generated lines of every pattern\'s parts', () => {
     const next = random(29);
-    for (let round = 0; round < 300; round++) {
-      const lines = Array.from({ length: 1 + Math.floor(next() * 40) }, () => generatedLine(next));
+    for (let round = 0; round < 600; round++) {
+      // Half the rounds without the rarer spaces (no-break, vertical tab): those texts are folded whole.
+      const plain = round % 2 === 0;
+      const lines = Array.from({ length: 1 + Math.floor(next() * 40) }, () => generatedLine(next)).map((line) => (plain ? line.replace(/[\u00a0\v]/g, ' ') : line));
       assert.deepEqual(bookkeepingKeys(lines), lines.map(bookkeepingKey), JSON.stringify(lines));
     }
   });

@@ -79,9 +79,13 @@ export function bookkeepingKeys(lines: readonly string[]): string[] {
   if (joined.length === 0) return keys;
   let text = joined.map((index) => lines[index]!).join('\n');
   for (const [pattern, replacement] of TEXT_BOOKKEEPING_PATTERNS) text = text.replace(pattern, replacement);
+  // With no space but ' ', tab and CR, folding every line's spaces is the same as folding each
+  // line that needs it (a line that does not has single ' ' at most); other spaces, line by line.
+  const exotic = /[^\S \t\n\r]/.test(text);
+  if (!exotic) text = text.replace(/[^\S\n]+/g, ' ').replace(/^ | $/gm, '');
   const masks = text.split('\n');
   joined.forEach((index, at) => {
-    keys[index] = spacesFolded(masks[at]!);
+    keys[index] = exotic ? spacesFolded(masks[at]!) : masks[at]!;
   });
   return keys;
 }

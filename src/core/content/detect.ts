@@ -78,23 +78,24 @@ function fromShape(text: string, sample: string): ContentFormat {
   const lines = sample.split('\n').slice(0, SAMPLE_LINES);
   const nonBlank = lines.filter((line) => line.trim() !== '');
   if (nonBlank.length === 0) return 'text';
-  if (/^diff --git |^Index: |^--- \S.*\n\+\+\+ \S.*\n@@ /m.test(sample) && /^@@ -\d+/m.test(sample)) return 'diff';
-  if (looksLikeTestConsole(sample)) return 'test-output';
+  const starts = lineStarts(sample);
+  if (starts('@@ -') && (starts('diff --git ') || starts('Index: ') || starts('--- ')) && /^diff --git |^Index: |^--- \S.*\n\+\+\+ \S.*\n@@ /m.test(sample) && /^@@ -\d+/m.test(sample)) return 'diff';
+  if (looksLikeTestConsole(sample, starts)) return 'test-output';
   const frames = nonBlank.filter(isFrameLine).length;
-  if (/^Traceback \(most recent call last\):|^goroutine \d+ \[|^thread '.*' panicked at|^Exception in thread |^\s+at \S[^\n]{0,300}:\d+(?::\d+)?\)$/m.test(sample) && frames >= 2) return 'stack-trace';
+  if (frames >= 2 && /^Traceback \(most recent call last\):|^goroutine \d+ \[|^thread '.*' panicked at|^Exception in thread |^\s+at \S[^\n]{0,300}:\d+(?::\d+)?\)$/m.test(sample)) return 'stack-trace';
   if (frames >= 3 && frames >= nonBlank.length * 0.4) return 'stack-trace';
-  const share = (predicate: (line: string) => boolean): number => nonBlank.filter(predicate).length / nonBlank.length;
+  const share = (predicate: (line: string) => boolean, threshold: number): boolean => shareAtLeast(nonBlank, predicate, threshold);
   // A hit starts with a path (no spaces, a dot or a slash in it), so "18:01:47" is no hit.
   // With context (-C, -A, -B) grep and rg print `path-12-text` around the `path:13:text` hits.
-  if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}[:-]/.test(line) || line === '--') >= 0.6) return 'grep';
-  if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}:/.test(line)) >= 0.2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}(?::\d{1,9}[:-]|-\d{1,9}-)/.test(line) || line === '--') >= 0.9) return 'grep';
-  if (nonBlank.length >= 5 && share((line) => /[├└]── |^[|`]-- |^\s*│/.test(line)) >= 0.5) return 'file-listing';
-  if (nonBlank.length >= 5 && share((line) => /^[-dl][-rwxsStT]{9}[@+.]?\s+\d+\s/.test(line) || /^total \d+$/.test(line)) >= 0.7) return 'file-listing';
-  if (nonBlank.length >= 5 && share((line) => /^(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+\/?$|^[\w./-]+:$/.test(line)) >= 0.8) return 'file-listing';
-  if (nonBlank.length >= 5 && share(looksLikeLogLine) >= 0.6) return 'log';
+  if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}[:-]/.test(line) || line === '--', 0.6)) return 'grep';
+  if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}:/.test(line), 0.2) && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}(?::\d{1,9}[:-]|-\d{1,9}-)/.test(line) || line === '--', 0.9)) return 'grep';
+  if (nonBlank.length >= 5 && share((line) => /[├└]── |^[|`]-- |^\s*│/.test(line), 0.5)) return 'file-listing';
+  if (nonBlank.length >= 5 && share((line) => /^[-dl][-rwxsStT]{9}[@+.]?\s+\d+\s/.test(line) || /^total \d+$/.test(line), 0.7)) return 'file-listing';
+  if (nonBlank.length >= 5 && share((line) => /^(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+\/?$|^[\w./-]+:$/.test(line), 0.8)) return 'file-listing';
+  if (nonBlank.length >= 5 && share(looksLikeLogLine, 0.6)) return 'log';
   // Structured logging: one JSON object per line with a level, message or time field.
-  if (nonBlank.length >= 5 && share((line) => /^\{.*\}$/.test(line.trim()) && /"(?:level|lvl|severity|msg|message|time|ts|timestamp|@timestamp)"\s*:/.test(line)) >= 0.8) return 'log';
-  if (nonBlank.length >= 10 && share((line) => /\d/.test(line)) >= 0.5 && repeatsHalf(nonBlank)) return 'log';
+  if (nonBlank.length >= 5 && share((line) => /^\{.*\}$/.test(line.trim()) && /"(?:level|lvl|severity|msg|message|time|ts|timestamp|@timestamp)"\s*:/.test(line), 0.8)) return 'log';
+  if (nonBlank.length >= 10 && share((line) => /\d/.test(line), 0.5) && repeatsHalf(nonBlank)) return 'log';
   if (text.length >= 2_000 && (startsAsDocument(trimmed) || isMinified(sample)) && isMarkupDense(sample)) return 'html';
   return 'text';
 }
@@ -208,19 +209,31 @@ function isJson(text: string): boolean {
   }
 }
 
-function looksLikeTestConsole(sample: string): boolean {
+function looksLikeTestConsole(sample: string, starts: (prefix: string) => boolean): boolean {
+  // Each summary starts a line with a word of its own; a text without one at any line's start
+  // skips that summary's expression (a file read has none of them).
   return (
-    /^=+ (?:test session starts|FAILURES|ERRORS|short test summary info)\b.*=+$/m.test(sample) ||
-    /^=+ .*\b\d+ (?:passed|failed|error|errors)\b.*=+$/m.test(sample) ||
-    /^Tests?:\s+(?:\d+ (?:failed|passed|skipped|todo|total),?\s*)+/m.test(sample) ||
-    /^ ?(?:Test Files|Tests)\s+\d+ (?:failed|passed)/m.test(sample) ||
-    /^test result: (?:ok|FAILED)\. \d+ passed/m.test(sample) ||
-    /^(?:---|===) (?:FAIL|PASS|RUN):? \S/m.test(sample) && /^(?:ok|FAIL)\s+\S+\s+[\d.]+s$|^(?:PASS|FAIL)$/m.test(sample) ||
-    /^\s*\d+ passing \(\d+/m.test(sample) ||
-    /^(?:not )?ok \d+ /m.test(sample) && /^1\.\.\d+$/m.test(sample) ||
-    /^Ran \d+ tests? in [\d.]+s$/m.test(sample) && /^(?:OK|FAILED)\b/m.test(sample) ||
-    /^(?:PASS|FAIL) {1,2}\S+\.(?:test|spec)\.[jt]sx?\b/m.test(sample)
+    (starts('=') && /^=+ (?:test session starts|FAILURES|ERRORS|short test summary info)\b.*=+$/m.test(sample)) ||
+    (starts('=') && /^=+ .*\b\d+ (?:passed|failed|error|errors)\b.*=+$/m.test(sample)) ||
+    (starts('Test') && /^Tests?:\s+(?:\d+ (?:failed|passed|skipped|todo|total),?\s*)+/m.test(sample)) ||
+    ((starts('Test') || starts(' Test')) && /^ ?(?:Test Files|Tests)\s+\d+ (?:failed|passed)/m.test(sample)) ||
+    (starts('test result: ') && /^test result: (?:ok|FAILED)\. \d+ passed/m.test(sample)) ||
+    ((starts('--- ') || starts('=== ')) && /^(?:---|===) (?:FAIL|PASS|RUN):? \S/m.test(sample) && /^(?:ok|FAIL)\s+\S+\s+[\d.]+s$|^(?:PASS|FAIL)$/m.test(sample)) ||
+    (sample.includes(' passing (') && /^\s*\d+ passing \(\d+/m.test(sample)) ||
+    (starts('1..') && /^(?:not )?ok \d+ /m.test(sample) && /^1\.\.\d+$/m.test(sample)) ||
+    (starts('Ran ') && /^Ran \d+ tests? in [\d.]+s$/m.test(sample) && /^(?:OK|FAILED)\b/m.test(sample)) ||
+    ((starts('PASS') || starts('FAIL')) && /^(?:PASS|FAIL) {1,2}\S+\.(?:test|spec)\.[jt]sx?\b/m.test(sample))
   );
+}
+
+/**
+ * Whether a line of `text` starts with a prefix, as `^` in a multiline expression reads lines
+ * (after \n, \r, U+2028 or U+2029). A text with a line break other than \n answers yes to
+ * every prefix: its expressions are then all run.
+ */
+function lineStarts(text: string): (prefix: string) => boolean {
+  if (/[\r\u2028\u2029]/.test(text)) return () => true;
+  return (prefix) => text.startsWith(prefix) || text.includes(`\n${prefix}`);
 }
 
 const LOG_LINE_START: readonly RegExp[] = [
@@ -236,23 +249,36 @@ const LOG_LINE_START: readonly RegExp[] = [
   /^\S+ \S+ \S+ \[\d{2}\/\w{3}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "/, // web server access log (common and combined formats)
 ];
 
+/**
+ * Whether at least `threshold` of `lines` pass `predicate` (their count over the lines' number,
+ * as a share), the lines read only until that is settled: once enough have passed, or once too
+ * few are left to reach it.
+ */
+function shareAtLeast(lines: readonly string[], predicate: (line: string) => boolean, threshold: number): boolean {
+  const total = lines.length;
+  let passed = 0;
+  for (let index = 0; index < total; index++) {
+    if (predicate(lines[index]!)) {
+      passed++;
+      if (passed / total >= threshold) return true;
+    } else if ((passed + total - index - 1) / total < threshold) return false;
+  }
+  return passed / total >= threshold;
+}
+
 function looksLikeLogLine(line: string): boolean {
   return line.length <= 4_000 && (LOG_LINE_START.some((pattern) => pattern.test(line)) || /^\s+at |^\s+\.\.\. \d+ more|^Caused by/.test(line));
 }
 
 /**
- * Whether at least half the lines repeat another's bookkeeping key. Keys are made a batch at a
- * time and the count stops once more than half are distinct: most texts (a file read, a listing)
- * repeat little and are settled halfway.
+ * Whether at least half the lines repeat another's bookkeeping key. The count stops once more
+ * than half are distinct: most texts (a file read, a listing) repeat little and are settled halfway.
  */
 function repeatsHalf(lines: readonly string[]): boolean {
-  const keys = new Set<string>();
-  for (let first = 0; first < lines.length; first += REPEAT_BATCH) {
-    for (const key of bookkeepingKeys(lines.slice(first, first + REPEAT_BATCH))) keys.add(key);
-    if (keys.size > lines.length / 2) return false;
-  }
+  // The first half and one line more settle a text whose lines are all distinct (most are).
+  const head = Math.floor(lines.length / 2) + 1;
+  const keys = new Set(bookkeepingKeys(lines.slice(0, head)));
+  if (keys.size > lines.length / 2) return false;
+  for (const key of bookkeepingKeys(lines.slice(head))) keys.add(key);
   return 1 - keys.size / lines.length >= 0.5;
 }
-
-/** Lines keyed at a time by {@link repeatsHalf}. */
-const REPEAT_BATCH = 64;

@@ -18,7 +18,10 @@
  * arguments (space-separated); HERALD_LIVE_KEEP=1 keeps the scratch folder (request bodies,
  * decisions, client output) and prints where; HERALD_LIVE_CLIENTS_CACHE the install cache;
  * HERALD_LIVE_AGENT_RETRIEVES=never makes the scripted agent do without the originals (by default
- * it retrieves the first marker of every session: the worst case, one whole request resent).
+ * it retrieves the first marker of every session: the worst case, one whole request resent);
+ * HERALD_LIVE_ATTEMPTS (default 3) how often a task runs both ways again when the client's own
+ * tool outputs were not alike (Qwen Code's shell sometimes prints nothing): the first alike pair
+ * is reported, with its attempt.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -65,7 +68,7 @@ function lineOf(figures: TaskFigures): string[] {
   return [
     `${figures.client} ${figures.task} (${figures.set}, ${figures.length}): requests ${direct.requests} → ${herald.requests} (${herald.retrievals} retrieval rounds, their requests ${int(herald.retrieveCost)} of Herald's cached cost; side requests ${direct.sideRequests} → ${herald.sideRequests})${problems ? ` [${problems}]` : ''}`,
     `  input tokens ${int(direct.inputTokens)} → ${int(herald.inputTokens)} (${pct(figures.inputTokensChange)}); cached cost, ${figures.ownRule} (the provider's): ${int(direct.cachedCost)} → ${int(herald.cachedCost)} (${pct(figures.cachedCostChange)}); ${figures.otherRule}: ${int(direct.cachedCostOtherRule)} → ${int(herald.cachedCostOtherRule)} (${pct(figures.cachedCostOtherRuleChange)})`,
-    `  completed the same way: calls ${figures.sameCalls ? 'same' : `DIFFER (${direct.calls.length} vs ${herald.calls.length} steps)`}, answer ${figures.sameAnswer ? 'same' : `DIFFERS (direct "${direct.finalText.slice(0, 80)}", herald "${herald.finalText.slice(0, 80)}")`}, the client's own outputs ${figures.clientOutputsDiffer === undefined ? 'alike' : `NOT ALIKE (${figures.clientOutputsDiffer}): the client ran differently, so this task's comparison is not like for like; run it again`}`,
+    `  completed the same way: calls ${figures.sameCalls ? 'same' : `DIFFER (${direct.calls.length} vs ${herald.calls.length} steps)`}, answer ${figures.sameAnswer ? 'same' : `DIFFERS (direct "${direct.finalText.slice(0, 80)}", herald "${herald.finalText.slice(0, 80)}")`}, the client's own outputs ${figures.clientOutputsDiffer === undefined ? `alike${(figures.attempts ?? 1) > 1 ? ` (on attempt ${figures.attempts}: the client ran differently before)` : ''}` : `NOT ALIKE after ${figures.attempts ?? 1} attempt(s) (${figures.clientOutputsDiffer}): the client ran differently, so this task's comparison is not like for like`}`,
     `  Herald's figures per turn (${heraldTurns.turns} turns${heraldTurns.paired ? '' : ', rounds do not add up to the provider\'s requests'}): tokensAfter within 2% of the provider's usage on ${heraldTurns.tokensAfterWithin2} (median ${(heraldTurns.tokensAfterMedian * 100).toFixed(1)}%, worst ${(heraldTurns.tokensAfterWorst * 100).toFixed(1)}%), its recorded usage on ${heraldTurns.usageWithin2} (worst ${Number.isFinite(heraldTurns.usageWorst) ? `${(heraldTurns.usageWorst * 100).toFixed(1)}%` : 'no usage recorded'})`,
   ];
 }
@@ -107,6 +110,8 @@ export async function bench(): Promise<BenchReport> {
   const tree = path.resolve(process.env.HERALD_LIVE_TREE ?? path.join(__dirname, '..', '..'));
   const heraldArgs = process.env.HERALD_LIVE_HERALD_ARGS?.split(' ').filter(Boolean);
   const retrieves = agentRetrieves();
+  const attempts = Number(process.env.HERALD_LIVE_ATTEMPTS ?? 3);
+  if (!Number.isInteger(attempts) || attempts < 1) throw new Error(`Herald live bench: HERALD_LIVE_ATTEMPTS is a whole number from 1, not "${process.env.HERALD_LIVE_ATTEMPTS}"`);
   // Every client is installed before anything runs: one that cannot be fails the bench with npm's reason.
   const binaries = new Map(clients.map((client) => [client.id, installClient(client)] as const));
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-live-'));
@@ -118,11 +123,18 @@ export async function bench(): Promise<BenchReport> {
     for (const client of clients) {
       for (const task of tasks) {
         const common = { client, binary: binaries.get(client.id)!, task, tasks: allTasks, scratch, tree, timeoutMs: TIMEOUT_MS[task.length], agentRetrieves: retrieves, ...(heraldArgs ? { heraldArgs } : {}) };
-        let direct;
-        let herald;
+        let figures: TaskFigures | undefined;
+        let attempt = 0;
         try {
-          direct = await runTask({ ...common, way: 'direct' });
-          herald = await runTask({ ...common, way: 'herald' });
+          // A pair in which the client itself ran differently (its tool printed another output) is
+          // no comparison of Herald: both ways run again, up to the attempts allowed, and the line says so.
+          while (attempt < attempts && (figures === undefined || figures.clientOutputsDiffer !== undefined)) {
+            attempt++;
+            const direct = await runTask({ ...common, way: 'direct' });
+            const herald = await runTask({ ...common, way: 'herald' });
+            figures = { ...taskFigures(client, task, direct, herald, count), attempts: attempt };
+            if (figures.clientOutputsDiffer !== undefined && attempt < attempts && process.env.HERALD_LIVE_PROGRESS !== '0') console.error(`${client.id} ${task.id}: the client ran differently (${figures.clientOutputsDiffer}); both ways again (attempt ${attempt + 1} of ${attempts})`);
+          }
         } catch (error) {
           // One run that cannot happen (herald serve not starting, say) is reported; the others still run.
           const message = error instanceof Error ? error.message : String(error);
@@ -131,7 +143,7 @@ export async function bench(): Promise<BenchReport> {
           if (process.env.HERALD_LIVE_PROGRESS !== '0') console.error(`${client.id} ${task.id}: FAILED: ${message}`);
           continue;
         }
-        const figures = taskFigures(client, task, direct, herald, count);
+        if (figures === undefined) continue;
         results.push(figures);
         const taskLines = lineOf(figures);
         lines.push(...taskLines);

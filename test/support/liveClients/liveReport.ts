@@ -71,6 +71,8 @@ export interface TaskFigures {
   /** Where the client's own tool outputs were not alike both ways (a client that did not run the same), or undefined. */
   readonly clientOutputsDiffer?: string;
   readonly heraldTurns: TurnCheck;
+  /** Which attempt of the task's pair this is (the bench runs a pair again when the client ran differently); absent for one. */
+  readonly attempts?: number;
 }
 
 const BILLED_APIS = new Set(['anthropic', 'responses', 'chat']);

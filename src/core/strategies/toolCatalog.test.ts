@@ -251,6 +251,11 @@ describe('tool_catalog', () => {
     const called = parseRequest(body([...ask, { type: 'function_call', call_id: 'c1', name: 'spawn_helper', arguments: '{"target":"a"}' }, { type: 'function_call_output', call_id: 'c1', output: 'started' }]), 'responses');
     const kept = (await runTurns([called], 'endpoint', { minSavedTokens: 0 })).results[0]!.request;
     assert.deepEqual((serializeRequest(kept) as { tools: unknown[] }).tools[1], namespace);
+    // Forced in the Responses API's forms (a function of it, or among the allowed tools): whole too.
+    for (const tool_choice of [{ type: 'function', name: 'wait_helper' }, { type: 'allowed_tools', mode: 'required', tools: [{ type: 'function', name: 'close_helper' }] }]) {
+      const forced = (await runTurns([parseRequest({ ...body(ask), tool_choice }, 'responses')], 'endpoint', { minSavedTokens: 0 })).results[0]!.request;
+      assert.ok(forced.tools.some((tool) => tool.name === 'crew_v1'), JSON.stringify(tool_choice));
+    }
   });
 
   it('reads the names of a load call in the shapes models send', () => {

@@ -112,7 +112,7 @@ export function createToolCatalog(): Strategy {
 
       // What the conversation did and said is read from the request as it arrived: earlier strategies may have trimmed its words.
       const conversation = context.original;
-      const growth = [...calledToolNames(conversation, request.tools), ...forcedToolNames(request.options.tool_choice)];
+      const growth = [...calledToolNames(conversation, request.tools), ...forcedToolNames(request.options.tool_choice, request.tools)];
       const pin = context.state.get<ToolCatalogPin>(PIN_KEY);
       let selection: ToolCatalogPin;
       let event: string;
@@ -190,7 +190,7 @@ function keepReasons(tools: readonly ToolDefinition[], request: ChatRequest, opt
   const reasons = new Map<ToolDefinition, KeepReason>();
   const mcp = mcpNamesOf(tools.map((tool) => tool.name));
   const called = calledToolNames(request, tools);
-  const forced = new Set(forcedToolNames(request.options.tool_choice));
+  const forced = new Set(forcedToolNames(request.options.tool_choice, tools));
   const texts = conversationTexts(request);
   const authored = topicWords(texts.authored);
   const authoredStems = new Set(wordsOf(texts.authored).map(stem));
@@ -439,16 +439,27 @@ function calledToolNames(request: ChatRequest, tools: readonly ToolDefinition[])
   return names;
 }
 
-/** The tools `tool_choice` forces: OpenAI `{type:"function", function:{name}}`, Anthropic `{type:"tool", name}`, VS Code's required mode with one tool. */
-export function forcedToolNames(toolChoice: unknown): string[] {
+/**
+ * The tools `tool_choice` forces: OpenAI `{type:"function", function:{name}}`, the Responses API's
+ * `{type:"function", name}`, Anthropic `{type:"tool", name}`, VS Code's required mode with one
+ * tool, and the tools an `allowed_tools` choice allows. A forced function of a namespace tool in
+ * `tools` forces the namespace as well.
+ */
+export function forcedToolNames(toolChoice: unknown, tools: readonly ToolDefinition[] = []): string[] {
+  const names = choiceNames(toolChoice);
+  const owners = namespaceOwners(tools);
+  return names.flatMap((name) => (owners.has(name) ? [name, owners.get(name)!] : [name]));
+}
+
+function choiceNames(toolChoice: unknown): string[] {
   if (typeof toolChoice !== 'object' || toolChoice === null) return [];
   const choice = toolChoice as Record<string, unknown>;
-  if (choice.type === 'tool' && typeof choice.name === 'string') return [choice.name];
+  if ((choice.type === 'tool' || choice.type === 'function') && typeof choice.name === 'string') return [choice.name];
   const fn = choice.function;
   if (choice.type === 'function' && typeof fn === 'object' && fn !== null && typeof (fn as Record<string, unknown>).name === 'string') return [(fn as Record<string, unknown>).name as string];
-  // OpenAI's allowed_tools form: {type: "allowed_tools", allowed_tools: {mode, tools: [{type:"function", function:{name}}]}}.
-  const allowed = (choice.allowed_tools as { tools?: unknown } | undefined)?.tools;
-  if (choice.type === 'allowed_tools' && Array.isArray(allowed)) return allowed.flatMap((entry) => forcedToolNames(entry));
+  // allowed_tools: Chat Completions nests it ({allowed_tools: {mode, tools}}), the Responses API does not ({mode, tools}).
+  const allowed = (choice.allowed_tools as { tools?: unknown } | undefined)?.tools ?? choice.tools;
+  if (choice.type === 'allowed_tools' && Array.isArray(allowed)) return allowed.flatMap((entry) => choiceNames(entry));
   return [];
 }
 

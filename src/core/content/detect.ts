@@ -68,6 +68,9 @@ function sampleOf(text: string): string {
   return text.length > SAMPLE_CHARS ? text.slice(0, SAMPLE_CHARS) : text;
 }
 
+/** A line with something besides spaces (what `line.trim() !== ''` tells, without a copy of the line). */
+const NOT_BLANK = /\S/;
+
 function fromShape(text: string, sample: string): ContentFormat {
   const trimmed = sample.trimStart();
   if (trimmed === '') return 'text';
@@ -76,7 +79,7 @@ function fromShape(text: string, sample: string): ContentFormat {
   if ((text.length >= 2_000 && /^(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(trimmed)) || (text.length >= 4_000 && /^<[a-z]/i.test(trimmed) && (sample.match(/<\/(?:div|p|span|a|li|td|section)>/gi) ?? []).length >= 20)) return 'html';
   if (/^[[{]/.test(trimmed) && isJson(text)) return 'json';
   const lines = sample.split('\n').slice(0, SAMPLE_LINES);
-  const nonBlank = lines.filter((line) => line.trim() !== '');
+  const nonBlank = lines.filter((line) => NOT_BLANK.test(line));
   if (nonBlank.length === 0) return 'text';
   const starts = lineStarts(sample);
   if (starts('@@ -') && (starts('diff --git ') || starts('Index: ') || starts('--- ')) && /^diff --git |^Index: |^--- \S.*\n\+\+\+ \S.*\n@@ /m.test(sample) && /^@@ -\d+/m.test(sample)) return 'diff';
@@ -267,7 +270,9 @@ function shareAtLeast(lines: readonly string[], predicate: (line: string) => boo
 }
 
 function looksLikeLogLine(line: string): boolean {
-  return line.length <= 4_000 && (LOG_LINE_START.some((pattern) => pattern.test(line)) || /^\s+at |^\s+\.\.\. \d+ more|^Caused by/.test(line));
+  if (line.length > 4_000) return false;
+  for (const pattern of LOG_LINE_START) if (pattern.test(line)) return true;
+  return /^\s+at |^\s+\.\.\. \d+ more|^Caused by/.test(line);
 }
 
 /**

@@ -28,7 +28,10 @@ const LIBRARY_FRAME = /node_modules[\\/]|site-packages[\\/]|dist-packages[\\/]|[
 /** Whether a line is a stack frame. */
 export function isFrameLine(line: string): boolean {
   // Every frame shape carries a line number or a frame index, except "at f (Native Method)".
-  return line.length <= MAX_PATTERN_LINE_CHARS && (/\d/.test(line) || /^\s+at /.test(line)) && FRAME_LINE.some((pattern) => pattern.test(line));
+  if (line.length > MAX_PATTERN_LINE_CHARS || !(/\d/.test(line) || /^\s+at /.test(line))) return false;
+  // A loop, not `some` with a closure: this runs on every line of every output's format check.
+  for (const pattern of FRAME_LINE) if (pattern.test(line)) return true;
+  return false;
 }
 
 /** Whether a frame is in a library or the runtime rather than the project. */

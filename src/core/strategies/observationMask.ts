@@ -71,9 +71,10 @@ function mask(request: ChatRequest, context: StrategyContext, options: Observati
   }
   const idle = { action: 'nothing-to-do', reason: 'no large tool result in the undecided history that the conversation has moved past' };
   const isRecent = recentTurnGuard(request, context, options.keepRecentTurns);
-  const candidates = editableSegments(request, context, { includeDigested: true }).filter(
-    (segment) => segment.text.length >= options.minChars && !isRecent(segment.messageIndex) && !isFailureOutput(segment),
-  );
+  const candidates = editableSegments(request, context, { includeDigested: true }).filter((segment) => {
+    context.deadline.check();
+    return segment.text.length >= options.minChars && !isRecent(segment.messageIndex) && !isFailureOutput(segment);
+  });
   if (candidates.length === 0) return { request, ...idle };
   const texts = request.messages.map((message) => messageText(message));
   const withOutput = new Set(findToolOutputs(request).map((segment) => segment.messageIndex));

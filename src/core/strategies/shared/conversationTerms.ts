@@ -28,10 +28,18 @@ export interface AskedOutput {
  * @param texts every message's text, in request order.
  * @param replies per message, the text that counts as the conversation's reply ('' where none).
  */
+/** Terms handled between two looks at the deadline. */
+const TERMS_PER_CHECK = 8_192;
+
 export function termUsage<T extends AskedOutput>(texts: readonly string[], replies: readonly string[], asked: readonly T[], deadline?: Deadline): Map<T, TermUsage> {
   const usage = new Map<T, TermUsage>();
   if (asked.length === 0) return usage;
   const byIndex = [...asked].sort((left, right) => left.messageIndex - right.messageIndex);
+  // One text of random ids holds hundreds of thousands of terms: the deadline is looked at every few thousand.
+  let steps = 0;
+  const step = (): void => {
+    if (++steps % TERMS_PER_CHECK === 0) deadline?.check();
+  };
   const introduced = new Map<T, string[]>();
   // Forward: every term seen so far; an asked output's new terms are those not in it yet.
   const seen = new Set<string>();
@@ -40,28 +48,47 @@ export function termUsage<T extends AskedOutput>(texts: readonly string[], repli
     while (next < byIndex.length && byIndex[next]!.messageIndex === index) {
       const output = byIndex[next++]!;
       const fresh: string[] = [];
-      for (const term of termsIn(output.text)) if (!seen.has(term)) fresh.push(term);
+      for (const term of termsIn(output.text)) {
+        step();
+        if (!seen.has(term)) fresh.push(term);
+      }
       introduced.set(output, fresh);
       deadline?.check();
     }
     if (next >= byIndex.length || index >= texts.length) break;
-    for (const term of termsIn(texts[index]!)) seen.add(term);
+    for (const term of termsIn(texts[index]!)) {
+      step();
+      seen.add(term);
+    }
     deadline?.check();
   }
   // Backward over the replies after the first asked output: the first reply met carrying a term is the last one.
   const wanted = new Set<string>();
-  for (const terms of introduced.values()) for (const term of terms) wanted.add(term);
+  for (const terms of introduced.values()) {
+    deadline?.check();
+    for (const term of terms) {
+      step();
+      wanted.add(term);
+    }
+  }
   const lastReply = new Map<string, number>();
   const firstAsked = byIndex[0]!.messageIndex;
   for (let index = replies.length - 1; index > firstAsked; index--) {
     if (replies[index] === '') continue;
-    for (const term of termsIn(replies[index]!)) if (wanted.has(term) && !lastReply.has(term)) lastReply.set(term, index);
+    for (const term of termsIn(replies[index]!)) {
+      step();
+      if (wanted.has(term) && !lastReply.has(term)) lastReply.set(term, index);
+    }
     deadline?.check();
   }
   for (const output of asked) {
+    deadline?.check();
     const terms = introduced.get(output) ?? [];
     const reused = new Set<string>();
-    for (const term of terms) if ((lastReply.get(term) ?? -1) > output.messageIndex) reused.add(term);
+    for (const term of terms) {
+      step();
+      if ((lastReply.get(term) ?? -1) > output.messageIndex) reused.add(term);
+    }
     usage.set(output, { introduced: terms.length, reused });
   }
   return usage;

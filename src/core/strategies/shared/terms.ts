@@ -4,6 +4,7 @@
  */
 
 import { BoundedMemo } from '../../boundedMemo';
+import { checkDeadline } from '../../pipeline/deadline';
 
 /** Identifiers and paths (letters, digits, `_ . / -`, at least one letter), and numbers of three digits or more. */
 const TERM = /[A-Za-z_][\w./-]*[\w]|\d{3,}/g;
@@ -37,9 +38,14 @@ function weighTerms(terms: ReadonlySet<string>): number {
   return weight;
 }
 
+/** Matches read between two looks at the running strategy's deadline (a multi-megabyte output is one text). */
+const MATCHES_PER_CHECK = 4_096;
+
 function collectTerms(text: string): Set<string> {
   const terms = new Set<string>();
+  let matches = 0;
   for (const match of text.matchAll(TERM)) {
+    if (++matches % MATCHES_PER_CHECK === 0) checkDeadline();
     const term = normalize(match[0]);
     if ((term.length >= 4 || /^\d+$/.test(term)) && !COMMON.has(term)) terms.add(term);
   }

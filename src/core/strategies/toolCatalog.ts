@@ -432,7 +432,7 @@ function calledToolNames(request: ChatRequest, tools: readonly ToolDefinition[])
     for (const part of message.parts) {
       if (part.type !== 'tool_call') continue;
       names.add(part.name);
-      const owner = owners.get(part.name) ?? (typeof part.extra?.namespace === 'string' ? part.extra.namespace : undefined);
+      const owner = owners.get(part.name);
       if (owner !== undefined) names.add(owner);
     }
   }

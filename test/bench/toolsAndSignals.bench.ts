@@ -49,6 +49,7 @@ export async function bench(): Promise<BenchReport> {
       {}, { stash, tokens },
     );
     let previousTools: string | undefined;
+    let sessionShadowHits = 0;
     for (const body of toolCallingTurns(loadTrajectory(name), format)) {
       const request = parseRequest(body);
       const result = await pipeline.run(request);
@@ -65,10 +66,12 @@ export async function bench(): Promise<BenchReport> {
         if (decision.strategy in signalMs) signalMs[decision.strategy]!.push(decision.durationMs);
         if (decision.strategy === 'provider_context_trim' && decision.action === 'provider-trim-requested') trimmed++;
         if (decision.strategy === 'semantic_cache' && decision.details?.hit === true) exactHits++;
-        if (decision.strategy === 'semantic_cache' && decision.details?.shadowWouldHit === true) shadowHits++;
+        // The session's running total, measured after each answer (the last answer's shows in no decision).
+        if (decision.strategy === 'semantic_cache' && typeof decision.details?.shadowWouldHit === 'number') sessionShadowHits = decision.details.shadowWouldHit;
       }
-      await pipeline.afterResponse(result.request, { answer: requests }, result.sessionId);
+      await pipeline.afterResponse(request, { answer: requests }, result.sessionId);
     }
+    shadowHits += sessionShadowHits;
   }
   lines.push(`requests: ${requests} over ${names.length} trajectories (alternating OpenAI and Anthropic, 10 agent tools)`);
   lines.push(`tools block tokens: ${toolsBefore} → ${toolsAfter} (saved ${percent(toolsBefore - toolsAfter, toolsBefore)}: catalog (targets unknown here, so none) + description compression)`);

@@ -94,14 +94,38 @@ describe('semantic_cache', () => {
       ],
     });
     const { pipeline } = pipelineOf([createSemanticCache()]);
-    const first = await pipeline.run(parseRequest(observation('2025-03-01T10:00:00Z', 'a1b2c3d4e5f6')));
-    assert.equal(first.decisions[0]!.details?.shadowWouldHit, false);
-    await pipeline.afterResponse(first.request, ANSWER, first.sessionId);
-    const drifted = await pipeline.run(parseRequest(observation('2025-03-01T10:05:31Z', 'ffee99887766')));
+    const totals = (result: { decisions: readonly { details?: Record<string, unknown> }[] }): [unknown, unknown] => [result.decisions[0]!.details?.shadowMeasured, result.decisions[0]!.details?.shadowWouldHit];
+    // Each arrival and its answer, as a host hands them over: the request as it arrived, then the answer.
+    const answered = async (body: unknown) => {
+      const arrived = parseRequest(body);
+      const result = await pipeline.run(arrived);
+      await pipeline.afterResponse(arrived, ANSWER, result.sessionId);
+      return result;
+    };
+    const first = await answered(observation('2025-03-01T10:00:00Z', 'a1b2c3d4e5f6'));
+    assert.deepEqual(totals(first), [0, 0], 'nothing is measured on arrival: the lane runs after the answer');
+    const drifted = await answered(observation('2025-03-01T10:05:31Z', 'ffee99887766'));
     assert.equal(drifted.response, undefined, 'a shadow hit is never served');
-    assert.equal(drifted.decisions[0]!.details?.shadowWouldHit, true);
-    const different = await pipeline.run(parseRequest({ ...(observation('2025-03-01T10:05:31Z', 'ffee99887766') as object), temperature: 0 }));
-    assert.equal(different.decisions[0]!.details?.shadowWouldHit, false);
+    assert.deepEqual(totals(drifted), [1, 0], 'the first answer had no earlier one to hit');
+    const different = await answered({ ...(observation('2025-03-01T10:05:31Z', 'ffee99887766') as object), temperature: 0 });
+    assert.deepEqual(totals(different), [2, 1], 'the drifted request would have hit the first answer once normalised');
+    assert.match(different.decisions[0]!.reason, /would have hit 1 of the session's 2 answered/);
+    const after = await pipeline.run(parseRequest(observation('2025-03-01T11:00:00Z', '000111222333')));
+    assert.deepEqual(totals(after), [3, 1], 'the request with a temperature hit nothing: an answer-shaping parameter is another question, normalised or not');
+  });
+
+  it('measures no shadow key for an answer handed back with the optimized request, nor with the lane off', async () => {
+    const body = { model: 'gpt-4o', messages: [{ role: 'user', content: 'at 2025-03-01T10:00:00Z the job failed' }] };
+    const { pipeline } = pipelineOf([createSemanticCache()]);
+    const first = await pipeline.run(parseRequest(body));
+    await pipeline.afterResponse({ ...first.request, messages: [...first.request.messages, first.request.messages[0]!] }, ANSWER, first.sessionId);
+    const next = await pipeline.run(parseRequest({ ...body, temperature: 1 }));
+    assert.equal(next.decisions[0]!.details?.shadowMeasured, 0);
+    const off = pipelineOf([createSemanticCache()], { semantic_cache: { shadowNormalized: false } }).pipeline;
+    const arrived = parseRequest(body);
+    await off.afterResponse(arrived, ANSWER, (await off.run(arrived)).sessionId);
+    const again = await off.run(parseRequest({ ...body, temperature: 1 }));
+    assert.equal(again.decisions[0]!.details?.shadowMeasured, undefined);
   });
 
   it('normalises timestamps, UUIDs, request ids, temp paths and retry counters', () => {

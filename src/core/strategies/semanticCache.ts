@@ -10,9 +10,11 @@
  * that calls a tool (an agent step) is served only with `serveToolCalls`: replayed, it repeats an
  * action the model chose for a state that may have changed since.
  *
- * On a miss it also computes a shadow key over the same request with volatile values
- * (timestamps, UUIDs, request ids, temp paths, retry counters) normalised, and records whether
- * that key would have hit. The shadow lane is measurement only: it never serves anything.
+ * The shadow lane measures how often a key with volatile values (timestamps, UUIDs, request
+ * ids, temp paths, retry counters) normalised would have hit. It is measurement only: it never
+ * serves anything, so it runs after the answer, off the request path (normalising a long
+ * conversation cost a fifteenth of a cold decision). Each answered miss's normalised key is
+ * checked against those of earlier answers, and the session's totals appear in the next decision.
  */
 import type { z } from 'zod';
 import { stripCacheHints } from '../chat/cacheHints';
@@ -48,13 +50,21 @@ const TRANSPORT_FIELDS = new Set(['stream', 'stream_options', 'metadata', 'user'
 /** A miss waiting for its live answer; kept in the session state between `apply` and `afterResponse`. */
 interface PendingAnswer {
   readonly exact: string;
-  readonly shadow?: string;
+  /** Characters the shadow lane normalises; absent when it is off. */
+  readonly shadowScanChars?: number;
   readonly scope: string;
   readonly maxResponseChars: number;
 }
 
+/** The shadow lane's totals for a session: answered misses measured, and how many a normalised key would have hit. */
+interface ShadowTotals {
+  readonly measured: number;
+  readonly wouldHit: number;
+}
+
 const PENDING_KEY = 'pending';
 const SERVED_KEY = 'served';
+const SHADOW_KEY = 'shadow';
 const MAX_PENDING = 8;
 
 export function createSemanticCache(dependencies: SemanticCacheDependencies = {}): Strategy {
@@ -87,12 +97,11 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
         return { request, response: entry.response, action: 'response-served-from-cache', reason: 'an exact repeat of an answered request; the model was not called', details: { hit: true, ageMs: now() - entry.stored } };
       }
       if (retry) context.state.set(SERVED_KEY, served.filter((key) => key !== exact));
-      const shadow = shadowEnabled ? shadowKey(context.original, scope, scanChars) : undefined;
-      const shadowWouldHit = shadow !== undefined && store.hasShadow(shadow);
       const pending = (context.state.get<PendingAnswer[]>(PENDING_KEY) ?? []).filter((item) => item.exact !== exact);
-      context.state.set(PENDING_KEY, [...pending, { exact, shadow, scope, maxResponseChars }].slice(-MAX_PENDING));
+      context.state.set(PENDING_KEY, [...pending, { exact, ...(shadowEnabled ? { shadowScanChars: scanChars } : {}), scope, maxResponseChars }].slice(-MAX_PENDING));
       const details: Record<string, string | number | boolean> = { hit: false, expired: entry !== undefined && now() - entry.stored > ttlMs, retry, agentStep, entries: store.size };
-      if (shadow !== undefined) details.shadowWouldHit = shadowWouldHit;
+      const shadow = shadowEnabled ? context.state.get<ShadowTotals>(SHADOW_KEY) ?? { measured: 0, wouldHit: 0 } : undefined;
+      if (shadow !== undefined) Object.assign(details, { shadowMeasured: shadow.measured, shadowWouldHit: shadow.wouldHit });
       return {
         request,
         action: retry || agentStep ? 'cache-bypassed' : 'cache-missed',
@@ -100,9 +109,9 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
           ? 'asked again right after a cached answer: treated as a retry and sent to the model'
           : agentStep
             ? 'an exact repeat, but the stored answer calls a tool (an agent step): sent to the model to decide again (serveToolCalls is off)'
-            : shadow === undefined
+            : shadow === undefined || shadow.measured === 0
               ? 'no exact repeat'
-              : `no exact repeat; a normalised key would ${shadowWouldHit ? '' : 'not '}have hit (measured, never served)`,
+              : `no exact repeat; a normalised key would have hit ${shadow.wouldHit} of the session's ${shadow.measured} answered request(s) so far (measured after each answer, never served)`,
         details,
       };
     },
@@ -110,15 +119,22 @@ export function createSemanticCache(dependencies: SemanticCacheDependencies = {}
       const pending = context.state.get<PendingAnswer[]>(PENDING_KEY) ?? [];
       if (pending.length === 0 || response === undefined || response === null) return;
       // The host may hand back the request as it arrived or as it was sent: match the first, else take the latest miss.
-      const matched = pending.find((item) => requestKey(request, item.scope) === item.exact) ?? pending[pending.length - 1]!;
+      const asArrived = pending.find((item) => requestKey(request, item.scope) === item.exact);
+      const matched = asArrived ?? pending[pending.length - 1]!;
       context.state.set(PENDING_KEY, pending.filter((item) => item !== matched));
+      // The shadow key is the request as it arrived, normalised: measured only when that is what came back.
+      const shadow = asArrived?.shadowScanChars !== undefined ? shadowKey(request, asArrived.scope, asArrived.shadowScanChars) : undefined;
+      if (shadow !== undefined) {
+        const totals = context.state.get<ShadowTotals>(SHADOW_KEY) ?? { measured: 0, wouldHit: 0 };
+        context.state.set(SHADOW_KEY, { measured: totals.measured + 1, wouldHit: totals.wouldHit + (store.hasShadow(shadow) ? 1 : 0) });
+      }
       const size = canonicalJson(response).length;
       if (size > matched.maxResponseChars) {
         context.logger.info('semantic-cache-answer-too-large', `Herald: semantic_cache did not store an answer of ${size} characters`);
         return;
       }
       store.set(matched.exact, { response, stored: now() });
-      if (matched.shadow !== undefined) store.addShadow(matched.shadow);
+      if (shadow !== undefined) store.addShadow(shadow);
     },
   };
 }

@@ -178,6 +178,17 @@ export function knownDigestOf(value: object): string | undefined {
   return digests.get(value)?.digest;
 }
 
+/**
+ * Gives `to` the digest (and JSON length) worked out for `from`, when there is one: for a caller
+ * that knows the two write the same JSON text (see digestCarry.ts). True when it did.
+ */
+export function carryDigest(from: object, to: object): boolean {
+  const known = digests.get(from);
+  if (known === undefined) return false;
+  digests.set(to, known);
+  return true;
+}
+
 /** The length of an object's JSON text, remembered with its digest. */
 export function jsonLengthOf(value: object): number {
   return digestEntry(value).length;

@@ -13,6 +13,7 @@ import { ElisionTracker, type MessageElisionSite, type RequestElisionSite } from
 import { freshStartOf } from './freshInput';
 import { canonicalJson, sha256 } from './hash';
 import { chainHashes, MessageMemo, ownKeyOf } from './messageMemo';
+import { DigestCarry } from './digestCarry';
 import { SessionStateStore } from './sessionState';
 import { loadRunState, saveRunState } from './runState';
 import type { Decision, Strategy, StrategyResult, TargetKind } from './types';
@@ -134,6 +135,8 @@ export class Pipeline {
   private readonly cachedRewriteMinSavedShare: number;
   /** Each strategy's options once checked against its schema. */
   private readonly checkedOptions = new Map<Strategy, Readonly<Record<string, unknown>>>();
+  /** Each session's latest messages, whose digests its next request's history takes. */
+  private readonly digestCarry = new DigestCarry();
 
   constructor(
     readonly strategies: readonly Strategy[],
@@ -179,7 +182,11 @@ export class Pipeline {
     const freshStart = freshStartOf(input.messages);
     // Cache hints are not content: decisions are keyed and replayed without them (see messageMemo.ts).
     const stripped = input.messages.map(stripCacheHints);
-    const chain = withDeadline(deadline, () => chainHashes(this.configHash, stripped.map((entry) => entry.bare)));
+    const bare = stripped.map((entry) => entry.bare);
+    // History re-sent as it was last turn keeps last turn's digests (digestCarry.ts).
+    this.digestCarry.carry(sessionId, bare);
+    const chain = withDeadline(deadline, () => chainHashes(this.configHash, bare));
+    this.digestCarry.remember(sessionId, bare);
     const ownKeys = new Map<number, string>();
     const ownKey = (index: number): string => {
       let key = ownKeys.get(index);

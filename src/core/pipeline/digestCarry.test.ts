@@ -37,9 +37,13 @@ describe('digest carry', () => {
 
   it('keeps no request bigger than its limit for the next turn', () => {
     const carry = new DigestCarry(32, 100);
+    const small = turn(['x']);
+    small.forEach((message) => digestOf(message));
+    carry.remember('s', small);
     const big = turn(['x'.repeat(200)]);
     big.forEach((message) => digestOf(message));
     carry.remember('s', big);
+    assert.equal(carry.carry('s', turn(['x'])), 0, 'the smaller request before it is forgotten too');
     assert.equal(carry.carry('s', turn(['x'.repeat(200)])), 0);
   });
 

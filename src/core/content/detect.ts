@@ -78,7 +78,7 @@ function fromShape(text: string, sample: string): ContentFormat {
   // A page, or a big fragment; a script printing a small <select> is data the agent is debugging.
   if ((text.length >= 2_000 && /^(?:<!doctype html|<html[\s>]|<head[\s>]|<body[\s>])/i.test(trimmed)) || (text.length >= 4_000 && /^<[a-z]/i.test(trimmed) && (sample.match(/<\/(?:div|p|span|a|li|td|section)>/gi) ?? []).length >= 20)) return 'html';
   if (/^[[{]/.test(trimmed) && isJson(text)) return 'json';
-  const lines = sample.split('\n').slice(0, SAMPLE_LINES);
+  const lines = sample.split('\n', SAMPLE_LINES);
   const nonBlank = lines.filter((line) => NOT_BLANK.test(line));
   if (nonBlank.length === 0) return 'text';
   const starts = lineStarts(sample);

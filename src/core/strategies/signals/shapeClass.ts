@@ -34,7 +34,7 @@ export function classifyShape(text: string, headChars = 2000): ShapeClass {
   if (trimmed.length === 0) return 'empty';
   if (trimmed.startsWith('[') && looksJson(text, trimmed)) return 'json_array';
   if (trimmed.startsWith('{') && looksJson(text, trimmed)) return 'json_object';
-  const lines = trimmed.split('\n').slice(0, 60);
+  const lines = trimmed.split('\n', 60);
   const share = (pattern: RegExp): number => lines.filter((line) => pattern.test(line)).length / lines.length;
   if (/^(?:diff --git |--- \S|\+\+\+ \S|@@ -\d)/m.test(trimmed) && /^@@ -\d+(?:,\d+)? \+\d+/m.test(trimmed)) return 'unified_diff';
   if (/^\s*<(?:!doctype|html|\?xml|[a-z][\w:-]*[\s>])/i.test(trimmed) && share(/<\/?[a-z][\w:-]*[^>]*>/i) > 0.3) return 'html_xml';
@@ -47,9 +47,18 @@ export function classifyShape(text: string, headChars = 2000): ShapeClass {
   if (lines.length >= 3 && share(PATH_LINE) > 0.8) return 'file_listing';
   const nonBlank = lines.filter((line) => line.trim().length > 0);
   if (nonBlank.filter(codeLike).length / nonBlank.length > 0.5) return 'source_code';
-  const letters = (trimmed.match(/[A-Za-z]/g) ?? []).length;
-  if (letters / trimmed.length > 0.6 && / [a-z]+ [a-z]+ /.test(trimmed)) return 'prose';
+  if (asciiLetters(trimmed) / trimmed.length > 0.6 && / [a-z]+ [a-z]+ /.test(trimmed)) return 'prose';
   return 'other';
+}
+
+/** How many characters of `text` are ASCII letters (what `/[A-Za-z]/g` would match, counted without an array of matches). */
+function asciiLetters(text: string): number {
+  let letters = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index) | 32;
+    if (code >= 97 && code <= 122) letters++;
+  }
+  return letters;
 }
 
 function looksJson(full: string, head: string): boolean {

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { itWithData, sharedPath } from '../../../test/support/sharedData';
+import { realTexts } from '../../../test/support/realTexts';
 import { bookkeepingKey, bookkeepingKeys } from './bookkeeping';
 
 /** Deterministic generator (mulberry32), so a failing line can be found again. */
@@ -39,6 +40,27 @@ describe('bookkeepingKeys', () => {
     const lines = ['x'.repeat(4_001) + ' 2024-01-05', 'id=abc  and  more ', '', 'abcdefab-abcd-abcd-abcd-abcdefabcdef', 'took 5\rms'];
     assert.deepEqual(bookkeepingKeys(lines), lines.map(bookkeepingKey));
     assert.equal(bookkeepingKeys(lines)[1], 'id=<id> and more');
+  });
+
+  // Format detection counts on this (detect.ts, numberedLines): a file view's lines with distinct numbers have distinct keys.
+  it('keeps the number of a file view\'s line (up to four digits before →) at the head of its key, whatever follows', () => {
+    const tails = ['ms', 's = 5', ':30:00', '-01-02 10:00', '.5 KB', ' 2024-01-05T10:00:00Z', 'deadbeefcafe1234', '[12]', '99999', 'id=7', ' x', '', '→3'];
+    const lines = [];
+    for (const number of ['1', '12', '123', '1234', '0', '007']) for (const tail of tails) for (const indent of ['', '     ', '\t']) lines.push(`${indent}${number}→${tail}`);
+    const keys = bookkeepingKeys(lines);
+    lines.forEach((line, index) => {
+      const number = /^\s*(\d+)→/.exec(line)![1]!;
+      assert.ok(keys[index]!.startsWith(`${number}→`), `${JSON.stringify(line)} → ${JSON.stringify(keys[index])}`);
+      assert.ok(bookkeepingKey(line).startsWith(`${number}→`), JSON.stringify(line));
+    });
+  });
+
+  itWithData('keeps the number at the head of the key of every file view line in the shared client traffic', () => {
+    const lines = realTexts(['clients']).flatMap(({ texts }) => texts.flatMap((text) => text.split('\n').filter((line) => /^[ \t]*\d{1,4}→/.test(line))));
+    assert.ok(lines.length > 10_000, `only ${lines.length} numbered lines`);
+    const keys = bookkeepingKeys(lines);
+    // A line over the pattern limit is its own key, indent and all (and no shorter line's key is that long).
+    lines.forEach((line, index) => assert.ok(keys[index]!.replace(/^[ \t]+/, '').startsWith(`${/^[ \t]*(\d+)→/.exec(line)![1]}→`), JSON.stringify(line)));
   });
 
   itWithData('gives every line of the shared logs the key it has alone', () => {

@@ -275,11 +275,42 @@ function looksLikeLogLine(line: string): boolean {
   return /^\s+at |^\s+\.\.\. \d+ more|^Caused by/.test(line);
 }
 
+/** The arrow a file view prints between a line's number and its text (Claude Code's Read). */
+const VIEW_ARROW = 0x2192;
+
+/**
+ * How many lines open with a distinct number of one to four digits and an arrow (`    12→code`,
+ * a file view): the most a count of such lines stops at is past half. Each keeps its number in
+ * its bookkeeping key (no pattern masks a short number that opens a line before the arrow;
+ * `bookkeeping.test.ts` holds the keys of every real such line to it), so these lines have
+ * distinct keys, and past half of them the text cannot repeat half its keys.
+ */
+function numberedLines(lines: readonly string[]): number {
+  const numbers = new Set<number>();
+  for (const line of lines) {
+    let at = 0;
+    while (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9) at++;
+    let value = 0;
+    const start = at;
+    while (at - start < 5) {
+      const code = line.charCodeAt(at);
+      if (code < 48 || code > 57) break;
+      value = value * 10 + code - 48;
+      at++;
+    }
+    if (at === start || at - start > 4 || line.charCodeAt(at) !== VIEW_ARROW) continue;
+    numbers.add(value);
+    if (numbers.size > lines.length / 2) break;
+  }
+  return numbers.size;
+}
+
 /**
  * Whether at least half the lines repeat another's bookkeeping key. The count stops once more
  * than half are distinct: most texts (a file read, a listing) repeat little and are settled halfway.
  */
 function repeatsHalf(lines: readonly string[]): boolean {
+  if (numberedLines(lines) > lines.length / 2) return false;
   // The first half and one line more settle a text whose lines are all distinct (most are).
   const head = Math.floor(lines.length / 2) + 1;
   const keys = new Set(bookkeepingKeys(lines.slice(0, head)));

@@ -37,12 +37,6 @@ export class GenerationalCache<K, V> {
     this.insert(key, value);
   }
 
-  /** Forgets `key` in both generations. */
-  delete(key: K): void {
-    this.newer.delete(key);
-    this.older.delete(key);
-  }
-
   /** Entries held in both generations. */
   get size(): number {
     return this.newer.size + this.older.size;

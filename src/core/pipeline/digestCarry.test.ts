@@ -35,6 +35,23 @@ describe('digest carry', () => {
     assert.equal(carry.carry('other', turn(['read the config', 'done'])), 0);
   });
 
+  it('keeps the latest sessions within their count and their size', () => {
+    const bySessions = new DigestCarry(2);
+    for (const session of ['a', 'b', 'c']) {
+      const messages = turn([`hello from ${session}`]);
+      messages.forEach((message) => digestOf(message));
+      bySessions.remember(session, messages);
+    }
+    assert.deepEqual(['a', 'b', 'c'].map((session) => bySessions.carry(session, turn([`hello from ${session}`]))), [0, 1, 1], 'the least recently seen session goes');
+    const bySize = new DigestCarry(16, 150);
+    for (const session of ['a', 'b']) {
+      const messages = turn(['y'.repeat(60)]);
+      messages.forEach((message) => digestOf(message));
+      bySize.remember(session, messages);
+    }
+    assert.deepEqual(['a', 'b'].map((session) => bySize.carry(session, turn(['y'.repeat(60)]))), [0, 1], 'two would hold more than the limit');
+  });
+
   it('keeps no request bigger than its limit for the next turn', () => {
     const carry = new DigestCarry(32, 100);
     const small = turn(['x']);

@@ -7,25 +7,24 @@
  * Anything it cannot vouch for (a class instance, a function, a `toJSON`, great depth) is
  * hashed as before, so a digest is always that of the message's own JSON.
  */
-import { GenerationalCache } from '../generationalCache';
 import { carryDigest, jsonLengthOf, knownDigestOf } from './hash';
 
 /** Past this depth two values are not compared (they are hashed instead). */
 const MAX_DEPTH = 64;
 
-/** A request whose messages' JSON is longer than this is not kept for the next turn (the memory it would hold). */
+/** Characters of JSON kept over all sessions: a client's previous request is otherwise garbage, so the memory it holds is bounded. */
 const MAX_REMEMBERED_CHARS = 16_000_000;
 
 export class DigestCarry {
-  private readonly latest: GenerationalCache<string, readonly object[]>;
+  /** Each session's latest messages and their JSON's length, oldest first. */
+  private readonly latest = new Map<string, { readonly messages: readonly object[]; readonly chars: number }>();
+  private chars = 0;
 
   /**
-   * @param sessions how many sessions' latest messages are kept (two generations, see GenerationalCache).
-   * @param maxRememberedChars a request whose messages' JSON is longer is not kept.
+   * @param sessions how many sessions' latest messages are kept (the least recently seen go first).
+   * @param maxRememberedChars how much JSON all kept requests may hold together; a request longer than that is not kept.
    */
-  constructor(sessions = 32, private readonly maxRememberedChars = MAX_REMEMBERED_CHARS) {
-    this.latest = new GenerationalCache(sessions);
-  }
+  constructor(private readonly sessions = 16, private readonly maxRememberedChars = MAX_REMEMBERED_CHARS) {}
 
   /**
    * Gives each message of `messages` that has no digest yet the digest of the message at its
@@ -33,7 +32,7 @@ export class DigestCarry {
    * many took one.
    */
   carry(sessionId: string, messages: readonly object[]): number {
-    const previous = this.latest.get(sessionId);
+    const previous = this.latest.get(sessionId)?.messages;
     if (previous === undefined) return 0;
     let carried = 0;
     const shared = Math.min(previous.length, messages.length);
@@ -46,17 +45,27 @@ export class DigestCarry {
     return carried;
   }
 
-  /** Keeps `messages` (hashed by now) as the session's latest, unless they are too big to hold on to. */
+  /** Keeps `messages` (hashed by now) as the session's latest; the least recently seen sessions go when there are too many or they hold too much. */
   remember(sessionId: string, messages: readonly object[]): void {
+    this.forget(sessionId);
     let chars = 0;
     for (const message of messages) {
       chars += jsonLengthOf(message);
-      if (chars > this.maxRememberedChars) {
-        this.latest.delete(sessionId);
-        return;
-      }
+      if (chars > this.maxRememberedChars) return;
     }
-    this.latest.set(sessionId, messages);
+    this.latest.set(sessionId, { messages, chars });
+    this.chars += chars;
+    for (const oldest of this.latest.keys()) {
+      if (this.latest.size <= this.sessions && this.chars <= this.maxRememberedChars) break;
+      this.forget(oldest);
+    }
+  }
+
+  private forget(sessionId: string): void {
+    const kept = this.latest.get(sessionId);
+    if (kept === undefined) return;
+    this.latest.delete(sessionId);
+    this.chars -= kept.chars;
   }
 }
 

@@ -235,8 +235,21 @@ function looksLikeTestConsole(sample: string, starts: (prefix: string) => boolea
  * every prefix: its expressions are then all run.
  */
 function lineStarts(text: string): (prefix: string) => boolean {
-  if (/[\r\u2028\u2029]/.test(text)) return () => true;
-  return (prefix) => text.startsWith(prefix) || text.includes(`\n${prefix}`);
+  if (text.includes('\r') || text.includes('\u2028') || text.includes('\u2029')) return () => true;
+  // The ASCII characters that open a line, found in one pass: a prefix whose first character
+  // opens none is answered without a search of the text (a dozen prefixes are asked of each).
+  const opening = new Uint8Array(128);
+  const first = text.charCodeAt(0);
+  if (first < 128) opening[first] = 1;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) {
+    const code = text.charCodeAt(at + 1);
+    if (code < 128) opening[code] = 1;
+  }
+  return (prefix) => {
+    const code = prefix.charCodeAt(0);
+    if (code < 128 && opening[code] === 0) return false;
+    return text.startsWith(prefix) || text.includes(`\n${prefix}`);
+  };
 }
 
 const LOG_LINE_START: readonly RegExp[] = [

@@ -293,7 +293,7 @@ const VIEW_ARROW = 0x2192;
 
 /**
  * How many lines open with a distinct number of one to four digits and an arrow (`    12→code`,
- * a file view): the most a count of such lines stops at is past half. Each keeps its number in
+ * a file view), counted only until they are more than half the lines. Each keeps its number in
  * its bookkeeping key (no pattern masks a short number that opens a line before the arrow;
  * `bookkeeping.test.ts` holds the keys of every real such line to it), so these lines have
  * distinct keys, and past half of them the text cannot repeat half its keys.

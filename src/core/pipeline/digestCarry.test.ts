@@ -5,6 +5,9 @@ import { digestOf, knownDigestOf } from './hash';
 import { parseRequest } from '../chat';
 import { pipelineOf } from '../../../test/support/agentFixtures';
 import { createContextDedupe } from '../strategies/contextDedupe';
+import { stripCacheHints } from '../chat/cacheHints';
+import { itWithData } from '../../../test/support/sharedData';
+import { claudeCodeSpotterMainFiles, loadClaudeCodeSession } from '../../../test/support/clients';
 
 const ownDigest = (value: object): string => createHash('sha256').update(JSON.stringify(value), 'utf8').digest('hex');
 
@@ -33,6 +36,25 @@ describe('digest carry', () => {
     assert.equal(carry.carry('s', edited), 1);
     assert.equal(knownDigestOf(edited[0]!), undefined);
     assert.equal(carry.carry('other', turn(['read the config', 'done'])), 0);
+  });
+
+  itWithData('carries a real Claude Code session\'s history from each request to the next, every digest its message\'s own', () => {
+    const session = loadClaudeCodeSession(claudeCodeSpotterMainFiles()[0]!);
+    const requests = session.requests.filter((entry) => !entry.summarization).slice(20, 40).map((entry) => structuredClone(entry.request));
+    const carry = new DigestCarry();
+    let carried = 0;
+    let history = 0;
+    for (const [index, request] of requests.entries()) {
+      const bare = request.messages.map((message) => stripCacheHints(message).bare);
+      if (index > 0) {
+        carried += carry.carry('claude', bare);
+        history += Math.min(bare.length, requests[index - 1]!.messages.length);
+      }
+      for (const message of bare) assert.equal(knownDigestOf(message) ?? digestOf(message), ownDigest(message));
+      carry.remember('claude', bare);
+    }
+    assert.ok(history > 1_000, `only ${history} history messages`);
+    assert.ok(carried >= history * 0.95, `${carried} of ${history} history messages carried`);
   });
 
   it('keeps the latest sessions within their count and their size', () => {

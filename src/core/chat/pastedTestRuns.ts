@@ -2,7 +2,8 @@
  * A test run pasted without a fence: pytest's console output, from its `test session starts`
  * banner to its closing count line (`=== 4 failed, 170 passed in 3.21s ===`), and unittest's,
  * from its progress row (or its first failure's rule) to its verdict after `Ran N tests in Xs`
- * (`OK`, `FAILED (errors=6, skipped=2)`). Their header paragraphs (platform, plugins, package
+ * (`OK`, `FAILED (errors=6, skipped=2)`), with the runner's chatter lines right around it (Django's
+ * `Creating test database for alias…` above, `Destroying test database…` below). Their header paragraphs (platform, plugins, package
  * versions), the test sources quoted in their failures and their tracebacks read as prose or as
  * a stack trace paragraph by paragraph; the banners say where the run begins and ends. Jest's
  * console output runs from its first ` PASS  src/a.test.ts` or
@@ -10,6 +11,7 @@
  * test suites.` lines under it; a failure's code frame and blank lines in between stay inside.
  */
 import type { BulkSpan } from './pastedBulk';
+import { isRunnerChatter } from '../content/testOutput';
 
 const SESSION_START = /^=+ test session starts =+[ \t]*$/gm;
 /** pytest's closing line: counts of outcomes and the time taken, between rules of `=`. */
@@ -40,10 +42,36 @@ function unittestSpans(text: string): BulkSpan[] {
     const stop = (end.index ?? 0) + end[0].length;
     const before = text.slice(from, end.index ?? 0);
     const start = UNITTEST_START.exec(before) ?? UNITTEST_QUIET_START.exec(before);
-    if (start !== null) spans.push({ start: from + (start.index ?? 0), end: stop });
-    from = stop;
+    if (start !== null) {
+      const end = chatterAfter(text, stop);
+      spans.push({ start: chatterBefore(text, from + (start.index ?? 0), from), end });
+      from = end;
+    } else from = stop;
   }
   return spans;
+}
+
+/** Where the runner's chatter lines right above `start` begin (Django's `Creating test database…`), not before `floor`. */
+function chatterBefore(text: string, start: number, floor: number): number {
+  let at = start;
+  while (at > floor && text.charCodeAt(at - 1) === 10) {
+    const lineStart = Math.max(floor, text.lastIndexOf('\n', at - 2) + 1);
+    if (!isRunnerChatter(text.slice(lineStart, at - 1))) break;
+    at = lineStart;
+  }
+  return at;
+}
+
+/** Where the runner's chatter lines right below `end` stop (Django's `Destroying test database…`). */
+function chatterAfter(text: string, end: number): number {
+  let at = end;
+  while (text.charCodeAt(at) === 10) {
+    const next = text.indexOf('\n', at + 1);
+    const lineEnd = next === -1 ? text.length : next;
+    if (!isRunnerChatter(text.slice(at + 1, lineEnd))) break;
+    at = lineEnd;
+  }
+  return at;
 }
 
 function pytestSpans(text: string): BulkSpan[] {

@@ -49,6 +49,31 @@ describe('cleanStackTrace', () => {
     ].join('\n'));
   });
 
+  it('collapses two Python library frames (four lines) into one line naming the standard library module; one frame stays', () => {
+    const trace = [
+      'Traceback (most recent call last):',
+      '  File "/opt/conda/lib/python3.6/unittest/case.py", line 59, in testPartExecutor',
+      '    yield',
+      '  File "/opt/conda/lib/python3.6/unittest/case.py", line 605, in run',
+      '    testMethod()',
+      '  File "/repo/tests/test_tz.py", line 745, in test_local',
+      '    self.assertEqual(a, b)',
+      '  File "/opt/conda/lib/python3.6/unittest/case.py", line 829, in assertEqual',
+      '    assertion_func(first, second, msg=msg)',
+      'AssertionError: 1 != 2',
+    ].join('\n');
+    const result = cleanStackTrace(trace);
+    assert.equal(result.text, [
+      'Traceback (most recent call last):',
+      '  … 2 library frames (unittest)',
+      '  File "/repo/tests/test_tz.py", line 745, in test_local',
+      '    self.assertEqual(a, b)',
+      '  File "/opt/conda/lib/python3.6/unittest/case.py", line 829, in assertEqual',
+      '    assertion_func(first, second, msg=msg)',
+      'AssertionError: 1 != 2',
+    ].join('\n'));
+  });
+
   it('collapses Java runtime frames', () => {
     const trace = [
       'Exception in thread "main" java.lang.IllegalStateException: closed',

@@ -45,6 +45,9 @@ function libraryName(line: string): string {
   if (nodeModule !== null) return nodeModule[1]!.replace(/\\/g, '/');
   const pythonPackage = /(?:site|dist)-packages[\\/]([^\\/"]+)/.exec(line);
   if (pythonPackage !== null) return pythonPackage[1]!;
+  // Python's standard library: `…/lib/python3.6/unittest/case.py` is `unittest`.
+  const pythonModule = /[\\/]lib[\\/]python\d[\d.]*[\\/]([A-Za-z_]\w*)/.exec(line);
+  if (pythonModule !== null) return pythonModule[1]!;
   const javaPackage = /^\s+at ((?:[a-z]\w*\.){1,2})/.exec(line);
   if (javaPackage !== null) return javaPackage[1]!.replace(/\.$/, '');
   if (/node:|internal[\\/]/.test(line)) return 'node internals';
@@ -81,8 +84,12 @@ export function cleanStackTrace(text: string): CleanResult {
   let libraryRun: string[][] = [];
   const flushLibrary = (): void => {
     if (libraryRun.length === 0) return;
-    // One or two library frames cost less than the line that would replace them.
-    if (libraryRun.length <= 2) {
+    // A run of one or two lines (one or two one-line frames, one Python frame) costs about what
+    // the line that would replace it costs; from three lines on (two Python frames: unittest's
+    // `testPartExecutor` and `run` above every failure) the line is the cheaper.
+    let runLines = 0;
+    for (const group of libraryRun) runLines += group.length;
+    if (runLines <= 2) {
       for (const group of libraryRun) output.push(...group);
     } else {
       const names = [...new Set(libraryRun.map((group) => libraryName(group[0]!)))];

@@ -59,6 +59,11 @@ export function cleanTestOutput(text: string, options: { question?: string } = {
 /** Runner chatter around the tests: database setup, collection banners. */
 const CHATTER_LINE = /^(?:Creating|Destroying|Cloning) test database for alias |^System check identified no issues|^Using existing test database|^Testing against Django installed in |^Found \d+ test\(s\)\.$|^Importing application /;
 
+/** Whether a line is a test runner's chatter (Django's database setup and teardown, its banners). */
+export function isRunnerChatter(line: string): boolean {
+  return CHATTER_LINE.test(line);
+}
+
 /**
  * pytest's header between "test session starts" and "collected N items" (platform,
  * plugins, package versions) goes; the collected line stays.

@@ -85,13 +85,25 @@ const UNITTEST_RUN = [
 ].join('\n');
 
 describe('a unittest run pasted without a fence', () => {
-  it('is found from its progress row to its verdict, the chatter before it and the words after it left to the user', () => {
-    const content = `Which tests fail?\n\nSystem check identified no issues (0 silenced).\n${UNITTEST_RUN}\n\nIt passed yesterday.`;
+  it('is found from its progress row to its verdict, the words before and after it left to the user', () => {
+    const content = `Which tests fail?\n\n${UNITTEST_RUN}\n\nIt passed yesterday.`;
     const spans = pastedTestRunSpans(content);
     assert.equal(spans.length, 1);
     assert.equal(content.slice(spans[0]!.start, spans[0]!.end), UNITTEST_RUN);
     const segments = pasted(content);
     assert.ok(segments.some((segment) => segment.text === UNITTEST_RUN), JSON.stringify(segments.map((segment) => segment.text.slice(0, 40))));
+  });
+
+  it('takes the runner\'s chatter right above and below it (Django\'s test database lines) as part of the run', () => {
+    const above = 'Creating test database for alias \'default\'...\nCloning test database for alias \'default\'...\nSystem check identified no issues (0 silenced).';
+    const below = 'Destroying test database for alias \'default\'...\nDestroying test database for alias \'default\'...';
+    const run = `${above}\n${UNITTEST_RUN}\n${below}`;
+    const content = `Which tests fail?\nI ran them twice.\n${run}\nIt passed yesterday.`;
+    const spans = pastedTestRunSpans(content);
+    assert.deepEqual(spans.map((span) => content.slice(span.start, span.end)), [run]);
+    // Not a line of the user's own, even one that only starts like chatter.
+    const own = `Which tests fail? Creating test database for alias is slow.\n${UNITTEST_RUN}`;
+    assert.deepEqual(pastedTestRunSpans(own).map((span) => own.slice(span.start, span.end)), [UNITTEST_RUN]);
   });
 
   it('starts at the first failure\'s rule when no progress row is pasted, and a passing run from its progress row', () => {

@@ -101,8 +101,8 @@ describe('a unittest run pasted without a fence', () => {
     const content = `Which tests fail?\nI ran them twice.\n${run}\nIt passed yesterday.`;
     const spans = pastedTestRunSpans(content);
     assert.deepEqual(spans.map((span) => content.slice(span.start, span.end)), [run]);
-    // Not a line of the user's own, even one that only starts like chatter.
-    const own = `Which tests fail? Creating test database for alias is slow.\n${UNITTEST_RUN}`;
+    // A line of the user's own right above the run stays theirs, even one that names the chatter.
+    const own = `Which tests fail? The Creating test database for alias step is slow.\n${UNITTEST_RUN}`;
     assert.deepEqual(pastedTestRunSpans(own).map((span) => own.slice(span.start, span.end)), [UNITTEST_RUN]);
   });
 

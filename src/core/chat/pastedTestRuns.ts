@@ -2,13 +2,14 @@
  * A test run pasted without a fence: pytest's console output, from its `test session starts`
  * banner to its closing count line (`=== 4 failed, 170 passed in 3.21s ===`), and unittest's,
  * from its progress row (or its first failure's rule) to its verdict after `Ran N tests in Xs`
- * (`OK`, `FAILED (errors=6, skipped=2)`), with the runner's chatter lines right around it (Django's
- * `Creating test database for alias…` above, `Destroying test database…` below). Their header paragraphs (platform, plugins, package
- * versions), the test sources quoted in their failures and their tracebacks read as prose or as
- * a stack trace paragraph by paragraph; the banners say where the run begins and ends. Jest's
- * console output runs from its first ` PASS  src/a.test.ts` or
- * ` FAIL  …` suite line to its `Tests: … total` line and the `Snapshots:`, `Time:` and `Ran all
- * test suites.` lines under it; a failure's code frame and blank lines in between stay inside.
+ * (`OK`, `FAILED (errors=6, skipped=2)`), with the runner's chatter lines right around it
+ * (Django's `Creating test database for alias…` above, `Destroying test database…` below).
+ * Their header paragraphs (platform, plugins, package versions), the test sources quoted in
+ * their failures and their tracebacks read as prose or as a stack trace paragraph by paragraph;
+ * the banners say where the run begins and ends. Jest's console output runs from its first
+ * ` PASS  src/a.test.ts` or ` FAIL  …` suite line to its `Tests: … total` line and the
+ * `Snapshots:`, `Time:` and `Ran all test suites.` lines under it; a failure's code frame and
+ * blank lines in between stay inside.
  */
 import type { BulkSpan } from './pastedBulk';
 import { isRunnerChatter } from '../content/testOutput';
@@ -43,9 +44,9 @@ function unittestSpans(text: string): BulkSpan[] {
     const before = text.slice(from, end.index ?? 0);
     const start = UNITTEST_START.exec(before) ?? UNITTEST_QUIET_START.exec(before);
     if (start !== null) {
-      const end = chatterAfter(text, stop);
-      spans.push({ start: chatterBefore(text, from + (start.index ?? 0), from), end });
-      from = end;
+      const withChatter = chatterAfter(text, stop);
+      spans.push({ start: chatterBefore(text, from + (start.index ?? 0), from), end: withChatter });
+      from = withChatter;
     } else from = stop;
   }
   return spans;

@@ -84,9 +84,9 @@ export function cleanStackTrace(text: string): CleanResult {
   let libraryRun: string[][] = [];
   const flushLibrary = (): void => {
     if (libraryRun.length === 0) return;
-    // A run of one or two lines (one or two one-line frames, one Python frame) costs about what
-    // the line that would replace it costs; from three lines on (two Python frames: unittest's
-    // `testPartExecutor` and `run` above every failure) the line is the cheaper.
+    // A run of one or two lines (one or two one-line frames, one two-line Python or Go frame)
+    // costs about what the line that would replace it costs; from three lines on (two Python
+    // frames: unittest's `testPartExecutor` and `run` above every failure) the line is cheaper.
     let runLines = 0;
     for (const group of libraryRun) runLines += group.length;
     if (runLines <= 2) {

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import { chromium, type Browser, type Frame, type Locator, type Page } from 'playwright-core';
 
 const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const DRIVER = path.join(__dirname, '..', 'fixtures', 'driver-extension');
@@ -173,7 +173,12 @@ export interface ChatAnswer {
   readonly seenAt: number | undefined;
   /** When it was complete: `until` matched, or the text stopped changing. */
   readonly doneAt: number;
+  /** Whether the chat list was made to lay its rows out again because the answer stopped rendering (see {@link chat}). */
+  readonly nudged: boolean;
 }
+
+/** How long an answer may show no change before the chat list is made to render it again. */
+const STALLED_MS = 10_000;
 
 /**
  * Types a message into the chat view and sends it, as a user does; returns the response once
@@ -202,20 +207,38 @@ export async function chat(page: Page, message: string, timeoutMs = 60_000, unti
   let last = '';
   let seenAt: number | undefined;
   let stableSince = Date.now();
+  let nudged = false;
   while (Date.now() < deadline) {
     await page.waitForTimeout(200);
     const text = ((await responses.last().innerText().catch(() => '')) ?? '').trim();
     if ((await responses.count()) <= before && text === lastBefore) continue;
     if (seen?.test(text) && seenAt === undefined) seenAt = Date.now();
-    if (until?.test(text)) return { text, seenAt, doneAt: Date.now() };
+    if (until?.test(text)) return { text, seenAt, doneAt: Date.now(), nudged };
     if (text !== last) {
       last = text;
       stableSince = Date.now();
     } else if (!until && text.length > 0 && Date.now() - stableSince > 2_000) {
-      return { text, seenAt, doneAt: stableSince };
+      return { text, seenAt, doneAt: stableSince, nudged };
+    } else if (until && !nudged && text.length > 0 && Date.now() - stableSince > STALLED_MS) {
+      // VS Code shows a streamed answer word by word. In this headless browser that rendering
+      // was seen to stop at the answer's first word for minutes after "Reload Window", though
+      // the endpoint had answered; a new layout makes the list render the row again, whole.
+      nudged = true;
+      await relayout(page, responses.last());
     }
   }
-  return { text: last, seenAt, doneAt: Date.now() };
+  return { text: last, seenAt, doneAt: Date.now(), nudged };
+}
+
+/** Makes the workbench lay out again: the window one pixel shorter and back, the row scrolled into view. */
+async function relayout(page: Page, row: Locator): Promise<void> {
+  const size = page.viewportSize();
+  if (size) {
+    await page.setViewportSize({ width: size.width, height: size.height - 1 });
+    await page.waitForTimeout(300);
+    await page.setViewportSize(size);
+  }
+  await row.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
 }
 
 /** The extension host's logs and Herald's output channel under a user-data logs folder. */

@@ -2,6 +2,8 @@
 import { strict as assert } from 'node:assert';
 import { findToolOutputs, parseRequest } from '../../../src/core/chat';
 import { pastedTestRunSpans } from '../../../src/core/chat/pastedTestRuns';
+import { cleanTestOutput } from '../../../src/core/content/testOutput';
+import { itWithData, loadTrajectory } from '../../support/sharedData';
 
 /** A pytest run as a console prints it: banner, header paragraphs, progress, one failure quoting its test's source, count line. */
 const RUN = [
@@ -104,6 +106,23 @@ describe('a unittest run pasted without a fence', () => {
     // A line of the user's own right above the run stays theirs, even one that names the chatter.
     const own = `Which tests fail? The Creating test database for alias step is slow.\n${UNITTEST_RUN}`;
     assert.deepEqual(pastedTestRunSpans(own).map((span) => own.slice(span.start, span.end)), [UNITTEST_RUN]);
+  });
+
+  itWithData('a real Django run pasted under a question: one span with its chatter, the unittest frames collapsed, every failing test and error kept', () => {
+    const content = loadTrajectory('django__django-11138').messages[165]!.content;
+    const run = [...content.matchAll(/<(output|output_head|output_tail)>\n?([\s\S]*?)\n?<\/\1>/g)].map((match) => match[2]!).join('\n').replace(/\n+$/, '');
+    const question = 'Which tests fail, and why?';
+    const text = `${question}\n\n${run}`;
+    const spans = pastedTestRunSpans(text);
+    assert.equal(spans.length, 1);
+    assert.equal(text.slice(spans[0]!.start, spans[0]!.end), run, 'the span runs from the first chatter line to the last');
+    assert.ok(/^Creating test database/.test(run) && /Destroying test database for alias '\w+'\.\.\.$/.test(run), 'the run opens and closes with chatter');
+    const digest = cleanTestOutput(run, { question });
+    assert.ok(digest.text.includes('… 2 library frames (unittest)'), digest.removed.join('; '));
+    assert.ok(!/Creating test database|Destroying test database/.test(digest.text));
+    for (const [, failing] of run.matchAll(/^(?:ERROR|FAIL): (\S+ \(\S+\))$/gm)) assert.ok(digest.text.includes(failing!), failing);
+    for (const [, error] of run.matchAll(/^((?:\w+\.)*\w+Error: .*)$/gm)) assert.ok(digest.text.includes(error!), error);
+    assert.ok(digest.text.length < run.length * 0.8, `${digest.text.length} of ${run.length}`);
   });
 
   it('starts at the first failure\'s rule when no progress row is pasted, and a passing run from its progress row', () => {

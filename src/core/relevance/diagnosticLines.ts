@@ -1,7 +1,7 @@
 /**
  * Lines that report a problem, in two tiers. Error lines (ERROR/FATAL levels, tracebacks and
  * exception lines, compiler errors, failed-test verdicts) are never elided by the relevance
- * filter, whatever the question. Warning lines (WARN levels, "failed", "refused", "timed
+ * filter, whatever the question. Warning lines (WARN levels, "fail", "failed", "refused", "timed
  * out") are ranked like any line but boosted when the question asks about failures: some
  * logs are two-thirds warnings, and keeping them all would keep the whole log.
  */
@@ -30,7 +30,7 @@ const WARNING_PATTERNS: readonly RegExp[] = [
   /\b(?:WARN|WARNING)\b/,
   /\[(?:warn|warning)\]/i,
   /(?:^|[\s:])warning(?:\[[\w-]+\])?:/i,
-  /\b(?:failed|failure|failing|refused|denied|timed out|timeout|unreachable|invalid)\b/i,
+  /\b(?:fail|fails|failed|failure|failing|refused|denied|timed out|timeout|unreachable|invalid)\b/i,
   /^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+W\s/,
 ];
 

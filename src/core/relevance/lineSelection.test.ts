@@ -49,6 +49,15 @@ describe('diagnostic lines', () => {
     assert.ok(!isWarningLine('Accepted password for fztu from 119.137.62.142 port 49116 ssh2'));
   });
 
+  it('takes the bare verb "fail" and "fails" for a soft failure, as it takes "failed"', () => {
+    // HealthApp (LogHub) reports its insert failures with the bare verb.
+    assert.ok(isWarningLine('20171223-22:19:58:380|HiH_HiHealthDataInsertStore|30002312|saveHealthDetailData() saveOneDetailData fail hiHealthData = 1513958400000,type = 40003'));
+    assert.ok(isWarningLine('retry 3 fails, giving up on the upload'));
+    // Words that only start like it stay quiet.
+    assert.ok(!isWarningLine('failover to the standby node completed'));
+    assert.ok(!isWarningLine('loaded the failsafe defaults'));
+  });
+
   it('recognizes questions about failures', () => {
     assert.ok(asksAboutFailures('Why did the build fail?'));
     assert.ok(asksAboutFailures('any errors in there'));

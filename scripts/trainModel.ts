@@ -8,6 +8,9 @@
  *   npm run train-model -- --verify     train into a temporary folder and compare the bytes'
  *                                       SHA-256 with the committed manifest (exit 1 if they differ)
  *   npm run train-model -- --out DIR    write somewhere else
+ *   npm run train-model -- --out DIR --vocabulary N --buckets N --dimension N
+ *                                       an experimental model of another size (its manifest's
+ *                                       version says so); only with --out
  *
  * The sources must be installed first (Debian packages, once per machine):
  *   apt-get install libpython3.11-stdlib golang-1.19-src python3.11-doc python3-numpy …
@@ -26,6 +29,7 @@ import * as path from 'node:path';
 import { encodeStaticModel } from '../src/core/relevance/embedding/staticModel';
 import { MODEL_MANIFEST_FILE, MODEL_MANIFEST_SCHEMA_VERSION, sha256File, STATIC_MODEL_FILE_NAME } from '../src/core/relevance/embedding/modelFolder';
 import { DEBIAN_PACKAGES, gatherPairs, type PairSource } from './model/corpus';
+import { parseTrainArguments } from './model/trainArguments';
 import { quantize, train, type TrainingSettings } from './model/train';
 
 /** The model's name and version: a new version whenever the recipe or the sources change. */
@@ -48,6 +52,7 @@ export const SETTINGS: TrainingSettings = {
   batchSize: 256,
   learningRate: 0.05,
   temperature: 0.05,
+  weighOpaqueNumbers: true,
 };
 
 const root = path.resolve(__dirname, '..');
@@ -69,9 +74,19 @@ function installedVersions(): Record<string, string> {
 }
 
 function main(): void {
-  const verify = process.argv.includes('--verify');
-  const outIndex = process.argv.indexOf('--out');
-  const target = verify ? fs.mkdtempSync(path.join(os.tmpdir(), 'herald-model-')) : outIndex >= 0 ? path.resolve(process.argv[outIndex + 1] ?? '') : modelFolder;
+  let parsed;
+  try {
+    parsed = parseTrainArguments(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const { verify, out, overrides } = parsed;
+  const settings: TrainingSettings = { ...SETTINGS, ...overrides };
+  const sized = Object.keys(overrides).length > 0;
+  // An experiment's version names its sizes, so its decisions never pass for the recipe's model.
+  const version = sized ? `${MODEL_VERSION}-experiment.v${settings.vocabularyMax}.b${settings.ngramBuckets}.d${settings.dimension}` : MODEL_VERSION;
+  const target = verify ? fs.mkdtempSync(path.join(os.tmpdir(), 'herald-model-')) : out !== undefined ? path.resolve(out) : modelFolder;
   const versions = installedVersions();
   const missing = Object.entries(versions).filter(([, version]) => version === 'not installed').map(([name]) => name);
   if (missing.length > 0) {
@@ -87,7 +102,7 @@ function main(): void {
   console.log(`train-model: ${pairs.length} pairs from ${files} files in ${gatherSeconds.toFixed(0)} s (corpus SHA-256 ${corpusSha256})`);
   for (const [source, count] of Object.entries(counts)) console.log(`  ${source.padEnd(8)} ${count.kept} kept of ${count.found}`);
 
-  const model = train(pairs, SETTINGS, (progress) => console.log(`  epoch ${progress.epoch}: ${progress.batches} batches, mean loss ${progress.meanLoss.toFixed(4)}, ${progress.seconds.toFixed(0)} s`));
+  const model = train(pairs, settings, (progress) => console.log(`  epoch ${progress.epoch}: ${progress.batches} batches, mean loss ${progress.meanLoss.toFixed(4)}, ${progress.seconds.toFixed(0)} s`));
   const { scales, weights } = quantize(model);
   const bytes = encodeStaticModel(model.header, scales, weights);
   const seconds = (performance.now() - started) / 1000;
@@ -95,15 +110,15 @@ function main(): void {
   fs.mkdirSync(target, { recursive: true });
   fs.writeFileSync(path.join(target, STATIC_MODEL_FILE_NAME), bytes);
   const sha256 = sha256File(path.join(target, STATIC_MODEL_FILE_NAME));
-  const manifest = { schema: MODEL_MANIFEST_SCHEMA_VERSION, name: MODEL_NAME, kind: 'static', version: MODEL_VERSION, dimension: SETTINGS.dimension, files: { [STATIC_MODEL_FILE_NAME]: sha256 } };
+  const manifest = { schema: MODEL_MANIFEST_SCHEMA_VERSION, name: MODEL_NAME, kind: 'static', version, dimension: settings.dimension, files: { [STATIC_MODEL_FILE_NAME]: sha256 } };
   const record = {
-    model: `${MODEL_NAME} ${MODEL_VERSION}`,
+    model: `${MODEL_NAME} ${version}`,
     sha256,
     bytes: bytes.length,
     corpusSha256,
     pairs: counts,
     files,
-    settings: SETTINGS,
+    settings,
     sources: versions,
     rows: model.header.rows,
     vocabulary: model.header.vocabulary.length,

@@ -29,6 +29,11 @@ export interface TrainingSettings {
   readonly learningRate: number;
   /** Softmax temperature of the contrastive loss. */
   readonly temperature: number;
+  /**
+   * Whether training reads opaque numbers (timestamps, ids) like any term. 1.0.0 was trained
+   * so; the embedder has skipped them since, so a new recipe may leave them out as it does.
+   */
+  readonly weighOpaqueNumbers?: boolean;
 }
 
 /** A seeded 32-bit generator (mulberry32): the same seed, the same sequence, everywhere. */
@@ -98,7 +103,7 @@ export function train(pairs: readonly TrainingPair[], settings: TrainingSettings
   const started = performance.now();
   const vocabulary = buildVocabulary(pairs, settings);
   const layout: StaticFeatureLayout = { vocabulary, ngramBuckets: settings.ngramBuckets, ngramMin: settings.ngramMin, ngramMax: settings.ngramMax, maxTerms: settings.maxTerms };
-  const featurizer = new StaticFeaturizer(layout);
+  const featurizer = new StaticFeaturizer(layout, settings.weighOpaqueNumbers ?? false);
   const queries = pack(featurizer, pairs.map((pair) => pair.query));
   const passages = pack(featurizer, pairs.map((pair) => pair.passage));
   const dimension = settings.dimension;

@@ -50,7 +50,11 @@ export class StaticFeaturizer {
   private readonly scratchCounts = new Map<string, number>();
   readonly rowCount: number;
 
-  constructor(private readonly layout: StaticFeatureLayout) {
+  /**
+   * `weighOpaqueNumbers`: read opaque numbers like any term (training only). herald-retrieval
+   * 1.0.0 was trained that way, before the embedder learned to skip them, so its recipe sets it.
+   */
+  constructor(private readonly layout: StaticFeatureLayout, private readonly weighOpaqueNumbers = false) {
     this.vocabularyIndex = new Map(layout.vocabulary.map((term, index) => [term, index]));
     this.numberVocabulary = new Set(layout.vocabulary.filter(looksLikeOpaqueNumber));
     this.rowCount = layout.vocabulary.length + layout.ngramBuckets;
@@ -142,7 +146,7 @@ export class StaticFeaturizer {
     for (let index = 0; index < terms.length && read < this.layout.maxTerms; index++) {
       const term = terms[index]!;
       // Checked before anything is looked up: opaque numbers are mostly seen once (timestamps, ids), and a cheap test.
-      if (this.isOpaqueNumber(term)) continue;
+      if (!this.weighOpaqueNumbers && this.isOpaqueNumber(term)) continue;
       visit(term);
       read++;
     }

@@ -69,6 +69,14 @@ describe('static embedding model', () => {
     assert.notDeepEqual(embedder.embedTerms(['404', 'disk', 'full']), embedder.embedTerms(['disk', 'full']));
   });
 
+  it('reads opaque numbers like any term when training asks (the recipe herald-retrieval 1.0.0 was trained with)', () => {
+    const layout = { vocabulary: ['disk'], ngramBuckets: 64, ngramMin: 3, ngramMax: 4, maxTerms: 3 };
+    const terms = ['16:13:38.811', 'disk', 'full', 'error'];
+    assert.deepEqual([...new StaticFeaturizer(layout, true).countsOfTerms(terms)], [['16:13:38.811', 1], ['disk', 1], ['full', 1]]);
+    assert.deepEqual([...new StaticFeaturizer(layout).countsOfTerms(terms)], [['disk', 1], ['full', 1], ['error', 1]]);
+    assert.ok(new StaticFeaturizer(layout, true).features('16:13:38.811 disk').rows.length > new StaticFeaturizer(layout).features('16:13:38.811 disk').rows.length);
+  });
+
   it('counts terms on its memo the same however small the memo, its generations turning over between texts', () => {
     const model = decodeStaticModel(modelBytes(SETTINGS), 'model.bin');
     const texts = ['disk full on node-7, disk full again', 'retrying upload: upload failed, disk full', 'the cache evicts user sessions', 'disk disk disk cache cache user', ''];

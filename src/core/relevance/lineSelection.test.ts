@@ -15,6 +15,18 @@ describe('selectLines', () => {
     assert.deepEqual(droppedRuns(kept), [[2, 14], [17, 29]]);
   });
 
+  it('measures the floor from the output\'s median line, so a scorer whose scores run flat does not let every line through', () => {
+    const wide: LineSelectionOptions = { ...options, keepRatio: 1, relativeScoreFloor: 0.25 };
+    // Every line a little like the question (0.5), three that stand out (0.9): only those three are selected.
+    const flat = lines.map((_, index) => ([8, 15, 22].includes(index) ? 0.9 : 0.5));
+    assert.equal(selectLines(lines, flat, wide).hits, 3);
+    // Most lines unrelated (0): the floor is a quarter of the best, as when it was measured from zero.
+    const sparse = lines.map((_, index) => (index === 15 ? 0.8 : index === 22 ? 0.21 : index === 9 ? 0.19 : 0));
+    const { kept, hits } = selectLines(lines, sparse, wide);
+    assert.equal(hits, 2);
+    assert.ok(kept[22] && !kept[9]);
+  });
+
   it('keeps short dropped runs, where a marker would cost as much as the lines', () => {
     const scores = lines.map((_, index) => (index === 5 ? 1 : 0));
     const { kept } = selectLines(lines, scores, options);

@@ -18,7 +18,7 @@ export interface LineSelectionOptions {
   readonly keepRatio: number;
   /** At least this many lines may be selected by score, whatever the ratio. */
   readonly minKeptLines: number;
-  /** A line needs at least this share of the best line's score to be selected. */
+  /** A line needs to be at least this share of the way from the output's median score to its best to be selected. */
   readonly relativeScoreFloor: number;
   /** Runs of dropped lines shorter than this are kept instead: a marker would cost as much. */
   readonly minElidedRun: number;
@@ -33,6 +33,19 @@ export interface LineSelection {
   readonly errors: number;
   /** Warning lines kept. */
   readonly warningsKept: number;
+}
+
+/**
+ * The score a line (or unit) must reach to be selected by score: `share` of the way from the
+ * output's median score to its best. Measured from the median rather than from zero, a line has
+ * to stand out from the output's typical line, whatever the scorer's scale: a model whose
+ * cosines run flat (every log line a little like the question) no longer lets most lines through.
+ */
+export function scoreFloor(scores: readonly number[], best: number, share: number): number {
+  if (scores.length === 0) return best * share;
+  const sorted = Float64Array.from(scores).sort();
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return median + share * (best - median);
 }
 
 export function selectLines(lines: readonly string[], scores: readonly number[], options: LineSelectionOptions, failureQuestion = false): LineSelection {
@@ -55,9 +68,10 @@ export function selectLines(lines: readonly string[], scores: readonly number[],
 
   const best = Math.max(0, ...scores);
   const budget = Math.max(options.minKeptLines, Math.ceil(count * options.keepRatio));
+  const floor = scoreFloor(scores, best, options.relativeScoreFloor);
   const ranked = scores
     .map((score, index) => ({ score, index, warning: warning[index]! }))
-    .filter((entry) => entry.warning || (entry.score > 0 && entry.score >= best * options.relativeScoreFloor))
+    .filter((entry) => entry.warning || (entry.score > 0 && entry.score >= floor))
     // Warnings first for failure questions; ties go to the earlier line, so the choice never depends on sort stability.
     .sort((a, b) => Number(b.warning) - Number(a.warning) || b.score - a.score || a.index - b.index)
     .slice(0, budget);

@@ -16,6 +16,6 @@ export const RELEVANCE_FILTER_OPTIONS = z.object({
   contextLines: z.number().int().min(0).default(1).describe('Lines kept before and after each selected line.'),
   keepRatio: z.number().min(0).max(1).default(0.2).describe('Share of the output\'s lines (0–1) that may be selected by score.'),
   minKeptLines: z.number().int().min(0).default(10).describe('At least this many lines may be selected by score, whatever the ratio.'),
-  relativeScoreFloor: z.number().min(0).max(1).default(0.25).describe('A line needs at least this share of the best line\'s score to be selected.'),
+  relativeScoreFloor: z.number().min(0).max(1).default(0.25).describe('How far a line must score from the output\'s median line toward its best line to be selected (0–1; 0.25 = a quarter of the way).'),
   minElidedRun: z.number().int().min(0).default(4).describe('Runs of dropped lines shorter than this are kept instead: a marker would cost as much.'),
 }).describe('Bulk pasted under a question keeps the lines or items (chunks, candidates, files, outlined sources) that answer it; history outputs only with `historyOutputs`.');

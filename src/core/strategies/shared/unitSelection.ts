@@ -14,6 +14,7 @@
  * - the paste's own lines of prose (a heading over a section), when there are few of them.
  * Pure and deterministic: the caller stashes the paste whole and shows what is kept.
  */
+import { scoreFloor } from '../../relevance/lineSelection';
 import type { PastedUnit } from '../../content/pastedUnits';
 import { asksAboutFailures } from '../../relevance/diagnosticLines';
 import { tokenizeForSearch } from '../../relevance/searchTokenizer';
@@ -23,7 +24,7 @@ export interface UnitSelectionOptions {
   readonly keepRatio: number;
   /** At least this many units may be kept by score, whatever the ratio. */
   readonly minKept: number;
-  /** A unit needs at least this share of the best unit's score to be kept by score. */
+  /** A unit needs to be at least this share of the way from the median unit's score to the best to be kept by score. */
   readonly relativeScoreFloor: number;
 }
 
@@ -161,9 +162,10 @@ function keepByScore(units: readonly PastedUnit[], scores: readonly number[], op
   if (best === 0) return;
   const budget = Math.max(options.minKept, Math.ceil(units.length * options.keepRatio));
   const perEvent = new Map<string, number>();
+  const floor = scoreFloor(scores, best, options.relativeScoreFloor);
   const ranked = scores
     .map((score, index) => ({ score, index }))
-    .filter((entry) => entry.score > 0 && entry.score >= best * options.relativeScoreFloor && units[entry.index]!.kind !== 'metric-header')
+    .filter((entry) => entry.score > 0 && entry.score >= floor && units[entry.index]!.kind !== 'metric-header')
     // Ties go to the earlier unit, so the choice never depends on sort stability.
     .sort((a, b) => b.score - a.score || a.index - b.index);
   let taken = 0;

@@ -32,6 +32,26 @@ describe('cleanGrep', () => {
     assert.equal(result.text, ['logs/access.log (22 hits)', '  100–120 (21 lines):10:00:00 POST /api/checkout 500 12ms [×21]', '  200:10:01:00 POST /api/checkout 200 12ms'].join('\n'));
   });
 
+  it('folds hits of one shape past the first two to their line numbers, unless the question names something that tells them apart', () => {
+    const calls = Array.from({ length: 7 }, (_, index) => `tests/test_tags.py:${20 + index * 3}:        output = self.engine.render_to_string('tag0${index}', {'a': ${index}})`);
+    const lines = [...calls, 'tests/test_tags.py:90:    def test_other(self):'];
+    const result = cleanGrep(lines.join('\n'), { question: 'Which test files call render_to_string?' });
+    assert.equal(result.text, [
+      'tests/test_tags.py (8 hits)',
+      "  20:        output = self.engine.render_to_string('tag00', {'a': 0})",
+      "  23:        output = self.engine.render_to_string('tag01', {'a': 1})",
+      '  … 5 more hits of the same shape (lines 26,29,32,35,38)',
+      '  90:    def test_other(self):',
+    ].join('\n'));
+    assert.ok(result.removed.some((line) => line.includes('5 hits folded into their shape')));
+    // "tag05" is in one hit of seven: the question asks about it, so nothing of that shape folds.
+    assert.equal(cleanGrep(lines.join('\n'), { question: 'where is tag05 rendered?' }).text.split('\n').length, 9);
+    // Four of a shape are not enough to fold; hits shown with context lines never fold.
+    assert.ok(!cleanGrep(lines.slice(3).join('\n')).text.includes('same shape'));
+    const withContext = calls.flatMap((hit, index) => [hit, `tests/test_tags.py-${21 + index * 3}-        self.assertEqual(output, '')`]);
+    assert.ok(!cleanGrep(withContext.join('\n')).text.includes('same shape'));
+  });
+
   it('caps distinct findings per file after folding', () => {
     const lines = Array.from({ length: MAX_FINDINGS_PER_FILE + 10 }, (_, index) => `a/big.py:${index + 1}:value_${index} = compute_${index}()`);
     const result = cleanGrep(lines.join('\n'));

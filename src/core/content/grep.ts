@@ -4,6 +4,7 @@
  * with every line number and a count. Output that does not parse as hits is left alone.
  */
 import { bookkeepingKey, withCount } from './bookkeeping';
+import { shapeFolds, tellingWords } from './grepShapes';
 import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
 import { mentionsAny, questionWords } from './question';
 import { cleanResult, unchanged, type CleanResult } from './types';
@@ -111,6 +112,8 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
   const output: string[] = [];
   let folded = 0;
   let capped = 0;
+  let shaped = 0;
+  const telling = tellingWords(words, [...files.values()].flatMap((findings) => [...findings.values()].map((finding) => finding.text)));
   for (const [path, findings] of files) {
     const total = [...findings.values()].reduce((sum, finding) => sum + (finding.context ? 0 : finding.count), 0);
     if (path !== '') output.push(`${path} (${total} hit${total === 1 ? '' : 's'})`);
@@ -120,13 +123,23 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
     const shown = new Set(all.filter((finding, index) => index < MAX_FINDINGS_PER_FILE || mentionsAny(finding.text, words)));
     const list = all.filter((finding) => shown.has(finding));
     const rest = all.filter((finding) => !shown.has(finding));
-    for (const finding of list) {
+    // Shapes fold only where there is no context: a context line belongs to the hit beside it.
+    const folds = list.some((finding) => finding.context) ? new Map<number, number[]>() : shapeFolds(list.map((finding) => finding.text), (text) => mentionsAny(text, telling));
+    const foldedAway = new Set([...folds.values()].flat());
+    list.forEach((finding, index) => {
+      if (foldedAway.has(index)) return;
       folded += finding.count - 1;
       const label = lineLabel(finding.lines);
       // The hit's text stays byte for byte: indentation is part of code.
       const body = label === '' ? finding.text : `${label}${finding.context ? '-' : ':'}${finding.text}`;
       output.push(`${indent}${withCount(body, finding.count)}`);
-    }
+      const away = folds.get(index);
+      if (away === undefined) return;
+      const lines = away.flatMap((at) => list[at]!.lines).sort((a, b) => a - b);
+      const matches = away.reduce((sum, at) => sum + list[at]!.count, 0);
+      shaped += matches;
+      output.push(`${indent}… ${matches} more hit${matches === 1 ? '' : 's'} of the same shape${lines.length > 0 ? ` (line${lines.length === 1 ? '' : 's'} ${lines.join(',')})` : ''}`);
+    });
     if (rest.length > 0) {
       const matches = rest.reduce((sum, finding) => sum + finding.count, 0);
       capped += matches;
@@ -135,6 +148,7 @@ export function cleanGrep(text: string, options: { question?: string } = {}): Cl
   }
   const removed: string[] = [`${hits} hits bucketed into ${files.size} file${files.size === 1 ? '' : 's'}`];
   if (folded > 0) removed.push(`${folded} repeated hits folded`);
+  if (shaped > 0) removed.push(`${shaped} hits folded into their shape (two of each shown, the rest by line number)`);
   if (capped > 0) removed.push(`${capped} hits past the per-file cap of ${MAX_FINDINGS_PER_FILE} distinct findings`);
   const cleaned = output.join('\n') + trailingNewline(text);
   if (cleaned.length >= text.length) return unchanged(text, 'grep');

@@ -1,7 +1,8 @@
 /**
  * Grep hits (grep -rn, rg, git grep, ag): bucketed by file under one header line each,
  * exact line numbers kept; hits whose text differs only in bookkeeping fold into one
- * with every line number and a count. Output that does not parse as hits is left alone.
+ * with every line number and a count, and hits of one shape past the first two fold to their
+ * line numbers (grepShapes.ts). Output that does not parse as hits is left alone.
  */
 import { bookkeepingKey, withCount } from './bookkeeping';
 import { shapeFolds, tellingWords } from './grepShapes';

@@ -14,9 +14,9 @@
  * - the paste's own lines of prose (a heading over a section), when there are few of them.
  * Pure and deterministic: the caller stashes the paste whole and shows what is kept.
  */
-import { scoreFloor } from '../../relevance/lineSelection';
 import type { PastedUnit } from '../../content/pastedUnits';
 import { asksAboutFailures } from '../../relevance/diagnosticLines';
+import { scoreFloor } from '../../relevance/lineSelection';
 import { tokenizeForSearch } from '../../relevance/searchTokenizer';
 
 export interface UnitSelectionOptions {

@@ -25,10 +25,28 @@ const pieces: (string | undefined)[] = new Array<string | undefined>(SLOTS).fill
 const counts = new Int32Array(SLOTS);
 let entries = 0;
 
+/**
+ * ASCII pieces of up to this many characters (most pieces: words, spaces, digits, symbols) are
+ * kept under a number that spells them out, seven bits a character and the length above: two
+ * such pieces are the same exactly when their numbers are, so a lookup reads no string.
+ */
+const MAX_PACKED_PIECE = 7;
+const PACKED_SLOTS = 1 << 15;
+const PACKED_MASK = PACKED_SLOTS - 1;
+const MAX_PACKED_ENTRIES = PACKED_SLOTS >> 1;
+/** Packed pieces (0: an empty slot; no piece packs to 0) and their counts. */
+const packedKeys = new Float64Array(PACKED_SLOTS);
+const packedCounts = new Int32Array(PACKED_SLOTS);
+let packedEntries = 0;
+
 /** BPE tokens of the piece text[start, end). */
 function pieceCount(text: string, start: number, end: number): number {
   const length = end - start;
   if (length === 1 && text.charCodeAt(start) < 128) return 1; // every byte is a token of its own
+  if (length <= MAX_PACKED_PIECE) {
+    const counted = packedPieceCount(text, start, end);
+    if (counted >= 0) return counted;
+  }
   if (length > MAX_KEPT_PIECE) return countWithGptTokenizer(text.slice(start, end), GPT_TOKENIZER_OPTIONS);
   // FNV-1a over the UTF-16 units.
   let hash = 0x811c9dc5;
@@ -50,6 +68,35 @@ function pieceCount(text: string, start: number, end: number): number {
   pieces[slot] = piece;
   counts[slot] = count;
   entries++;
+  return count;
+}
+
+/** The count of a short ASCII piece through the packed table, or -1 when the piece is not ASCII. */
+function packedPieceCount(text: string, start: number, end: number): number {
+  let key = end - start;
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index++) {
+    const code = text.charCodeAt(index);
+    if (code >= 128) return -1;
+    key = key * 128 + code;
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  let slot = hash & PACKED_MASK;
+  for (;;) {
+    const kept = packedKeys[slot]!;
+    if (kept === 0) break;
+    if (kept === key) return packedCounts[slot]!;
+    slot = (slot + 1) & PACKED_MASK;
+  }
+  const count = countWithGptTokenizer(text.slice(start, end), GPT_TOKENIZER_OPTIONS);
+  if (packedEntries >= MAX_PACKED_ENTRIES) {
+    packedKeys.fill(0);
+    packedEntries = 0;
+    slot = hash & PACKED_MASK;
+  }
+  packedKeys[slot] = key;
+  packedCounts[slot] = count;
+  packedEntries++;
   return count;
 }
 

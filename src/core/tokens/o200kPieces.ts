@@ -221,9 +221,11 @@ export function pieceEnd(text: string, start: number, end: number): number {
  * must decide: a word of ASCII letters (`[A-Z]*[a-z]*`, either part possibly empty, so
  * `HTTPServer`, `camel`, `HTTP`), optionally opened by one character that is not a letter, digit
  * or line break (` word`, `.name`), and ended by an ASCII character that is not a letter; or up
- * to three ASCII digits ended the same way. The expression's branches give these ends as well:
- * a letter run is `UPPER* LOWER+` or else `UPPER+ LOWER*`, each taking the contraction after it;
- * only a character past 127 (a letter, mark or digit of another script) could lengthen it.
+ * to three ASCII digits ended the same way; or a run of ASCII symbols (after a space, if one
+ * opens it) or of ASCII whitespace. The expression's branches give these ends as well: a letter
+ * run is `UPPER* LOWER+` or else `UPPER+ LOWER*`, each taking the contraction after it; only a
+ * character past 127 (a letter, mark, digit, symbol or space of another script) could lengthen
+ * one, and where one comes next the general way decides.
  */
 function asciiPieceEnd(text: string, start: number, end: number, first: number): number {
   let at = start;
@@ -242,8 +244,14 @@ function asciiPieceEnd(text: string, start: number, end: number, first: number):
     return at;
   }
   if (!isAsciiLetter(first)) {
+    const second = start + 1 < end ? text.charCodeAt(start + 1) : -1;
+    // A character past 127 after it may be a letter it opens, or a space or symbol that lengthens its run.
+    if (second >= 128) return -1;
     // An opener must be followed by a letter here; a line break opens nothing.
-    if (first === 10 || first === 13 || start + 1 >= end || !isAsciiLetter(text.charCodeAt(start + 1))) return -1;
+    if (first === 10 || first === 13 || !isAsciiLetter(second)) {
+      if (!isAsciiSpace(first)) return asciiSymbolsEnd(text, start, end);
+      return first === 32 && second >= 0 && !isAsciiSpace(second) && !isAsciiDigit(second) ? asciiSymbolsEnd(text, start + 1, end) : asciiSpacesEnd(text, start, end);
+    }
     at++;
   }
   while (at < end) {
@@ -260,6 +268,50 @@ function asciiPieceEnd(text: string, start: number, end: number, first: number):
   const code = text.charCodeAt(at);
   if (code >= 128) return -1;
   return code === 39 ? contractionEnd(text, at, end) : at;
+}
+
+/**
+ * ` ?[^\s\p{L}\p{N}]+[\r\n/]*` for ASCII symbols from `from` (after the space, if any): the
+ * two letter alternatives need a letter after the opener, which the caller has ruled out. -1
+ * when a character past 127 meets the run (it could be a symbol that lengthens it).
+ */
+function asciiSymbolsEnd(text: string, from: number, end: number): number {
+  let at = from;
+  while (at < end) {
+    const code = text.charCodeAt(at);
+    if (code >= 128) return -1;
+    if (isAsciiLetter(code) || isAsciiDigit(code) || isAsciiSpace(code)) break;
+    at++;
+  }
+  while (at < end) {
+    const code = text.charCodeAt(at);
+    if (code !== 10 && code !== 13 && code !== 47) break;
+    at++;
+  }
+  return at;
+}
+
+/**
+ * A run of ASCII whitespace from `start`, as the general way below ends it (`\s*[\r\n]+`, else
+ * `\s+(?!\S)`, else `\s+`). -1 when a character past 127 meets the run (it could be a space).
+ */
+function asciiSpacesEnd(text: string, start: number, end: number): number {
+  let at = start;
+  let lastNewline = -1;
+  while (at < end) {
+    const code = text.charCodeAt(at);
+    if (code >= 128) return -1;
+    if (!isAsciiSpace(code)) break;
+    if (code === 10 || code === 13) lastNewline = at;
+    at++;
+  }
+  if (lastNewline >= 0) return lastNewline + 1;
+  return at === end || at - start === 1 ? at : at - 1;
+}
+
+/** JavaScript's `\s` below 128: tab, line feed, vertical tab, form feed, carriage return, space. */
+function isAsciiSpace(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13);
 }
 
 function isAsciiDigit(code: number): boolean {

@@ -31,8 +31,15 @@ function expressionPieces(text: string): string[] {
  */
 const ALPHABET = ['a', 'b', 'Z', 'Q', 'ǅ', 'ʰ', 'ª', '\u0301', 'क', '\u093e', "'", 's', 'S', 't', 'l', 'L', 'v', 'e', 'E', 'r', 'R', 'd', 'm', 'D', ' ', ' ', '\n', '\r', '\t', '\u000b', '\u00a0', '\u3000', '\u2028', '\ufeff', '1', '2', '٣', 'Ⅷ', '²', '/', '.', '-', '_', '(', '"', '<', '|', '😀', '\ud800', '\udc00', '𝐀', '𝐚', '𝟙', 'é', 'ß', 'İ', '中'];
 
+/**
+ * Mostly ASCII, as real requests are: letters, digits, every ASCII space and line break, symbols
+ * and control characters, with a few characters past 127 (a letter, a mark, a symbol, spaces) where
+ * the ASCII ways must hand over to the general one.
+ */
+const ASCII_ALPHABET = ['a', 'z', 'A', 'Z', 's', "'", '0', '9', ' ', ' ', '\t', '\n', '\r', '\u000b', '\u000c', '/', '.', '-', '_', '(', '"', '#', '\u0000', '\u007f', '→', 'é', '\u0301', '\u00a0', '\u2028'];
+
 /** Deterministic strings of up to 16 characters drawn from the alphabet. */
-function* generated(count: number): Generator<string> {
+function* generated(count: number, alphabet = ALPHABET): Generator<string> {
   let seed = 20_251_201;
   const next = (bound: number): number => {
     seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
@@ -41,7 +48,7 @@ function* generated(count: number): Generator<string> {
   for (let index = 0; index < count; index++) {
     let text = '';
     const length = 1 + next(16);
-    for (let position = 0; position < length; position++) text += ALPHABET[next(ALPHABET.length)];
+    for (let position = 0; position < length; position++) text += alphabet[next(alphabet.length)];
     yield text;
   }
 }
@@ -54,6 +61,11 @@ describe('o200k counting', () => {
       compared++;
     }
     assert.equal(compared, 40_000);
+  });
+
+  it('splits mostly-ASCII strings as the expression does where the ASCII ways and the general one meet', () => {
+    for (const text of generated(40_000, ASCII_ALPHABET)) assert.deepEqual(scannerPieces(text), expressionPieces(text), JSON.stringify(text));
+    for (const text of generated(5_000, ASCII_ALPHABET)) assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
   });
 
   it('counts what gpt-tokenizer counts, special-token strings as text', () => {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { canonicalJson, sequenceDigest } from '../../../src/core/pipeline/hash';
+import { createHash } from 'node:crypto';
+import { canonicalJson, sequenceDigest, sha256 } from '../../../src/core/pipeline/hash';
 
 /** The definition canonicalJson must match: JSON.stringify of a copy with every object's keys sorted. */
 function reference(value: unknown): string {
@@ -70,5 +71,15 @@ describe('sequenceDigest', () => {
     assert.equal(refilled, sequenceDigest([{ a: 1 }, { b: 3 }]));
     values.push({ c: 4 });
     assert.equal(sequenceDigest(values), sequenceDigest([{ a: 1 }, { b: 3 }, { c: 4 }]));
+  });
+});
+
+describe('sha256', () => {
+  it('is the hex SHA-256 of the text as UTF-8, as a Hash object gives it (memo keys and pins stay the same across Node versions)', () => {
+    // FIPS 180-2's "abc" vector, then texts past ASCII: accents, CJK, an emoji (a surrogate pair), a lone surrogate.
+    assert.equal(sha256('abc'), 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    for (const text of ['', 'naïve café', '中文字符', 'emoji 😀', 'lone \ud800 half', 'x'.repeat(100_000)]) {
+      assert.equal(sha256(text), createHash('sha256').update(text, 'utf8').digest('hex'), JSON.stringify(text.slice(0, 20)));
+    }
   });
 });

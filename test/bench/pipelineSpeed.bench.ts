@@ -12,26 +12,31 @@
  * - warm: the next turn once the prefix is decided (the same pipeline, one reply and its tool
  *   results more), in ms.
  *
- * Goals: warm ≤ 10 ms median, cold ≤ 5 ms per 10k tokens. Medians over HERALD_BENCH_SPEED_RUNS
- * runs (default 7). The machine is shared, so next to the wall-clock time each run's CPU time is
- * given (the process's own user and system time: what the work costs, without the time spent
- * waiting for a core another job holds).
+ * Goals: warm ≤ 10 ms median, cold ≤ 5 ms per 10k tokens, judged on the code as it ships (the
+ * core bundled as the build bundles it, see shippedCore.ts); the same code run from source
+ * through tsx is measured too, for comparison with figures taken that way. With
+ * HERALD_BENCH_BASELINE_TREE=<another checkout with node_modules> that checkout's core is bundled
+ * and measured the same way, and the cold ratio is given run by run (paired). The forms alternate
+ * run by run. Medians over HERALD_BENCH_SPEED_RUNS runs (default 7). The machine is shared, so
+ * next to the wall-clock time each run's CPU time is given (the process's own user and system
+ * time: what the work costs, without the time spent waiting for a core another job holds).
  */
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
 import type { ChatRequest } from '../../src/core/chat/types';
-import { Pipeline } from '../../src/core/pipeline';
-import { MemoryBlobStore, Stash } from '../../src/core/stash';
-import { createStrategies } from '../../src/core/strategies';
+import type { Pipeline } from '../../src/core/pipeline';
 import { TokenCounter } from '../../src/core/tokens';
 import { claudeCodeSpotterMainFiles, loadClaudeCodeSession } from '../support/clients';
 import { hasSharedData } from '../support/sharedData';
 import type { BenchReport } from './run';
+import { bundleCore, type PipelineCore } from './shippedCore';
 import { median, quantile } from './stats';
 
 const TARGET_TOKENS = 100_000;
 
-function newPipeline(tokens = new TokenCounter(200_000)): { pipeline: Pipeline; tokens: TokenCounter } {
-  const stash = new Stash({ store: new MemoryBlobStore(), key: new Uint8Array(32) });
-  return { pipeline: new Pipeline(createStrategies(), {}, { stash, tokens }), tokens };
+function newPipeline(core: PipelineCore): { pipeline: Pipeline } {
+  const stash = new core.Stash({ store: new core.MemoryBlobStore(), key: new Uint8Array(32) });
+  return { pipeline: new core.Pipeline(core.createStrategies(), {}, { stash, tokens: new core.TokenCounter(200_000) }) };
 }
 
 /** How many requests of the other session warm the process before the runs. */
@@ -64,44 +69,117 @@ function freshCopy(request: ChatRequest, spaces: number): ChatRequest {
   return JSON.parse(JSON.stringify(request, (key, value: unknown) => (key === 'text' && typeof value === 'string' ? value + tail : value))) as ChatRequest;
 }
 
-export async function bench(): Promise<BenchReport> {
-  if (!hasSharedData()) return { title: 'Pipeline speed on a 100k-token conversation', lines: ['skipped: ../shared/data is absent'] };
-  const runs = Number(process.env.HERALD_BENCH_SPEED_RUNS ?? 7);
+/** One form's times over one process's runs. */
+export interface FormTimes {
+  readonly cold: number[];
+  readonly warm: number[];
+  readonly coldCpu: number[];
+  readonly warmCpu: number[];
+  replayed: number;
+  tokens: number;
+  messages: number;
+  nextMessages: number;
+}
+
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+/**
+ * In this process: `runs` cold decisions, each of a fresh copy followed by the next turn on the
+ * same pipeline, with `core`'s code, after the warm-up.
+ */
+export async function measureForm(core: PipelineCore, runs: number): Promise<FormTimes> {
   const { warmups, request, next, tokens } = conversation();
   // JIT, grammars and tokenizer tables loaded on another conversation first, as in a running host.
-  for (const warmup of warmups) await newPipeline().pipeline.run(warmup);
-  const cold: number[] = [];
-  const warm: number[] = [];
-  const coldCpu: number[] = [];
-  const warmCpu: number[] = [];
-  let replayed = 0;
-  const cpuMs = (since: NodeJS.CpuUsage): number => {
-    const used = process.cpuUsage(since);
-    return (used.user + used.system) / 1000;
-  };
+  for (const warmup of warmups) await newPipeline(core).pipeline.run(warmup);
+  const times: FormTimes = { cold: [], warm: [], coldCpu: [], warmCpu: [], replayed: 0, tokens, messages: request.messages.length, nextMessages: next.messages.length };
   for (let run = 0; run < runs; run++) {
-    const { pipeline } = newPipeline();
+    const { pipeline } = newPipeline(core);
     const [fresh, freshNext] = [freshCopy(request, run + 1), freshCopy(next, run + 1)];
     let started = process.cpuUsage();
     const first = await pipeline.run(fresh);
-    coldCpu.push(cpuMs(started));
-    cold.push(first.durationMs);
+    times.coldCpu.push(cpuMs(started));
+    times.cold.push(first.durationMs);
     started = process.cpuUsage();
     const second = await pipeline.run(freshNext);
-    warmCpu.push(cpuMs(started));
-    warm.push(second.durationMs);
-    replayed = second.replayedMessages;
+    times.warmCpu.push(cpuMs(started));
+    times.warm.push(second.durationMs);
+    times.replayed = second.replayedMessages;
   }
-  const coldPer10k = cold.map((ms) => (ms * 10_000) / tokens);
-  const coldCpuPer10k = coldCpu.map((ms) => (ms * 10_000) / tokens);
-  const lines = [
-    `conversation: ${tokens} tokens, ${request.messages.length} messages; next turn ${next.messages.length} messages (${replayed} replayed from the memo)`,
-    `cold decision: median ${median(cold).toFixed(1)} ms (${median(coldPer10k).toFixed(2)} ms per 10k tokens; goal ≤ 5), p95 ${quantile(cold, 0.95).toFixed(1)} ms, over ${runs} runs; CPU ${median(coldCpu).toFixed(1)} ms (${median(coldCpuPer10k).toFixed(2)} per 10k tokens)`,
-    `warm turn: median ${median(warm).toFixed(1)} ms (goal ≤ 10), p95 ${quantile(warm, 0.95).toFixed(1)} ms; CPU ${median(warmCpu).toFixed(1)} ms`,
+  return times;
+}
+
+/** A form to measure: the checkout, and whether as bundled (shipped) or from source. */
+export interface FormSpec {
+  readonly label: string;
+  readonly tree: string;
+  readonly bundle?: string;
+}
+
+const THIS_TREE = path.resolve(__dirname, '..', '..');
+
+/** One process's runs of one form (pipelineSpeedRuns.ts), read back from its output. */
+function runForm(spec: FormSpec, runs: number): FormTimes {
+  const script = path.join(__dirname, 'pipelineSpeedRuns.ts');
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, JSON.stringify({ spec, runs })], { cwd: THIS_TREE, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const line = child.stdout.split('\n').find((text) => text.startsWith('{'));
+  if (child.status !== 0 || line === undefined) throw new Error(`Herald bench: the runs of ${spec.label} failed (exit ${child.status}): ${child.stderr.slice(-2_000)}`);
+  return JSON.parse(line) as FormTimes;
+}
+
+export async function bench(): Promise<BenchReport> {
+  if (!hasSharedData()) return { title: 'Pipeline speed on a 100k-token conversation', lines: ['skipped: ../shared/data is absent'] };
+  const runs = Number(process.env.HERALD_BENCH_SPEED_RUNS ?? 7);
+  const rounds = Number(process.env.HERALD_BENCH_SPEED_ROUNDS ?? 3);
+  const baselineTree = process.env.HERALD_BENCH_BASELINE_TREE;
+  const forms: FormSpec[] = [
+    { label: 'shipped', tree: THIS_TREE, bundle: await bundleCore(THIS_TREE) },
+    ...(baselineTree ? [{ label: `baseline ${baselineTree}, shipped`, tree: path.resolve(baselineTree), bundle: await bundleCore(baselineTree) }] : []),
+    { label: 'from source (tsx)', tree: THIS_TREE },
   ];
+  // One process per form and round, the forms alternated, so the machine's moods fall on each alike
+  // and no form's heap or compiled code is in another's way.
+  const measured = forms.map((): FormTimes[] => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [index, spec] of forms.entries()) measured[index]!.push(runForm(spec, runs));
+  }
+  const first = measured[0]![0]!;
+  const per10k = (ms: number): number => (ms * 10_000) / first.tokens;
+  const all = (sets: FormTimes[], key: 'cold' | 'warm' | 'coldCpu' | 'warmCpu'): number[] => sets.flatMap((set) => set[key]);
+  const roundMedians = (sets: FormTimes[]): string => sets.map((set) => per10k(median(set.cold)).toFixed(2)).join(', ');
+  const describe = (spec: FormSpec, sets: FormTimes[]): string[] => [
+    `${spec.label}: cold decision median ${median(all(sets, 'cold')).toFixed(1)} ms (${per10k(median(all(sets, 'cold'))).toFixed(2)} ms per 10k tokens; goal ≤ 5; by process ${roundMedians(sets)}), p95 ${quantile(all(sets, 'cold'), 0.95).toFixed(1)} ms; CPU ${per10k(median(all(sets, 'coldCpu'))).toFixed(2)} per 10k tokens`,
+    `${spec.label}: warm turn median ${median(all(sets, 'warm')).toFixed(1)} ms (goal ≤ 10), p95 ${quantile(all(sets, 'warm'), 0.95).toFixed(1)} ms; CPU ${median(all(sets, 'warmCpu')).toFixed(1)} ms`,
+  ];
+  const lines = [
+    `conversation: ${first.tokens} tokens, ${first.messages} messages; next turn ${first.nextMessages} messages (${first.replayed} replayed from the memo); ${rounds} processes of ${runs} runs for each form, alternated`,
+    ...forms.flatMap((spec, index) => describe(spec, measured[index]!)),
+  ];
+  if (baselineTree) {
+    const ratios = measured[0]!.map((set, round) => median(set.cold) / median(measured[1]![round]!.cold));
+    lines.push(`shipped against the baseline, cold, process by process: ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`);
+  }
+  const shipped = measured[0]!;
   return {
     title: 'Pipeline speed on a 100k-token conversation',
     lines,
-    figures: { tokens, messages: request.messages.length, runs, coldMs: cold, warmMs: warm, coldCpuMs: coldCpu, warmCpuMs: warmCpu, coldMedianMs: median(cold), coldPer10kMs: median(coldPer10k), warmMedianMs: median(warm), coldCpuPer10kMs: median(coldCpuPer10k), warmCpuMedianMs: median(warmCpu) },
+    figures: {
+      tokens: first.tokens,
+      messages: first.messages,
+      runs,
+      rounds,
+      coldMs: all(shipped, 'cold'),
+      warmMs: all(shipped, 'warm'),
+      coldCpuMs: all(shipped, 'coldCpu'),
+      warmCpuMs: all(shipped, 'warmCpu'),
+      coldMedianMs: median(all(shipped, 'cold')),
+      coldPer10kMs: per10k(median(all(shipped, 'cold'))),
+      warmMedianMs: median(all(shipped, 'warm')),
+      coldCpuPer10kMs: per10k(median(all(shipped, 'coldCpu'))),
+      warmCpuMedianMs: median(all(shipped, 'warmCpu')),
+      forms: Object.fromEntries(forms.map((spec, index) => [spec.label, { coldPer10kMs: per10k(median(all(measured[index]!, 'cold'))), warmMedianMs: median(all(measured[index]!, 'warm')) }])),
+    },
   };
 }

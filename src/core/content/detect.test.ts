@@ -87,3 +87,23 @@ describe('detectContentFormat', () => {
     for (const text of ['', '   \n  ', 'Just a sentence.', 'def f():\n    return 1\n']) assert.equal(detectContentFormat(text), 'text');
   });
 });
+
+describe('detectContentFormat on file views', () => {
+  /** A file view as Claude Code's Read prints it: the number right-aligned in six columns, an arrow, the line. */
+  const view = (lines: readonly string[], from = 1): string[] => lines.map((line, index) => `${String(from + index).padStart(6)}→${line}`);
+  const hits = (count: number): string[] => Array.from({ length: count }, (_, index) => `src/module${index}.py:${index + 3}:    retry(request)`);
+
+  it('counts a view\'s numbered lines as lines that are not hits: the hits around them must still make their share of all lines', () => {
+    // 6 hits among 10 lines is the grep share (0.6); 6 among 11 is not. Counted over the hits alone it would be 1 either way.
+    assert.equal(detectContentFormat([...view(Array.from({ length: 4 }, (_, index) => `line ${index}`)), ...hits(6)].join('\n')), 'grep');
+    assert.equal(detectContentFormat([...view(Array.from({ length: 5 }, (_, index) => `line ${index}`)), ...hits(6)].join('\n')), 'text');
+  });
+
+  it('reads a view of a tree as a listing, and a view of hits, log lines or frames as the file it shows', () => {
+    const tree = ['project', '├── src', '│   ├── index.ts', '│   └── util.ts', '├── test', '│   └── index.test.ts', '└── package.json'];
+    assert.equal(detectContentFormat(view(tree).join('\n')), 'file-listing');
+    assert.equal(detectContentFormat(view(hits(12)).join('\n')), 'text');
+    assert.equal(detectContentFormat(view(Array.from({ length: 12 }, (_, index) => `2024-05-01 10:00:${String(index).padStart(2, '0')} INFO worker ${index} started`)).join('\n')), 'text');
+    assert.equal(detectContentFormat(view(['Traceback (most recent call last):', '  File "app.py", line 3, in <module>', '    main()', '  File "app.py", line 2, in main', 'ValueError: bad']).join('\n')), 'text');
+  });
+});

@@ -84,21 +84,25 @@ function fromShape(text: string, sample: string): ContentFormat {
   const starts = lineStarts(sample);
   if (starts('@@ -') && (starts('diff --git ') || starts('Index: ') || starts('--- ')) && /^diff --git |^Index: |^--- \S.*\n\+\+\+ \S.*\n@@ /m.test(sample) && /^@@ -\d+/m.test(sample)) return 'diff';
   if (looksLikeTestConsole(sample, starts)) return 'test-output';
-  const frames = nonBlank.filter(isFrameLine).length;
+  // A file view's numbered lines pass none of the frame, grep, log or path predicates below: only the other lines are read for them.
+  const others = withoutViewLines(nonBlank);
+  const frames = others.filter(isFrameLine).length;
   if (frames >= 2 && /^Traceback \(most recent call last\):|^goroutine \d+ \[|^thread '.*' panicked at|^Exception in thread |^\s+at \S[^\n]{0,300}:\d+(?::\d+)?\)$/m.test(sample)) return 'stack-trace';
   if (frames >= 3 && frames >= nonBlank.length * 0.4) return 'stack-trace';
-  const share = (predicate: (line: string) => boolean, threshold: number): boolean => shareAtLeast(nonBlank, predicate, threshold);
+  const share = (predicate: (line: string) => boolean, threshold: number): boolean => shareAtLeast(others, predicate, threshold, nonBlank.length);
+  const everyShare = (predicate: (line: string) => boolean, threshold: number): boolean => shareAtLeast(nonBlank, predicate, threshold);
   // A hit starts with a path (no spaces, a dot or a slash in it), so "18:01:47" is no hit.
   // With context (-C, -A, -B) grep and rg print `path-12-text` around the `path:13:text` hits.
   if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}[:-]/.test(line) || line === '--', 0.6)) return 'grep';
   if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}:/.test(line), 0.2) && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}(?::\d{1,9}[:-]|-\d{1,9}-)/.test(line) || line === '--', 0.9)) return 'grep';
-  if (nonBlank.length >= 5 && share((line) => /[├└]── |^[|`]-- |^\s*│/.test(line), 0.5)) return 'file-listing';
+  // A tree's branches may follow a view line's number (a file that holds a tree): every line is read.
+  if (nonBlank.length >= 5 && everyShare((line) => /[├└]── |^[|`]-- |^\s*│/.test(line), 0.5)) return 'file-listing';
   if (nonBlank.length >= 5 && share((line) => /^[-dl][-rwxsStT]{9}[@+.]?\s+\d+\s/.test(line) || /^total \d+$/.test(line), 0.7)) return 'file-listing';
   if (nonBlank.length >= 5 && share((line) => /^(?:\.{0,2}\/)?[\w.@+-]+(?:\/[\w.@+-]+)+\/?$|^[\w./-]+:$/.test(line), 0.8)) return 'file-listing';
   if (nonBlank.length >= 5 && share(looksLikeLogLine, 0.6)) return 'log';
   // Structured logging: one JSON object per line with a level, message or time field.
   if (nonBlank.length >= 5 && share((line) => /^\{.*\}$/.test(line.trim()) && /"(?:level|lvl|severity|msg|message|time|ts|timestamp|@timestamp)"\s*:/.test(line), 0.8)) return 'log';
-  if (nonBlank.length >= 10 && share((line) => /\d/.test(line), 0.5) && repeatsHalf(nonBlank)) return 'log';
+  if (nonBlank.length >= 10 && everyShare((line) => /\d/.test(line), 0.5) && repeatsHalf(nonBlank)) return 'log';
   if (text.length >= 2_000 && (startsAsDocument(trimmed) || isMinified(sample)) && isMarkupDense(sample)) return 'html';
   return 'text';
 }
@@ -267,19 +271,48 @@ const LOG_LINE_START: readonly RegExp[] = [
 
 /**
  * Whether at least `threshold` of `lines` pass `predicate` (their count over the lines' number,
- * as a share), the lines read only until that is settled: once enough have passed, or once too
- * few are left to reach it.
+ * or over `total` when lines known to fail were left out, as a share), the lines read only until
+ * that is settled: once enough have passed, or once too few are left to reach it.
  */
-function shareAtLeast(lines: readonly string[], predicate: (line: string) => boolean, threshold: number): boolean {
-  const total = lines.length;
+function shareAtLeast(lines: readonly string[], predicate: (line: string) => boolean, threshold: number, total = lines.length): boolean {
+  // Lines counted in `total` but not given (a file view's numbered lines) are lines that fail.
   let passed = 0;
-  for (let index = 0; index < total; index++) {
+  for (let index = 0; index < lines.length; index++) {
     if (predicate(lines[index]!)) {
       passed++;
       if (passed / total >= threshold) return true;
-    } else if ((passed + total - index - 1) / total < threshold) return false;
+    } else if ((passed + lines.length - index - 1) / total < threshold) return false;
   }
   return passed / total >= threshold;
+}
+
+/**
+ * The lines that are not a file view's numbered lines (`    12→code`: whitespace, digits, the
+ * arrow). Such a line opens with whitespace and then a digit, which no frame, grep hit, log line,
+ * structured log line or bare path can (each expression is anchored at the line's start and wants
+ * something else there); without the whitespace, six digits and more could start a grep hit. The
+ * same array when there is none.
+ */
+function withoutViewLines(lines: readonly string[]): readonly string[] {
+  let kept: string[] | undefined;
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index]!;
+    if (!isViewLine(line)) {
+      kept?.push(line);
+      continue;
+    }
+    kept ??= lines.slice(0, index);
+  }
+  return kept ?? lines;
+}
+
+function isViewLine(line: string): boolean {
+  let at = 0;
+  while (line.charCodeAt(at) === 32 || line.charCodeAt(at) === 9) at++;
+  if (at === 0) return false;
+  const digits = at;
+  while (line.charCodeAt(at) >= 48 && line.charCodeAt(at) <= 57) at++;
+  return at > digits && line.charCodeAt(at) === VIEW_ARROW;
 }
 
 function looksLikeLogLine(line: string): boolean {

@@ -57,8 +57,8 @@ interface Tally {
   messageIndex: number;
   messages: readonly ChatMessage[];
   readonly seen: NameIndex;
-  /** Each message's text and trigram set, looked up once a request. */
-  indexed?: readonly IndexedText[];
+  /** Each message's text and trigram set, looked up once a request (when first looked in). */
+  indexed?: (IndexedText | undefined)[];
   /** Per name, the first message found to show it other than the one it was looked up for (-1: none), for the request. */
   foundIn?: Map<string, number>;
 }
@@ -222,15 +222,15 @@ function unseenNames(original: string, rest: string, tally: Tally): string {
   const own = visibleNames(rest);
   // A few dozen names looked up in each message's text: far cheaper than indexing every name the
   // request shows. Trigram sets let most messages, and most of a long one, be passed over
-  // without reading them (see edits/nameSearch.ts).
-  const indexed = (tally.indexed ??= tally.messages.map((message) => tally.seen.indexOf(message)));
+  // without reading them (see edits/nameSearch.ts); a message is indexed when first looked in.
+  const indexed = (tally.indexed ??= new Array<IndexedText | undefined>(tally.messages.length));
+  const entryAt = (index: number): IndexedText => (indexed[index] ??= tally.seen.indexOf(tally.messages[index]!));
   // A message found to show a name is kept for the request: the next write that mentions it is a lookup.
   const foundIn = (tally.foundIn ??= new Map<string, number>());
   const shownElsewhere = (name: string): boolean => {
     const known = foundIn.get(name);
     if (known !== undefined && known >= 0 && known !== tally.messageIndex) return true;
-    const grams = nameGrams(name);
-    const found = indexed.findIndex((entry, index) => index !== tally.messageIndex && includesName(entry, name, grams));
+    const found = nearestShowing(tally.messages.length, tally.messageIndex, entryAt, name);
     foundIn.set(name, found);
     return found >= 0;
   };
@@ -247,6 +247,24 @@ function unseenNames(original: string, rest: string, tally: Tally): string {
     return true;
   });
   return full ? `${line}, …` : line;
+}
+
+/**
+ * The message other than `from` nearest to it that shows `name`, or -1. The write's own result
+ * and the read before it mostly show its names, so the search goes out from the write (the
+ * message after, the one before, two after, …) rather than from the first message: the answer,
+ * whether any other message shows the name, is the same.
+ */
+function nearestShowing(count: number, from: number, entryAt: (index: number) => IndexedText, name: string): number {
+  const grams = nameGrams(name);
+  const reach = Math.max(from, count - 1 - from);
+  for (let distance = 1; distance <= reach; distance++) {
+    const after = from + distance;
+    if (after < count && includesName(entryAt(after), name, grams)) return after;
+    const before = from - distance;
+    if (before >= 0 && includesName(entryAt(before), name, grams)) return before;
+  }
+  return -1;
 }
 
 function byValue(contents: readonly WrittenContent[]): Map<number, WrittenContent[]> {

@@ -37,6 +37,14 @@ describe('content_census', () => {
     assert.equal(classifyShape(loadTrajectory('astropy__astropy-12907').submission), 'unified_diff');
   });
 
+  it('takes a share only past its threshold, wherever the matching lines fall', () => {
+    const logLine = (second: number): string => `2024-05-01 10:00:${String(second).padStart(2, '0')} worker started`;
+    const prose = 'the quick brown fox jumps over the lazy dog';
+    // Log lines must be more than 0.6 of the head's lines: 3 of 5 is not, 4 of 6 is; first or last makes no difference.
+    for (const lines of [[logLine(1), logLine(2), logLine(3), prose, prose], [prose, prose, logLine(1), logLine(2), logLine(3)]]) assert.notEqual(classifyShape(lines.join('\n')), 'log_lines');
+    for (const lines of [[logLine(1), logLine(2), logLine(3), logLine(4), prose, prose], [prose, prose, logLine(1), logLine(2), logLine(3), logLine(4)]]) assert.equal(classifyShape(lines.join('\n')), 'log_lines');
+  });
+
   it('classifies real agent command output by what the command does (at least 80 % per kind)', function () {
     skipWithoutData(this);
     const kinds: [RegExp, ShapeClass][] = [

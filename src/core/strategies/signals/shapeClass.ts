@@ -35,20 +35,37 @@ export function classifyShape(text: string, headChars = 2000): ShapeClass {
   if (trimmed.startsWith('[') && looksJson(text, trimmed)) return 'json_array';
   if (trimmed.startsWith('{') && looksJson(text, trimmed)) return 'json_object';
   const lines = trimmed.split('\n', 60);
-  const share = (pattern: RegExp): number => lines.filter((line) => pattern.test(line)).length / lines.length;
+  const share = (pattern: RegExp, above: number): boolean => shareAbove(lines, pattern, above);
   if (/^(?:diff --git |--- \S|\+\+\+ \S|@@ -\d)/m.test(trimmed) && /^@@ -\d+(?:,\d+)? \+\d+/m.test(trimmed)) return 'unified_diff';
-  if (/^\s*<(?:!doctype|html|\?xml|[a-z][\w:-]*[\s>])/i.test(trimmed) && share(/<\/?[a-z][\w:-]*[^>]*>/i) > 0.3) return 'html_xml';
-  if (share(STACK_LINE) > 0.2 || /Traceback \(most recent call last\)/.test(trimmed)) return 'stack_trace';
+  if (/^\s*<(?:!doctype|html|\?xml|[a-z][\w:-]*[\s>])/i.test(trimmed) && share(/<\/?[a-z][\w:-]*[^>]*>/i, 0.3)) return 'html_xml';
+  if (share(STACK_LINE, 0.2) || /Traceback \(most recent call last\)/.test(trimmed)) return 'stack_trace';
   if (TEST_MARKER.test(trimmed)) return 'build_test_log';
-  if (share(LOG_LINE) > 0.6) return 'log_lines';
-  if (TEST_LOG.test(trimmed) && share(TEST_LOG) > 0.05) return 'build_test_log';
-  if (share(GREP_LINE) > 0.6) return 'search_grep';
+  if (share(LOG_LINE, 0.6)) return 'log_lines';
+  if (TEST_LOG.test(trimmed) && share(TEST_LOG, 0.05)) return 'build_test_log';
+  if (share(GREP_LINE, 0.6)) return 'search_grep';
   if (lines.length >= 3 && isTable(lines)) return 'csv_table';
-  if (lines.length >= 3 && share(PATH_LINE) > 0.8) return 'file_listing';
+  if (lines.length >= 3 && share(PATH_LINE, 0.8)) return 'file_listing';
   const nonBlank = lines.filter((line) => line.trim().length > 0);
   if (nonBlank.filter(codeLike).length / nonBlank.length > 0.5) return 'source_code';
   if (asciiLetters(trimmed) / trimmed.length > 0.6 && / [a-z]+ [a-z]+ /.test(trimmed)) return 'prose';
   return 'other';
+}
+
+/**
+ * Whether more than `above` of the lines match `pattern` (the matching lines' count over all, as a
+ * share), the lines read only until that is settled: once enough have matched, or once too few
+ * are left to get past it.
+ */
+function shareAbove(lines: readonly string[], pattern: RegExp, above: number): boolean {
+  const total = lines.length;
+  let matched = 0;
+  for (let index = 0; index < total; index++) {
+    if (pattern.test(lines[index]!)) {
+      matched++;
+      if (matched / total > above) return true;
+    } else if ((matched + total - index - 1) / total <= above) return false;
+  }
+  return matched / total > above;
 }
 
 /** How many characters of `text` are ASCII letters (what `/[A-Za-z]/g` would match, counted without an array of matches). */

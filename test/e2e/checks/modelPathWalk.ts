@@ -302,6 +302,6 @@ async function checkPickerAndReload(context: WalkContext, session: Session, fake
   context.check(
     `after "Developer: Reload Window" the picker still shows "Herald · ${ADDED}", and the next @herald question goes through it to the endpoint`,
     new RegExp(`Herald · ${ADDED}`).test(afterReload) && reached >= 1 && /E2E answer/.test(reply.text) && !/stand-in answer/.test(reply.text),
-    `picker after reload: "${afterReload}" (checked in its list: ${marked.join(', ') || 'none'}); ${reached} endpoint request(s); answer "${reply.text.replace(/\s+/g, ' ').slice(0, 160)}"${reply.nudged ? ' (the answer stopped rendering for 10 s; the chat list was laid out again)' : ''}`,
+    `picker after reload: "${afterReload}" (checked in its list: ${marked.join(', ') || 'none'}); ${reached} endpoint request(s); answer "${reply.text.replace(/\s+/g, ' ').slice(0, 160)}"${reply.nudges > 0 ? ` (the answer had not finished rendering 10 s after it began; the chat list was laid out again ${reply.nudges} time(s))` : ''}`,
   );
 }

@@ -173,12 +173,16 @@ export interface ChatAnswer {
   readonly seenAt: number | undefined;
   /** When it was complete: `until` matched, or the text stopped changing. */
   readonly doneAt: number;
-  /** Whether the chat list was made to lay its rows out again because the answer stopped rendering (see {@link chat}). */
-  readonly nudged: boolean;
+  /** How many times the chat list was made to lay its rows out again because the answer did not finish rendering (see {@link chat}). */
+  readonly nudges: number;
 }
 
-/** How long an answer may show no change before the chat list is made to render it again. */
+/**
+ * How long after a reply first shows it may go without its last words before the chat list is
+ * made to render it again; then again at twice this, up to {@link MAX_NUDGES} times.
+ */
 const STALLED_MS = 10_000;
+const MAX_NUDGES = 5;
 
 /**
  * Types a message into the chat view and sends it, as a user does; returns the response once
@@ -207,27 +211,33 @@ export async function chat(page: Page, message: string, timeoutMs = 60_000, unti
   let last = '';
   let seenAt: number | undefined;
   let stableSince = Date.now();
-  let nudged = false;
+  let nudges = 0;
+  let nextNudgeAt: number | undefined;
   while (Date.now() < deadline) {
     await page.waitForTimeout(200);
     const text = ((await responses.last().innerText().catch(() => '')) ?? '').trim();
     if ((await responses.count()) <= before && text === lastBefore) continue;
     if (seen?.test(text) && seenAt === undefined) seenAt = Date.now();
-    if (until?.test(text)) return { text, seenAt, doneAt: Date.now(), nudged };
+    if (until?.test(text)) return { text, seenAt, doneAt: Date.now(), nudges };
+    if (text.length > 0) nextNudgeAt ??= Date.now() + STALLED_MS;
     if (text !== last) {
       last = text;
       stableSince = Date.now();
     } else if (!until && text.length > 0 && Date.now() - stableSince > 2_000) {
-      return { text, seenAt, doneAt: stableSince, nudged };
-    } else if (until && !nudged && text.length > 0 && Date.now() - stableSince > STALLED_MS) {
-      // VS Code shows a streamed answer word by word. In this headless browser that rendering
-      // was seen to stop at the answer's first word for minutes after "Reload Window", though
-      // the endpoint had answered; a new layout makes the list render the row again, whole.
-      nudged = true;
+      return { text, seenAt, doneAt: stableSince, nudges };
+    }
+    // VS Code shows a streamed answer word by word. In this headless browser that rendering was
+    // seen to stop for minutes after "Reload Window" (at the answer's first word, or at the
+    // participant's progress line), though the endpoint had answered; a new layout makes the list
+    // render the row again, whole. Timed from the reply's first text, not from its last change:
+    // a row whose progress line keeps moving never looked stalled and was never laid out again.
+    if (until && nextNudgeAt !== undefined && Date.now() >= nextNudgeAt && nudges < MAX_NUDGES) {
+      nudges++;
+      nextNudgeAt = Date.now() + 2 * STALLED_MS;
       await relayout(page, responses.last());
     }
   }
-  return { text: last, seenAt, doneAt: Date.now(), nudged };
+  return { text: last, seenAt, doneAt: Date.now(), nudges };
 }
 
 /** Makes the workbench lay out again: the window one pixel shorter and back, the row scrolled into view. */

@@ -230,7 +230,8 @@ export async function chat(page: Page, message: string, timeoutMs = 60_000, unti
     // seen to stop for minutes after "Reload Window" (at the answer's first word, or at the
     // participant's progress line), though the endpoint had answered; a new layout makes the list
     // render the row again, whole. Timed from the reply's first text, not from its last change:
-    // a row whose progress line keeps moving never looked stalled and was never laid out again.
+    // the stall seen on 6 December (stopped at the participant's progress line) was never laid out
+    // again under the old rule, so its text cannot have stood still for 10 s.
     if (until && nextNudgeAt !== undefined && Date.now() >= nextNudgeAt && nudges < MAX_NUDGES) {
       nudges++;
       nextNudgeAt = Date.now() + 2 * STALLED_MS;

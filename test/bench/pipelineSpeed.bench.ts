@@ -111,6 +111,31 @@ export async function measureForm(core: PipelineCore, runs: number): Promise<For
   return times;
 }
 
+/**
+ * In this process: `pairs` cold decisions with each of two cores, alternated decision by decision
+ * (which goes first swaps each pair), both warmed alike first; the ratio of `second` to `first`
+ * per pair. The machine's speed moves from minute to minute and from process to process; two
+ * decisions in a row in one process see nearly the same machine, so this ratio holds steady where
+ * the absolute figures do not.
+ */
+export async function measurePaired(first: PipelineCore, second: PipelineCore, pairs: number): Promise<{ first: number[]; second: number[]; ratios: number[] }> {
+  const { warmups, request } = conversation();
+  for (const core of [first, second]) for (const warmup of warmups) await newPipeline(core).pipeline.run(warmup);
+  const times = { first: [] as number[], second: [] as number[], ratios: [] as number[] };
+  for (let pair = 0; pair < pairs; pair++) {
+    const order: ['first' | 'second', PipelineCore][] = pair % 2 === 0 ? [['first', first], ['second', second]] : [['second', second], ['first', first]];
+    const measured: Record<string, number> = {};
+    for (const [index, [key, core]] of order.entries()) {
+      const { pipeline } = newPipeline(core);
+      const result = await pipeline.run(freshCopy(request, 2 * pair + index + 1));
+      measured[key] = result.durationMs;
+      times[key].push(result.durationMs);
+    }
+    times.ratios.push(measured.second! / measured.first!);
+  }
+  return times;
+}
+
 /** A form to measure: the checkout, and whether as bundled (shipped) or from source. */
 export interface FormSpec {
   readonly label: string;
@@ -119,14 +144,25 @@ export interface FormSpec {
 }
 
 const THIS_TREE = path.resolve(__dirname, '..', '..');
+/** Cold decisions of each core in a paired process. */
+const PAIRS = 15;
 
-/** One process's runs of one form (pipelineSpeedRuns.ts), read back from its output. */
-function runForm(spec: FormSpec, runs: number): FormTimes {
+/** One process's runs (pipelineSpeedRuns.ts: one form, or two paired), read back from its output. */
+function runChild<T>(label: string, argument: unknown): T {
   const script = path.join(__dirname, 'pipelineSpeedRuns.ts');
-  const child = spawnSync(process.execPath, ['--import', 'tsx', script, JSON.stringify({ spec, runs })], { cwd: THIS_TREE, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, JSON.stringify(argument)], { cwd: THIS_TREE, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   const line = child.stdout.split('\n').find((text) => text.startsWith('{'));
-  if (child.status !== 0 || line === undefined) throw new Error(`Herald bench: the runs of ${spec.label} failed (exit ${child.status}): ${child.stderr.slice(-2_000)}`);
-  return JSON.parse(line) as FormTimes;
+  if (child.status !== 0 || line === undefined) throw new Error(`Herald bench: the runs of ${label} failed (exit ${child.status}): ${child.stderr.slice(-2_000)}`);
+  return JSON.parse(line) as T;
+}
+
+function runForm(spec: FormSpec, runs: number): FormTimes {
+  return runChild<FormTimes>(spec.label, { spec, runs });
+}
+
+/** Cold decisions of the baseline's bundle and this one's, alternated in one process: this one's time over the baseline's, per pair. */
+function runPaired(baseline: FormSpec, shipped: FormSpec, pairs: number): { ratios: number[] } {
+  return runChild<{ ratios: number[] }>(`${baseline.label} paired with ${shipped.label}`, { pair: [baseline, shipped], runs: pairs });
 }
 
 export async function bench(): Promise<BenchReport> {
@@ -142,8 +178,10 @@ export async function bench(): Promise<BenchReport> {
   // One process per form and round, the forms alternated, so the machine's moods fall on each alike
   // and no form's heap or compiled code is in another's way.
   const measured = forms.map((): FormTimes[] => []);
+  const pairedRatios: number[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const [index, spec] of forms.entries()) measured[index]!.push(runForm(spec, runs));
+    if (baselineTree) pairedRatios.push(median(runPaired(forms[1]!, forms[0]!, PAIRS).ratios));
   }
   const first = measured[0]![0]!;
   const per10k = (ms: number): number => (ms * 10_000) / first.tokens;
@@ -160,6 +198,7 @@ export async function bench(): Promise<BenchReport> {
   if (baselineTree) {
     const ratios = measured[0]!.map((set, round) => median(set.cold) / median(measured[1]![round]!.cold));
     lines.push(`shipped against the baseline, cold, process by process: ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`);
+    lines.push(`shipped against the baseline, cold, paired in one process (${PAIRS} pairs each, the median ratio per process): ${pairedRatios.map((ratio) => ratio.toFixed(3)).join(', ')} (the steadier figure)`);
   }
   const shipped = measured[0]!;
   return {
@@ -179,6 +218,7 @@ export async function bench(): Promise<BenchReport> {
       warmMedianMs: median(all(shipped, 'warm')),
       coldCpuPer10kMs: per10k(median(all(shipped, 'coldCpu'))),
       warmCpuMedianMs: median(all(shipped, 'warmCpu')),
+      ...(baselineTree ? { pairedRatios } : {}),
       forms: Object.fromEntries(forms.map((spec, index) => [spec.label, { coldPer10kMs: per10k(median(all(measured[index]!, 'cold'))), warmMedianMs: median(all(measured[index]!, 'warm')) }])),
     },
   };

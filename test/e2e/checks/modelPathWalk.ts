@@ -19,7 +19,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { AGENT_TOOL, FAKE_MODEL, startFakeServer, type FakeServer } from '../fakeOpenAiServer';
-import { chat, runCommand, startSession, waitForFile, type Session, type WalkContext } from './session';
+import { chat, heraldLogLines, runCommand, startSession, waitForFile, type Session, type WalkContext } from './session';
 import { answerEndpointWizard } from './endpointWizard';
 
 const LIBRARY = path.join(__dirname, '..', 'fixtures', 'sample-library');
@@ -299,9 +299,12 @@ async function checkPickerAndReload(context: WalkContext, session: Session, fake
   await page.waitForTimeout(1_500);
   const reached = fake.requests.length - requestsBefore;
   await session.screenshot('05-after-reload-answer');
+  const passed = new RegExp(`Herald · ${ADDED}`).test(afterReload) && reached >= 1 && /E2E answer/.test(reply.text) && !/stand-in answer/.test(reply.text);
+  // A stalled answer: whether Herald's side finished it (the participant logs when it is done) or not, and what it warned of.
+  const logged = passed ? [] : heraldLogLines(session.userData, /participant-answered|\[(?:warning|error)\]/i).slice(-4);
   context.check(
     `after "Developer: Reload Window" the picker still shows "Herald · ${ADDED}", and the next @herald question goes through it to the endpoint`,
-    new RegExp(`Herald · ${ADDED}`).test(afterReload) && reached >= 1 && /E2E answer/.test(reply.text) && !/stand-in answer/.test(reply.text),
-    `picker after reload: "${afterReload}" (checked in its list: ${marked.join(', ') || 'none'}); ${reached} endpoint request(s); answer "${reply.text.replace(/\s+/g, ' ').slice(0, 160)}"${reply.nudges > 0 ? ` (the answer had not finished rendering 10 s after it began; the chat list was laid out again ${reply.nudges} time(s))` : ''}`,
+    passed,
+    `picker after reload: "${afterReload}" (checked in its list: ${marked.join(', ') || 'none'}); ${reached} endpoint request(s); answer "${reply.text.replace(/\s+/g, ' ').slice(0, 160)}"${reply.nudges > 0 ? ` (the answer had not finished rendering 10 s after it began; the chat list was laid out again ${reply.nudges} time(s))` : ''}${logged.length > 0 ? `; Herald's log: ${logged.map((line) => line.slice(0, 300)).join(' | ')}` : ''}`,
   );
 }

@@ -241,8 +241,10 @@ export async function chat(page: Page, message: string, timeoutMs = 60_000, unti
   return { text: last, seenAt, doneAt: Date.now(), nudges };
 }
 
-/** Makes the workbench lay out again: the window one pixel shorter and back, the row scrolled into view. */
+/** Makes the workbench lay out again: the page brought to the front, the window one pixel shorter and back, the row scrolled into view. */
 async function relayout(page: Page, row: Locator): Promise<void> {
+  // A page the browser takes for hidden gets no animation frames, and the chat reveals a streamed answer frame by frame.
+  await page.bringToFront().catch(() => undefined);
   const size = page.viewportSize();
   if (size) {
     await page.setViewportSize({ width: size.width, height: size.height - 1 });
@@ -250,6 +252,17 @@ async function relayout(page: Page, row: Locator): Promise<void> {
     await page.setViewportSize(size);
   }
   await row.scrollIntoViewIfNeeded({ timeout: 2_000 }).catch(() => undefined);
+}
+
+/**
+ * The lines of Herald's own log (every window's, oldest window first) that match `pattern`: what
+ * a check puts in its failure detail, since CI shows the checks' lines and not the artifacts.
+ */
+export function heraldLogLines(userData: string, pattern: RegExp): string[] {
+  return logFiles(path.join(userData, 'logs'))
+    .filter((file) => /Herald\.log$/i.test(file))
+    .sort()
+    .flatMap((file) => fs.readFileSync(file, 'utf8').split('\n').filter((line) => pattern.test(line)));
 }
 
 /** The extension host's logs and Herald's output channel under a user-data logs folder. */

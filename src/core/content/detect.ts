@@ -3,6 +3,7 @@
  * the best evidence), then the content's shape. Looks at a bounded sample only.
  */
 import { bookkeepingKeys } from './bookkeeping';
+import { shareSettles } from './lineShare';
 import { isFrameLine } from './stackTrace';
 import { looksLikeTestReport } from './testReports';
 import type { ContentFormat, ContentHint } from './types';
@@ -89,8 +90,10 @@ function fromShape(text: string, sample: string): ContentFormat {
   const frames = others.filter(isFrameLine).length;
   if (frames >= 2 && /^Traceback \(most recent call last\):|^goroutine \d+ \[|^thread '.*' panicked at|^Exception in thread |^\s+at \S[^\n]{0,300}:\d+(?::\d+)?\)$/m.test(sample)) return 'stack-trace';
   if (frames >= 3 && frames >= nonBlank.length * 0.4) return 'stack-trace';
-  const share = (predicate: (line: string) => boolean, threshold: number): boolean => shareAtLeast(others, predicate, threshold, nonBlank.length);
-  const everyShare = (predicate: (line: string) => boolean, threshold: number): boolean => shareAtLeast(nonBlank, predicate, threshold);
+  // A share of all the lines; the view lines left out of `others` count as failing.
+  const reaching = (threshold: number) => (count: number): boolean => count / nonBlank.length >= threshold;
+  const share = (predicate: (line: string) => boolean, threshold: number): boolean => shareSettles(others, predicate, reaching(threshold));
+  const everyShare = (predicate: (line: string) => boolean, threshold: number): boolean => shareSettles(nonBlank, predicate, reaching(threshold));
   // A hit starts with a path (no spaces, a dot or a slash in it), so "18:01:47" is no hit.
   // With context (-C, -A, -B) grep and rg print `path-12-text` around the `path:13:text` hits.
   if (nonBlank.length >= 2 && share((line) => /^[^\s:]{0,300}[./][^\s:]{0,300}:\d{1,9}[:-]/.test(line) || line === '--', 0.6)) return 'grep';
@@ -268,23 +271,6 @@ const LOG_LINE_START: readonly RegExp[] = [
   /^\d{10}(?:\.\d+)?\s/, // epoch seconds
   /^\S+ \S+ \S+ \[\d{2}\/\w{3}\/\d{4}:\d{2}:\d{2}:\d{2} [+-]\d{4}\] "/, // web server access log (common and combined formats)
 ];
-
-/**
- * Whether at least `threshold` of `lines` pass `predicate` (their count over the lines' number,
- * or over `total` when lines known to fail were left out, as a share), the lines read only until
- * that is settled: once enough have passed, or once too few are left to reach it.
- */
-function shareAtLeast(lines: readonly string[], predicate: (line: string) => boolean, threshold: number, total = lines.length): boolean {
-  // Lines counted in `total` but not given (a file view's numbered lines) are lines that fail.
-  let passed = 0;
-  for (let index = 0; index < lines.length; index++) {
-    if (predicate(lines[index]!)) {
-      passed++;
-      if (passed / total >= threshold) return true;
-    } else if ((passed + lines.length - index - 1) / total < threshold) return false;
-  }
-  return passed / total >= threshold;
-}
 
 /**
  * The lines that are not a file view's numbered lines (`    12→code`: whitespace, digits, the

@@ -2,6 +2,7 @@
  * The shape of a tool output, from its head only: enough to count what kinds of content flow
  * through (and size the next strategy), never enough to record any of it.
  */
+import { shareSettles } from '../../content/lineShare';
 
 export const SHAPE_CLASSES = [
   'empty', 'json_array', 'json_object', 'unified_diff', 'search_grep', 'build_test_log', 'stack_trace',
@@ -35,7 +36,8 @@ export function classifyShape(text: string, headChars = 2000): ShapeClass {
   if (trimmed.startsWith('[') && looksJson(text, trimmed)) return 'json_array';
   if (trimmed.startsWith('{') && looksJson(text, trimmed)) return 'json_object';
   const lines = trimmed.split('\n', 60);
-  const share = (pattern: RegExp, above: number): boolean => shareAbove(lines, pattern, above);
+  // More than `above` of the head's lines, read only until that is settled.
+  const share = (pattern: RegExp, above: number): boolean => shareSettles(lines, (line) => pattern.test(line), (count) => count / lines.length > above);
   if (/^(?:diff --git |--- \S|\+\+\+ \S|@@ -\d)/m.test(trimmed) && /^@@ -\d+(?:,\d+)? \+\d+/m.test(trimmed)) return 'unified_diff';
   if (/^\s*<(?:!doctype|html|\?xml|[a-z][\w:-]*[\s>])/i.test(trimmed) && share(/<\/?[a-z][\w:-]*[^>]*>/i, 0.3)) return 'html_xml';
   if (share(STACK_LINE, 0.2) || /Traceback \(most recent call last\)/.test(trimmed)) return 'stack_trace';
@@ -49,23 +51,6 @@ export function classifyShape(text: string, headChars = 2000): ShapeClass {
   if (nonBlank.filter(codeLike).length / nonBlank.length > 0.5) return 'source_code';
   if (asciiLetters(trimmed) / trimmed.length > 0.6 && / [a-z]+ [a-z]+ /.test(trimmed)) return 'prose';
   return 'other';
-}
-
-/**
- * Whether more than `above` of the lines match `pattern` (the matching lines' count over all, as a
- * share), the lines read only until that is settled: once enough have matched, or once too few
- * are left to get past it.
- */
-function shareAbove(lines: readonly string[], pattern: RegExp, above: number): boolean {
-  const total = lines.length;
-  let matched = 0;
-  for (let index = 0; index < total; index++) {
-    if (pattern.test(lines[index]!)) {
-      matched++;
-      if (matched / total > above) return true;
-    } else if ((matched + total - index - 1) / total <= above) return false;
-  }
-  return matched / total > above;
 }
 
 /** How many characters of `text` are ASCII letters (what `/[A-Za-z]/g` would match, counted without an array of matches). */

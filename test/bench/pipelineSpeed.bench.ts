@@ -8,7 +8,11 @@
  *   table). Each run decides a fresh copy of the conversation whose texts differ from every
  *   other run's by trailing spaces, so nothing Herald remembers per object or per text (hashes,
  *   formats, terms, spans) carries from one run to the next: every run is as cold as a
- *   conversation the process has never seen;
+ *   conversation the process has never seen, but for the token counter's piece table (words,
+ *   paths, indentation), which the copies share; emptying every other process-wide memo between
+ *   runs (formats, terms, the census, hash links) changed nothing measurable, the piece table
+ *   about a tenth. So each run also decides a copy with that table emptied and filled again from
+ *   the warm-up session only: the cold decision of a conversation never seen;
  * - warm: the next turn once the prefix is decided (the same pipeline, one reply and its tool
  *   results more), in ms.
  *
@@ -26,6 +30,7 @@ import * as path from 'node:path';
 import type { ChatRequest } from '../../src/core/chat/types';
 import type { Pipeline } from '../../src/core/pipeline';
 import { TokenCounter } from '../../src/core/tokens';
+import { countTokens as gptTokenizerCount } from 'gpt-tokenizer/encoding/o200k_base';
 import { claudeCodeSpotterMainFiles, loadClaudeCodeSession } from '../support/clients';
 import { hasSharedData } from '../support/sharedData';
 import type { BenchReport } from './run';
@@ -43,7 +48,7 @@ function newPipeline(core: PipelineCore): { pipeline: Pipeline } {
 const WARMUP_REQUESTS = 8;
 
 /** The request nearest the target size, the one after it (the next turn), and the warm-up requests. */
-function conversation(): { warmups: ChatRequest[]; request: ChatRequest; next: ChatRequest; tokens: number } {
+export function conversation(): { warmups: ChatRequest[]; request: ChatRequest; next: ChatRequest; tokens: number } {
   const sessions = claudeCodeSpotterMainFiles().map(loadClaudeCodeSession);
   const counter = new TokenCounter(200_000);
   const main = sessions[0]!.requests.filter((entry) => !entry.summarization);
@@ -64,7 +69,7 @@ function conversation(): { warmups: ChatRequest[]; request: ChatRequest; next: C
  * flat, as in a request parsed off the wire: a string made by `+` (a rope in V8) reads more
  * slowly (a cold decision of ropes took 1.02 to 1.04 times as long, alternated in one process).
  */
-function freshCopy(request: ChatRequest, spaces: number): ChatRequest {
+export function freshCopy(request: ChatRequest, spaces: number): ChatRequest {
   const tail = ' '.repeat(spaces);
   return JSON.parse(JSON.stringify(request, (key, value: unknown) => (key === 'text' && typeof value === 'string' ? value + tail : value))) as ChatRequest;
 }
@@ -72,6 +77,8 @@ function freshCopy(request: ChatRequest, spaces: number): ChatRequest {
 /** One form's times over one process's runs. */
 export interface FormTimes {
   readonly cold: number[];
+  /** Cold decisions after the piece tables were emptied and filled again from the other session only (see measureForm); empty for a core without forgetPieces. */
+  readonly coldNewPieces: number[];
   readonly warm: number[];
   readonly coldCpu: number[];
   readonly warmCpu: number[];
@@ -79,6 +86,26 @@ export interface FormTimes {
   tokens: number;
   messages: number;
   nextMessages: number;
+  /** The machine reference's median in this process, in ms (see {@link machineReferenceMs}). */
+  referenceMs: number;
+}
+
+/**
+ * The same fixed work in every process, none of it Herald's: gpt-tokenizer counting the warm-up
+ * requests' text (about 200 KB), the median of seven. The machine's speed moves from minute to
+ * minute on this shared VM; a process whose decisions ran slow because the machine did shows it
+ * here too, and one that ran slow on its own does not. Taken after the runs, so that
+ * gpt-tokenizer's own memo of pieces cannot speed up the pieces a cold decision hands it.
+ */
+function machineReferenceMs(warmups: readonly ChatRequest[]): number {
+  const text = warmups.map((request) => JSON.stringify(request.messages)).join('\n').slice(0, 200_000);
+  const times: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const started = performance.now();
+    gptTokenizerCount(text, { disallowedSpecial: new Set() });
+    times.push(performance.now() - started);
+  }
+  return median(times);
 }
 
 const cpuMs = (since: NodeJS.CpuUsage): number => {
@@ -94,10 +121,20 @@ export async function measureForm(core: PipelineCore, runs: number): Promise<For
   const { warmups, request, next, tokens } = conversation();
   // JIT, grammars and tokenizer tables loaded on another conversation first, as in a running host.
   for (const warmup of warmups) await newPipeline(core).pipeline.run(warmup);
-  const times: FormTimes = { cold: [], warm: [], coldCpu: [], warmCpu: [], replayed: 0, tokens, messages: request.messages.length, nextMessages: next.messages.length };
+  const times: FormTimes = { cold: [], coldNewPieces: [], warm: [], coldCpu: [], warmCpu: [], replayed: 0, tokens, messages: request.messages.length, nextMessages: next.messages.length, referenceMs: 0 };
   for (let run = 0; run < runs; run++) {
+    if (core.forgetPieces) {
+      // The copies share their pieces (words, paths, indentation): after the first run the token
+      // counter's piece table holds them all, which a conversation never seen does not find. So
+      // each run first decides a copy with the table emptied and filled again from the warm-up
+      // session only (untimed), as a host that has served that other conversation has it.
+      core.forgetPieces();
+      const refill = new core.TokenCounter(200_000);
+      for (const warmup of warmups) refill.countRequest(warmup);
+      times.coldNewPieces.push((await newPipeline(core).pipeline.run(freshCopy(request, 2 * run + 2))).durationMs);
+    }
     const { pipeline } = newPipeline(core);
-    const [fresh, freshNext] = [freshCopy(request, run + 1), freshCopy(next, run + 1)];
+    const [fresh, freshNext] = [freshCopy(request, 2 * run + 1), freshCopy(next, 2 * run + 1)];
     let started = process.cpuUsage();
     const first = await pipeline.run(fresh);
     times.coldCpu.push(cpuMs(started));
@@ -108,6 +145,7 @@ export async function measureForm(core: PipelineCore, runs: number): Promise<For
     times.warm.push(second.durationMs);
     times.replayed = second.replayedMessages;
   }
+  times.referenceMs = machineReferenceMs(warmups);
   return times;
 }
 
@@ -185,15 +223,20 @@ export async function bench(): Promise<BenchReport> {
   }
   const first = measured[0]![0]!;
   const per10k = (ms: number): number => (ms * 10_000) / first.tokens;
-  const all = (sets: FormTimes[], key: 'cold' | 'warm' | 'coldCpu' | 'warmCpu'): number[] => sets.flatMap((set) => set[key]);
+  const all = (sets: FormTimes[], key: 'cold' | 'coldNewPieces' | 'warm' | 'coldCpu' | 'warmCpu'): number[] => sets.flatMap((set) => set[key]);
   const roundMedians = (sets: FormTimes[]): string => sets.map((set) => per10k(median(set.cold)).toFixed(2)).join(', ');
   const describe = (spec: FormSpec, sets: FormTimes[]): string[] => [
     `${spec.label}: cold decision median ${median(all(sets, 'cold')).toFixed(1)} ms (${per10k(median(all(sets, 'cold'))).toFixed(2)} ms per 10k tokens; goal ≤ 5; by process ${roundMedians(sets)}), p95 ${quantile(all(sets, 'cold'), 0.95).toFixed(1)} ms; CPU ${per10k(median(all(sets, 'coldCpu'))).toFixed(2)} per 10k tokens`,
+    all(sets, 'coldNewPieces').length > 0
+      ? `${spec.label}: cold decision, the conversation's pieces new to the token counter (as a conversation never seen finds them): median ${median(all(sets, 'coldNewPieces')).toFixed(1)} ms (${per10k(median(all(sets, 'coldNewPieces'))).toFixed(2)} ms per 10k tokens; by process ${sets.map((set) => per10k(median(set.coldNewPieces)).toFixed(2)).join(', ')})`
+      : `${spec.label}: no forgetPieces in this checkout, so no cold decision with the pieces new`,
+    `${spec.label}: each process's first such decision (code compiled on the other session only) ${sets.map((set) => per10k((set.coldNewPieces[0] ?? set.cold[0])!).toFixed(2)).join(', ')} ms per 10k tokens`,
     `${spec.label}: warm turn median ${median(all(sets, 'warm')).toFixed(1)} ms (goal ≤ 10), p95 ${quantile(all(sets, 'warm'), 0.95).toFixed(1)} ms; CPU ${median(all(sets, 'warmCpu')).toFixed(1)} ms`,
   ];
   const lines = [
     `conversation: ${first.tokens} tokens, ${first.messages} messages; next turn ${first.nextMessages} messages (${first.replayed} replayed from the memo); ${rounds} processes of ${runs} runs for each form, alternated`,
     ...forms.flatMap((spec, index) => describe(spec, measured[index]!)),
+    `machine reference (gpt-tokenizer on a fixed 200 KB text, the same work in every process; slower means a slower machine), by process: ${forms.map((spec, index) => `${spec.label} ${measured[index]!.map((set) => set.referenceMs.toFixed(1)).join(', ')}`).join('; ')} ms`,
   ];
   if (baselineTree) {
     const ratios = measured[0]!.map((set, round) => median(set.cold) / median(measured[1]![round]!.cold));
@@ -214,12 +257,15 @@ export async function bench(): Promise<BenchReport> {
       coldCpuMs: all(shipped, 'coldCpu'),
       warmCpuMs: all(shipped, 'warmCpu'),
       coldMedianMs: median(all(shipped, 'cold')),
+      coldNewPiecesMs: all(shipped, 'coldNewPieces'),
+      coldNewPiecesPer10kMs: per10k(median(all(shipped, 'coldNewPieces'))),
       coldPer10kMs: per10k(median(all(shipped, 'cold'))),
       warmMedianMs: median(all(shipped, 'warm')),
       coldCpuPer10kMs: per10k(median(all(shipped, 'coldCpu'))),
       warmCpuMedianMs: median(all(shipped, 'warmCpu')),
       ...(baselineTree ? { pairedRatios } : {}),
-      forms: Object.fromEntries(forms.map((spec, index) => [spec.label, { coldPer10kMs: per10k(median(all(measured[index]!, 'cold'))), warmMedianMs: median(all(measured[index]!, 'warm')) }])),
+      referenceMs: forms.map((spec, index) => ({ form: spec.label, byProcess: measured[index]!.map((set) => set.referenceMs), coldPer10kByProcess: measured[index]!.map((set) => per10k(median(set.cold))) })),
+      forms: Object.fromEntries(forms.map((spec, index) => [spec.label, { coldPer10kMs: per10k(median(all(measured[index]!, 'cold'))), coldNewPiecesPer10kMs: per10k(median(all(measured[index]!, 'coldNewPieces'))), warmMedianMs: median(all(measured[index]!, 'warm')) }])),
     },
   };
 }

@@ -24,13 +24,15 @@ export interface PipelineCore {
   readonly Stash: typeof stashModule.Stash;
   readonly createStrategies: typeof strategiesModule.createStrategies;
   readonly TokenCounter: typeof tokensModule.TokenCounter;
+  /** Empties the token counter's piece tables; absent from a checkout older than it (7 December). */
+  readonly forgetPieces?: () => void;
 }
 
 const ENTRY = [
   "export { Pipeline } from './src/core/pipeline';",
   "export { MemoryBlobStore, Stash } from './src/core/stash';",
   "export { createStrategies } from './src/core/strategies';",
-  "export { TokenCounter } from './src/core/tokens';",
+  "export * as tokens from './src/core/tokens';",
 ].join('\n');
 
 /**
@@ -64,8 +66,8 @@ export async function bundleCore(tree: string): Promise<string> {
 
 /** A core bundled by {@link bundleCore}, loaded. */
 export function loadBundledCore(outfile: string, label: string): PipelineCore {
-  const core = createRequire(__filename)(outfile) as Omit<PipelineCore, 'label'>;
-  return { label, Pipeline: core.Pipeline, MemoryBlobStore: core.MemoryBlobStore, Stash: core.Stash, createStrategies: core.createStrategies, TokenCounter: core.TokenCounter };
+  const core = createRequire(__filename)(outfile) as Omit<PipelineCore, 'label' | 'TokenCounter' | 'forgetPieces'> & { tokens: Partial<typeof tokensModule> & Pick<typeof tokensModule, 'TokenCounter'> };
+  return { label, Pipeline: core.Pipeline, MemoryBlobStore: core.MemoryBlobStore, Stash: core.Stash, createStrategies: core.createStrategies, TokenCounter: core.tokens.TokenCounter, forgetPieces: core.tokens.forgetPieces };
 }
 
 /** `tree`'s core from its sources, as tsx runs them (the form the tests run). */
@@ -74,6 +76,6 @@ export async function sourceCore(tree: string, label: string): Promise<PipelineC
   const pipeline = (await load('src/core/pipeline')) as typeof pipelineModule;
   const stash = (await load('src/core/stash')) as typeof stashModule;
   const strategies = (await load('src/core/strategies')) as typeof strategiesModule;
-  const tokens = (await load('src/core/tokens')) as typeof tokensModule;
-  return { label, Pipeline: pipeline.Pipeline, MemoryBlobStore: stash.MemoryBlobStore, Stash: stash.Stash, createStrategies: strategies.createStrategies, TokenCounter: tokens.TokenCounter };
+  const tokens = (await load('src/core/tokens')) as Partial<typeof tokensModule> & Pick<typeof tokensModule, 'TokenCounter'>;
+  return { label, Pipeline: pipeline.Pipeline, MemoryBlobStore: stash.MemoryBlobStore, Stash: stash.Stash, createStrategies: strategies.createStrategies, TokenCounter: tokens.TokenCounter, forgetPieces: tokens.forgetPieces };
 }

@@ -1,1 +1,2 @@
 export * from './tokenCounter';
+export { forgetPieces } from './o200kCount';

@@ -100,6 +100,18 @@ function packedPieceCount(text: string, start: number, end: number): number {
   return count;
 }
 
+/**
+ * Empties both piece tables: every piece is counted by gpt-tokenizer again when next met. The
+ * counts do not change, only what a text costs to count; the speed bench uses it to decide a
+ * conversation whose pieces the process has not met, as a new conversation's are.
+ */
+export function forgetPieces(): void {
+  pieces.fill(undefined);
+  entries = 0;
+  packedKeys.fill(0);
+  packedEntries = 0;
+}
+
 /** o200k_base tokens of a text, the same number gpt-tokenizer's `countTokens` gives. */
 export function countO200k(text: string): number {
   const end = text.length;

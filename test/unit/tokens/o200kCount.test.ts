@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-import { countO200k } from '../../../src/core/tokens/o200kCount';
+import { countO200k, forgetPieces } from '../../../src/core/tokens/o200kCount';
 import { longRuns, pieceEnd } from '../../../src/core/tokens/o200kPieces';
 import { realTexts } from '../../support/realTexts';
 import { itWithData } from '../../support/sharedData';
@@ -73,6 +73,19 @@ describe('o200k counting', () => {
       assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
     }
     for (const text of generated(5_000)) assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
+  });
+
+  it('counts the same after its piece tables are emptied, in the middle of a text set as at its start', () => {
+    // Short ASCII pieces (the packed table), longer and non-ASCII ones (the string table).
+    const texts = ['short ascii words and 1234 numbers', 'naïve café identifiers_longer_than_seven chars', ...generated(500)];
+    const expected = texts.map((text) => countTokens(text, GPT_TOKENIZER_OPTIONS));
+    forgetPieces();
+    assert.deepEqual(texts.map(countO200k), expected);
+    forgetPieces();
+    assert.deepEqual(texts.map((text, index) => {
+      if (index === 250) forgetPieces();
+      return countO200k(text);
+    }), expected);
   });
 
   itWithData('counts what gpt-tokenizer counts on real texts of every kind in the shared data', function () {

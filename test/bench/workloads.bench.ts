@@ -15,11 +15,17 @@
  * alone, cut by the same rule: it was built by someone who had not seen Herald's rules and
  * measured once untuned (README); since then tuning looks at its tune half only, and the measure
  * half's rows print only with HERALD_BENCH_SHOW_MEASURED=1. It is not part of the default run.
+ *
+ * HERALD_BENCH_SET=held-out-3 runs the third held-out set (test/support/workloads/heldOutThree.ts)
+ * alone: 8 pairs of like workloads (same kind, similar size), one of each pair in each half by
+ * heldOutThreeHalf (FNV-1a of the pair id), so the halves have the same make-up. As for
+ * held-out-2: the tune half's rows print, the measure half's totals only unless
+ * HERALD_BENCH_SHOW_MEASURED=1. It is not part of the default run.
  */
 import type { PipelineConfig } from '../../src/core/pipeline';
 import { TokenCounter } from '../../src/core/tokens';
 import { hasSharedData } from '../support/sharedData';
-import { buildHeldOutWorkloads, buildWorkloads, heldOutHalf, heldOutTwoWorkloads, type Workload, type WorkloadCategory } from '../support/workloads';
+import { buildHeldOutWorkloads, buildWorkloads, heldOutHalf, heldOutThreeHalf, heldOutThreeWorkloads, heldOutTwoWorkloads, type Workload, type WorkloadCategory } from '../support/workloads';
 import { runWorkload, type WorkloadResult } from '../support/workloads/measure';
 import type { BenchReport } from './run';
 import { median, percent } from './stats';
@@ -69,6 +75,14 @@ export async function bench(): Promise<BenchReport> {
     lines.push('held-out-2, tune half:', ...tune.lines, `held-out-2, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
     figures.heldOutTwoTune = tune.figures;
     figures.heldOutTwoMeasure = measure.figures;
+  }
+  if (set === 'held-out-3') {
+    const heldOutThree = pick(heldOutThreeWorkloads());
+    const tune = await runSet(heldOutThree.filter((workload) => heldOutThreeHalf(workload.id) === 'tune'), tokens, config, true);
+    const measure = await runSet(heldOutThree.filter((workload) => heldOutThreeHalf(workload.id) === 'measure'), tokens, config, showMeasured);
+    lines.push('held-out-3, tune half:', ...tune.lines, `held-out-3, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
+    figures.heldOutThreeTune = tune.figures;
+    figures.heldOutThreeMeasure = measure.figures;
   }
   return { title: 'One-request workloads: default pipeline, tokens saved and key facts visible', lines, figures };
 }

@@ -19,3 +19,4 @@ export function buildWorkloads(): Workload[] {
 export { containsFact } from './facts';
 export { buildHeldOutWorkloads, heldOutHalf, type HeldOutHalf } from './heldOut';
 export { heldOutTwoWorkloads } from './heldOutTwo';
+export { HELD_OUT_THREE_PAIRS, heldOutThreeHalf, heldOutThreeWorkloads, type HeldOutThreePair } from './heldOutThree';

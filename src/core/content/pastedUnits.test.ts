@@ -27,6 +27,22 @@ describe('pasted units', () => {
     assert.equal(units[1]!.series, 'http_request_duration_seconds');
   });
 
+  it('takes a span\'s severity from its status where it names one, in the forms tracers export', () => {
+    const span = (status: string, extra = ''): string => `{"trace_id":"7a","span_id":"b1","name":"execute_tool Bash","duration_ms":40,${status}${extra}}`;
+    const severities = [
+      span('"status":"ERROR"'),
+      span('"status_code":"ERROR"'),
+      span('"status":{"code":"STATUS_CODE_ERROR","message":"exit 1"}'),
+      span('"status":{"code":2}'),
+      // Succeeded, though what it ran mentions an error: not a failure.
+      span('"status":"OK"', ',"tool.input":"grep -rn ERROR logs/"'),
+      span('"status":{"code":"STATUS_CODE_UNSET"}', ',"tool.input":"error: not found"'),
+      // No status: judged by what the line says, as before.
+      `{"trace_id":"7a","span_id":"b2","name":"db.query","duration_ms":12,"error":"ERROR deadlock detected"}`,
+    ].map((line) => splitPastedUnits([line])[0]!.severity);
+    assert.deepEqual(severities, [2, 2, 2, 2, 0, 0, 2]);
+  });
+
   it('reads the time of day a line names: clocks, ISO stamps, epoch milliseconds and seconds', () => {
     assert.equal(timeOfDayIn('ts=2015-10-18T10:05:28.570Z level=warn'), 36328);
     assert.equal(timeOfDayIn('Jun 14 15:16:01 combo sshd'), 55 * 1000 + 1 - 55 * 1000 + 15 * 3600 + 16 * 60);

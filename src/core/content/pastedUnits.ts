@@ -65,7 +65,7 @@ export function splitPastedUnits(lines: readonly string[]): PastedUnit[] {
 
 function describeUnit(lines: readonly string[], start: number, end: number, kind: UnitKind): PastedUnit {
   const first = lines[start]!;
-  let severity: Severity = lineSeverity(first);
+  let severity: Severity = (kind === 'span' ? spanStatusSeverity(first) : undefined) ?? lineSeverity(first);
   for (let index = start + 1; index < end && severity < 2; index++) if (lineSeverity(lines[index]!) === 2) severity = 2;
   const measured = kind === 'metric' ? sample(first) : kind === 'span' ? span(first) : kind === 'metric-header' ? { series: /^# \w+ (\S+)/.exec(first)?.[1] } : {};
   const timeOfDay = timeOfDayIn(first);
@@ -78,6 +78,20 @@ function sample(line: string): { series?: string; value?: number } {
   if (match === null) return {};
   const value = Number(match[2]);
   return { series: match[1]!, ...(Number.isFinite(value) ? { value } : {}) };
+}
+
+/**
+ * A span's status, as tracers export it: `"status":"ERROR"`, `"status_code":"OK"`, OTLP's
+ * `"status":{"code":"STATUS_CODE_ERROR"}` or `{"code":2}`. It names the outcome, so a span that
+ * succeeded is not taken for a failure because its input mentions an error.
+ */
+const SPAN_STATUS = /"(?:status|status_?code|statusCode|otel\.status_code)"\s*:\s*(?:\{[^{}]{0,120}?"code"\s*:\s*)?"?(STATUS_CODE_ERROR|STATUS_CODE_OK|STATUS_CODE_UNSET|ERROR|OK|UNSET|[0-2])(?![\w.])/i;
+
+/** 2 for a span whose status is an error, 0 for one that names another status, undefined without one. */
+function spanStatusSeverity(line: string): Severity | undefined {
+  const status = SPAN_STATUS.exec(line)?.[1]?.toUpperCase();
+  if (status === undefined) return undefined;
+  return status === 'ERROR' || status === 'STATUS_CODE_ERROR' || status === '2' ? 2 : 0;
 }
 
 /** A span's name (with its service) and its duration, in the unit it was written in. */

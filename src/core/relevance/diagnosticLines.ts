@@ -2,7 +2,7 @@
  * Lines that report a problem, in two tiers. Error lines (ERROR/FATAL levels, tracebacks and
  * exception lines, compiler errors, failed-test verdicts) are never elided by the relevance
  * filter, whatever the question. Warning lines (WARN levels, "fail", "failed", "refused", "timed
- * out") are ranked like any line but boosted when the question asks about failures: some
+ * out", "deny") are ranked like any line but boosted when the question asks about failures: some
  * logs are two-thirds warnings, and keeping them all would keep the whole log.
  */
 import { tokenizeForSearch } from './searchTokenizer';
@@ -30,7 +30,7 @@ const WARNING_PATTERNS: readonly RegExp[] = [
   /\b(?:WARN|WARNING)\b/,
   /\[(?:warn|warning)\]/i,
   /(?:^|[\s:])warning(?:\[[\w-]+\])?:/i,
-  /\b(?:fail|fails|failed|failure|failing|refused|denied|timed out|timeout|unreachable|invalid)\b/i,
+  /\b(?:fail|fails|failed|failure|failing|refused|denied|deny|denial|timed out|timeout|unreachable|invalid)\b/i,
   /^\d\d-\d\d \d\d:\d\d:\d\d\.\d+\s+\d+\s+\d+\s+W\s/,
 ];
 

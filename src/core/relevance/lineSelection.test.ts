@@ -70,6 +70,14 @@ describe('diagnostic lines', () => {
     assert.ok(!isWarningLine('loaded the failsafe defaults'));
   });
 
+  it('takes a denial for a soft failure: "deny" as sandboxes and firewalls log it, as it takes "denied"', () => {
+    assert.ok(isWarningLine('Jul  4 10:43:48 host kernel[0]: Sandbox: com.apple.Addres(34685) deny(1) network-outbound /private/var/run/mDNSResponder'));
+    assert.ok(isWarningLine('Oct 10 13:55:36 gw ufw: action=DENY proto=TCP src=10.0.0.7 dst=10.0.0.1 dport=22'));
+    assert.ok(isWarningLine('permission denied while opening /etc/shadow'));
+    // Words that only start like it stay quiet.
+    assert.ok(!isWarningLine('loaded the denylist from /etc/herald/denylist.conf'));
+  });
+
   it('recognizes questions about failures', () => {
     assert.ok(asksAboutFailures('Why did the build fail?'));
     assert.ok(asksAboutFailures('any errors in there'));

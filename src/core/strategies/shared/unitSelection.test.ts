@@ -44,6 +44,17 @@ describe('unit selection', () => {
     assert.deepEqual(kept.filter((text) => text.startsWith('{')).map((text) => /"duration_ms":(\d+)/.exec(text)![1]), ['22000', '14000', '18000']);
   });
 
+  it('keeps every span that failed, however fast, and no span that succeeded for it', () => {
+    // Twelve tool calls of one name, four of them failed (quick, each with another message), three slow.
+    const failed = new Set([1, 4, 7, 10]);
+    const slow: Record<number, number> = { 5: 90_000, 6: 80_000, 8: 70_000 };
+    const spans = Array.from({ length: 12 }, (_, index) => `{"trace_id":"t1","span_id":"call${index}","name":"execute_tool Bash","duration_ms":${slow[index] ?? 20 + index},"status":"${failed.has(index) ? 'ERROR' : 'OK'}"${failed.has(index) ? `,"error.message":"exit code ${index} in step ${index}"` : ''}}`);
+    const kept = select(spans, 'Which tool calls failed, and why?');
+    const ids = kept.map((text) => /"span_id":"(\w+)"/.exec(text)![1]);
+    assert.deepEqual(ids.filter((id) => failed.has(Number(id.slice(4)))), ['call1', 'call4', 'call7', 'call10']);
+    assert.deepEqual(ids.filter((id) => !failed.has(Number(id.slice(4)))), ['call5', 'call6', 'call8'], 'the slowest spans still show, no quick one that succeeded');
+  });
+
   it('keeps the hits that define what the question names when it asks where it is defined', () => {
     const lines = ['lib/a.js:3:  return retry(opts)', '--', 'lib/b.js:41:  retry () {', '--', 'lib/c.js:13:function calculateRetryAfterHeader (retryAfter) {', '--', 'lib/d.js:7:  this.retry = null', '--', 'lib/e.py:8:def retry_http_basic_auth(self, host):'];
     const kept = select(lines, 'Where is retry defined, not just used?');

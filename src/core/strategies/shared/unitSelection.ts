@@ -1,7 +1,8 @@
 /**
  * Which units of a pasted paste of data to keep for the question it was pasted under. What
  * answers it, plus the structure around it:
- * - every error, fatal and failure unit, with its stack frames (never elided);
+ * - every error, fatal and failure unit, with its stack frames (never elided), and every span that
+ *   failed;
  * - warnings when the question asks about failures or they fall in the time it names;
  * - the time the question names (`at 10:05`, `around 18:05`): the warnings logged from a minute
  *   before to two minutes after, each event once (repeats of one event beyond the first two and
@@ -120,9 +121,14 @@ export function selectUnits(units: readonly PastedUnit[], texts: readonly string
   return kept;
 }
 
-/** A unit that reports an event (not a reading of a series, not a header). */
+/**
+ * A unit that reports an event: not a reading of a series, not a header. A span is a reading of
+ * its operation's durations, unless it failed (an error status, an error message): then it
+ * reports that failure, kept like an error logged, each of them however fast it was.
+ */
 function isEvent(unit: PastedUnit): boolean {
-  return unit.kind !== 'metric' && unit.kind !== 'span' && unit.kind !== 'metric-header';
+  if (unit.kind === 'span') return unit.severity >= 2;
+  return unit.kind !== 'metric' && unit.kind !== 'metric-header';
 }
 
 /** Each series' extremes, last reading, spikes and readings in the named time; the slowest spans. */

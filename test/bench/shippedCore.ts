@@ -24,7 +24,7 @@ export interface PipelineCore {
   readonly Stash: typeof stashModule.Stash;
   readonly createStrategies: typeof strategiesModule.createStrategies;
   readonly TokenCounter: typeof tokensModule.TokenCounter;
-  /** Empties the token counter's piece tables; absent from a checkout older than it (7 December). */
+  /** Empties the token counter's piece tables; absent from a checkout older than it (6 December). */
   readonly forgetPieces?: () => void;
 }
 

@@ -19,7 +19,7 @@ import { tidyStashFolder } from './stashHygiene';
 import { cliStrategyEnvironment, positiveInteger, shareOption, strategySwitches } from './optimizeCommand';
 import { defaultStashDirectory } from './stashDirectory';
 import { openGatewayStores, parseStoreOption, redact, type GatewayStores, type StoreSpec } from '../gateway/gatewayStores';
-import { OptimizerPool } from '../gateway/optimizerPool';
+import { DEFAULT_WORKER_YOUNG_GENERATION_MB, defaultYoungGenerationMb, OptimizerPool } from '../gateway/optimizerPool';
 import { PooledOptimizer } from '../gateway/pooledOptimizer';
 import { Admission } from '../gateway/admission';
 import { warmUp } from '../gateway/warmUp';
@@ -46,6 +46,7 @@ export const SERVE_OPTIONS = {
   store: { value: 'DIR|URL', help: 'where the state lives: a folder (the same as --stash DIR) or redis://HOST:6379 shared by a team\'s replicas' },
   'store-max-mb': { value: 'N', help: 'size budget of the state: the folder\'s sweeps, or Redis\'s maxmemory when the server allows setting it' },
   workers: { value: 'N', help: 'optimizer worker threads (default one per core; 0 optimizes on the event loop)' },
+  'worker-young-mb': { value: 'N', help: `each worker's young generation in MB (default ${DEFAULT_WORKER_YOUNG_GENERATION_MB}, less where the workers' would pass an eighth of the memory: a long conversation's first decision about a tenth faster, up to about 90 MB more memory a worker; 0 leaves V8's own, 48)` },
   deadline: { value: 'MS', help: `longest an optimization may take, its wait for a worker included, before the request goes out as it came (default ${DEFAULT_DEADLINE_MS})` },
   'deadline-ms': { value: 'MS', help: 'the same as --deadline' },
   'max-queue': { value: 'N', help: `optimizations waiting for a worker before a request gets 429 with retry-after (default ${DEFAULT_MAX_QUEUE})` },
@@ -117,6 +118,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
     }
   }
   const workers = options.workers === undefined ? Math.max(1, os.availableParallelism()) : countOption(options.workers, '--workers', 0, 64);
+  const youngGenerationMb = options['worker-young-mb'] === undefined ? defaultYoungGenerationMb(workers, os.totalmem()) : countOption(options['worker-young-mb'], '--worker-young-mb', 0, 4096);
   const deadlineMs = deadlineOption(options.deadline, options['deadline-ms']);
   const maxQueued = options['max-queue'] === undefined ? DEFAULT_MAX_QUEUE : countOption(options['max-queue'], '--max-queue', 1, 100_000);
   const maxBodyMemory = options['max-body-memory-mb'] === undefined ? DEFAULT_MAX_BODY_MEMORY_BYTES : positiveInteger(options['max-body-memory-mb'], '--max-body-memory-mb') * 1024 * 1024;
@@ -159,7 +161,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   let pool: OptimizerPool | undefined;
   let optimizer: GatewayOptimizer;
   if (workers > 0 && options.off !== true) {
-    pool = new OptimizerPool({ size: workers, logger, setup: { store: spec, limits, key: stores.key, config, assetsFolder: __dirname, warmUpBody: sampleRequest(), ...(embeddingModel ? { embeddingModelDir: embeddingModel } : {}) } });
+    pool = new OptimizerPool({ size: workers, logger, youngGenerationMb, setup: { store: spec, limits, key: stores.key, config, assetsFolder: __dirname, warmUpBody: sampleRequest(), ...(embeddingModel ? { embeddingModelDir: embeddingModel } : {}) } });
     optimizer = new PooledOptimizer({ pool, tokens, stashStore: stores.stashStore, stashKey: stores.key, deadlineMs });
   } else {
     const strategies = createStrategies({ ...cliStrategyEnvironment(embeddingModel), responseCache: stores.responseCache });

@@ -15,6 +15,9 @@
  * Real traffic: every Claude Code session in ../shared/data/clients/claude-code replayed through
  * the gateway (HERALD_BENCH_GATEWAY_SESSIONS limits how many): billed tokens before and after,
  * the same as `herald optimize` makes of them, byte-stable prefixes, first-byte time.
+ *
+ * HERALD_BENCH_GATEWAY_ARGS adds `herald serve` arguments (space-separated) to every gateway the
+ * benches here and in gatewayLoad start, to compare a setting (`--worker-young-mb 0`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -101,7 +104,7 @@ interface Sample {
 
 /** Starts `herald serve` from source in its own process; resolves with it and its port once it listens. */
 export async function startGatewayProcess(upstreamUrl: string, folder: string, extraArgs: readonly string[] = []): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...(process.env.HERALD_BENCH_GATEWAY_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_GATEWAY_PROFILE}`] : []), '--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--quiet', '--openai-base-url', `${upstreamUrl}/v1`, '--anthropic-base-url', upstreamUrl, '--stash', path.join(folder, 'stash'), '--decisions', path.join(folder, 'decisions.jsonl'), ...extraArgs], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(process.env.HERALD_BENCH_GATEWAY_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_GATEWAY_PROFILE}`] : []), '--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--quiet', '--openai-base-url', `${upstreamUrl}/v1`, '--anthropic-base-url', upstreamUrl, '--stash', path.join(folder, 'stash'), '--decisions', path.join(folder, 'decisions.jsonl'), ...extraArgs, ...(process.env.HERALD_BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Herald bench: the gateway did not start: ${output}`)), 60_000);

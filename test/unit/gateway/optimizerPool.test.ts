@@ -8,9 +8,11 @@ import { strict as assert } from 'node:assert';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { startServe } from '../../../src/cli/serveCommand';
+import type { CliIo } from '../../../src/cli/io';
 import { silentLogger } from '../../../src/core/ports';
 import { Admission } from '../../../src/gateway/admission';
-import { DeadlinePassed, OptimizerPool, PoolUnavailable } from '../../../src/gateway/optimizerPool';
+import { DeadlinePassed, defaultYoungGenerationMb, OptimizerPool, PoolUnavailable } from '../../../src/gateway/optimizerPool';
 import { tenantOfUser, type Tenant } from '../../../src/gateway/tenants';
 import { addUser } from '../../../src/gateway/users';
 import { findMarkers } from '../../../src/core/stash/marker';
@@ -120,6 +122,32 @@ describe('gateway: the optimizer pool', function () {
     }
   });
 
+  it('gives each worker a 128 MB young generation by default, less where the workers\' together would pass an eighth of the memory', () => {
+    const gb = 1024 ** 3;
+    assert.equal(defaultYoungGenerationMb(2, 24 * gb), 128);
+    assert.equal(defaultYoungGenerationMb(64, 64 * gb), 128);
+    assert.equal(defaultYoungGenerationMb(8, 4 * gb), 64);
+    assert.equal(defaultYoungGenerationMb(16, 4 * gb), 0, 'less than V8 gives a worker anyway: V8\'s own');
+  });
+
+  it('runs its workers with the young generation it is given, 0 leaving V8\'s own', async () => {
+    const youngOf = async (youngGenerationMb?: number): Promise<[number, number | undefined]> => {
+      const pool = new OptimizerPool({ size: 1, workerFile: BUSY_WORKER, logger: silentLogger, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} }, ...(youngGenerationMb !== undefined ? { youngGenerationMb } : {}) });
+      try {
+        await pool.ready();
+        const answer = (await pool.run(task('limits', 1), { bytes: 10, deadlineMs: 20_000 })) as { youngMb: number };
+        return [answer.youngMb, pool.stats().youngGenerationMb];
+      } finally {
+        await pool.close();
+      }
+    };
+    const [own] = await youngOf(0);
+    assert.ok(own > 0 && own !== 128, `V8's own young generation (${own} MB)`);
+    const expected = defaultYoungGenerationMb(1, os.totalmem()) || own;
+    assert.deepEqual(await youngOf(), [expected, expected], 'the default for this machine, as the worker thread reads it');
+    assert.deepEqual(await youngOf(64), [64, 64]);
+  });
+
   it('counts the workers whose own store connection is down, until they say it is back', async () => {
     const pool = new OptimizerPool({ size: 2, workerFile: path.join(__dirname, 'fixtures', 'storeWorker.ts'), logger: silentLogger, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
     try {
@@ -226,6 +254,22 @@ describe('gateway: the pool behind herald serve', function () {
       assert.equal((await seen(bob)).length, 0, 'another user sees none of it');
     } finally {
       fs.rmSync(usersFolder, { recursive: true, force: true });
+    }
+  });
+
+  it('--worker-young-mb sets the workers\' young generation; a value that is not a count is refused, saying which flag', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'herald-young-'));
+    const io: CliIo = { readStdin: async () => '', stdout: () => undefined, stderr: () => undefined };
+    try {
+      const serve = await startServe(['--port', '0', '--quiet', '--workers', '1', '--worker-young-mb', '64', '--stash', path.join(folder, 'stash')], io);
+      try {
+        assert.equal(serve.pool?.stats().youngGenerationMb, 64);
+      } finally {
+        await serve.stop();
+      }
+      await assert.rejects(startServe(['--port', '0', '--quiet', '--workers', '1', '--worker-young-mb', 'lots', '--stash', path.join(folder, 'stash')], io), /--worker-young-mb/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
     }
   });
 

@@ -25,7 +25,7 @@
 import type { PipelineConfig } from '../../src/core/pipeline';
 import { TokenCounter } from '../../src/core/tokens';
 import { hasSharedData } from '../support/sharedData';
-import { buildHeldOutWorkloads, buildWorkloads, heldOutHalf, heldOutThreeHalf, heldOutThreeWorkloads, heldOutTwoWorkloads, type Workload, type WorkloadCategory } from '../support/workloads';
+import { buildHeldOutWorkloads, buildWorkloads, heldOutHalf, heldOutThreeHalf, heldOutThreeWorkloads, heldOutTwoWorkloads, type HeldOutHalf, type Workload, type WorkloadCategory } from '../support/workloads';
 import { runWorkload, type WorkloadResult } from '../support/workloads/measure';
 import type { BenchReport } from './run';
 import { median, percent } from './stats';
@@ -60,30 +60,17 @@ export async function bench(): Promise<BenchReport> {
     lines.push('own workloads:', ...own.lines);
     figures.own = own.figures;
   }
-  if (set === '' || set === 'held-out') {
-    const heldOut = pick(buildHeldOutWorkloads());
-    const tune = await runSet(heldOut.filter((workload) => heldOutHalf(workload.id) === 'tune'), tokens, config, true);
-    const measure = await runSet(heldOut.filter((workload) => heldOutHalf(workload.id) === 'measure'), tokens, config, showMeasured);
-    lines.push('held-out, tune half:', ...tune.lines, `held-out, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
-    figures.heldOutTune = tune.figures;
-    figures.heldOutMeasure = measure.figures;
-  }
-  if (set === 'held-out-2') {
-    const heldOutTwo = pick(heldOutTwoWorkloads());
-    const tune = await runSet(heldOutTwo.filter((workload) => heldOutHalf(workload.id) === 'tune'), tokens, config, true);
-    const measure = await runSet(heldOutTwo.filter((workload) => heldOutHalf(workload.id) === 'measure'), tokens, config, showMeasured);
-    lines.push('held-out-2, tune half:', ...tune.lines, `held-out-2, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
-    figures.heldOutTwoTune = tune.figures;
-    figures.heldOutTwoMeasure = measure.figures;
-  }
-  if (set === 'held-out-3') {
-    const heldOutThree = pick(heldOutThreeWorkloads());
-    const tune = await runSet(heldOutThree.filter((workload) => heldOutThreeHalf(workload.id) === 'tune'), tokens, config, true);
-    const measure = await runSet(heldOutThree.filter((workload) => heldOutThreeHalf(workload.id) === 'measure'), tokens, config, showMeasured);
-    lines.push('held-out-3, tune half:', ...tune.lines, `held-out-3, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
-    figures.heldOutThreeTune = tune.figures;
-    figures.heldOutThreeMeasure = measure.figures;
-  }
+  // A held-out set: its tune half's rows printed, its measure half's totals only unless asked.
+  const halves = async (name: string, key: string, workloads: Workload[], halfOf: (id: string) => HeldOutHalf): Promise<void> => {
+    const tune = await runSet(workloads.filter((workload) => halfOf(workload.id) === 'tune'), tokens, config, true);
+    const measure = await runSet(workloads.filter((workload) => halfOf(workload.id) === 'measure'), tokens, config, showMeasured);
+    lines.push(`${name}, tune half:`, ...tune.lines, `${name}, measure half${showMeasured ? '' : ' (totals only; HERALD_BENCH_SHOW_MEASURED=1 prints its rows)'}:`, ...measure.lines);
+    figures[`${key}Tune`] = tune.figures;
+    figures[`${key}Measure`] = measure.figures;
+  };
+  if (set === '' || set === 'held-out') await halves('held-out', 'heldOut', pick(buildHeldOutWorkloads()), heldOutHalf);
+  if (set === 'held-out-2') await halves('held-out-2', 'heldOutTwo', pick(heldOutTwoWorkloads()), heldOutHalf);
+  if (set === 'held-out-3') await halves('held-out-3', 'heldOutThree', pick(heldOutThreeWorkloads()), heldOutThreeHalf);
   return { title: 'One-request workloads: default pipeline, tokens saved and key facts visible', lines, figures };
 }
 

@@ -86,18 +86,28 @@ function pastedJunit(id: string, file: string, expected: string, question: strin
   };
 }
 
-/** An agent's Django test run as the fresh result of its command; facts: the runner's own verdict (failing tests, exception lines). */
-function djangoRun(id: string, instance: string, messageIndex: number, question: string): Workload {
+/** An agent's command output as the fresh result of its command, with facts read from the output and what they are. */
+function observationWorkload(id: string, instance: string, messageIndex: number, question: string, kind: Pick<Workload, 'category' | 'pattern'> & { facts: (output: string) => string[]; factsAre: string }): Workload {
   const { command, output } = agentObservation(instance, messageIndex);
   return {
     id,
-    category: 'logs and data',
-    pattern: 'a Django test-runner console output returned by a command',
+    category: kind.category,
+    pattern: kind.pattern,
     question,
     body: freshToolResult(question, { name: 'run_in_terminal', arguments: { command } }, output),
-    facts: unittestVerdict(output),
-    source: `\`${command}\` in ${instance} (trajectory message ${messageIndex}) as a fresh tool result; facts: each failing test and its exception line (unittest verdict)`,
+    facts: kind.facts(output),
+    source: `\`${command}\` in ${instance} (trajectory message ${messageIndex}) as a fresh tool result; facts: ${kind.factsAre}`,
   };
+}
+
+/** An agent's Django test run as the fresh result of its command; facts: the runner's own verdict (failing tests, exception lines). */
+function djangoRun(id: string, instance: string, messageIndex: number, question: string): Workload {
+  return observationWorkload(id, instance, messageIndex, question, {
+    category: 'logs and data',
+    pattern: 'a Django test-runner console output returned by a command',
+    facts: unittestVerdict,
+    factsAre: 'each failing test and its exception line (unittest verdict)',
+  });
 }
 
 // ---------------------------------------------------------------- traces
@@ -138,18 +148,13 @@ function kbPassages(queryNumber: number): Workload {
 
 /** An agent's grep as a fresh tool result; facts: every hit in a file the submission changes. */
 function grepRun(id: string, instance: string, messageIndex: number, question: string): Workload {
-  const { command, output } = agentObservation(instance, messageIndex);
   const files = submittedFiles(instance);
-  const hits = output.split('\n').filter((line) => files.some((file) => line.startsWith(`${file}:`))).map((line) => line.trimEnd());
-  return {
-    id,
+  return observationWorkload(id, instance, messageIndex, question, {
     category: 'code search, diffs, multi-file',
     pattern: 'a short `grep -r` output returned by a command',
-    question,
-    body: freshToolResult(question, { name: 'run_in_terminal', arguments: { command } }, output),
-    facts: [...new Set(hits)].slice(0, 8),
-    source: `\`${command}\` in ${instance} (trajectory message ${messageIndex}) as a fresh tool result; facts: every hit in a file the submission changes`,
-  };
+    facts: (output) => [...new Set(output.split('\n').filter((line) => files.some((file) => line.startsWith(`${file}:`))).map((line) => line.trimEnd()))].slice(0, 8),
+    factsAre: 'every hit in a file the submission changes',
+  });
 }
 
 const READ_TOOL = {

@@ -15,6 +15,9 @@ describe('data lines', () => {
       ['http_request_duration_seconds{service="api",quantile="0.99"} 4.425 1445162775000', 'metric'],
       ['process_open_fds 12', 'metric'],
       ['{"trace_id":"71d3c969","span_id":"00013a","name":"proxy.connect","start":"2015-10-18T10:06:29.287Z","duration_ms":14000}', 'span'],
+      // Jaeger's ids (traceID, spanID) and Zipkin's (traceId, id, parentId), one span a line as `jq -c` prints them.
+      ['{"traceID":"5b8aa5a2d2c872e8","spanID":"1f2a","operationName":"HTTP GET /dispatch","startTime":1681395200000000,"duration":734000}', 'span'],
+      ['{"traceId":"5b8aa5a2d2c872e8","id":"6b221d5bc9e6496c","parentId":"5b8aa5a2d2c872e8","name":"get /api","timestamp":1681395200000000,"duration":1850}', 'span'],
       ['{"id":"kb-0463#0","path":"kb/a.md","score":0.81}', 'record'],
       ['node_modules/undici/lib/handler/retry-handler.js:441:  retry () {', 'hit'],
       ['node_modules/undici/lib/handler/retry-handler.js-442-    const x = 1', 'hit'],

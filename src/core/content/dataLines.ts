@@ -33,7 +33,8 @@ const METRIC_HEADER = /^# (?:HELP|TYPE|UNIT|EOF)\b/;
 /** `name{label="v",…} 12.5 1445162505000`: a sample of the Prometheus (or OpenMetrics) text format. */
 const METRIC_SAMPLE = /^[a-zA-Z_:][\w:]{0,200}(?:\{(?:[^{}"]|"(?:[^"\\]|\\.){0,500}"){0,2000}\})?\s+(?:[-+]?(?:\d[\d.eE+-]*|NaN|Inf))(?:\s+-?\d{1,19})?\s*$/;
 
-const SPAN_KEY = /"(?:trace_?id|traceId|span_?id|spanId|parent_?id|parentSpanId)"\s*:/;
+/** A trace or span id as tracers name it: `trace_id`, `traceId` (Zipkin), `traceID` (Jaeger), `spanId`, `parentSpanID`, … */
+const SPAN_KEY = /"(?:trace_?id|span_?id|parent_?(?:span_?)?id)"\s*:/i;
 const DURATION_KEY = /"(?:duration(?:_ms|Ms|_us|_ns|Nanos)?|elapsed(?:_ms)?|latency(?:_ms)?)"\s*:/;
 const LOG_KEY = /"(?:level|lvl|severity|msg|message|time|ts|timestamp|@timestamp)"\s*:/;
 

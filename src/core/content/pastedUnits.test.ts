@@ -37,10 +37,16 @@ describe('pasted units', () => {
       // Succeeded, though what it ran mentions an error: not a failure.
       span('"status":"OK"', ',"tool.input":"grep -rn ERROR logs/"'),
       span('"status":{"code":"STATUS_CODE_UNSET"}', ',"tool.input":"error: not found"'),
-      // No status: judged by what the line says, as before.
+      // No status: an error tag as Zipkin and Jaeger write it, else what the line says.
+      '{"traceId":"5b8a","id":"6b22","name":"get /api","duration":1850,"tags":{"http.status_code":"500","error":"Internal Server Error"}}',
+      '{"traceID":"5b8a","spanID":"1f2a","operationName":"SELECT","duration":7000,"tags":[{"key":"error","type":"bool","value":true}]}',
+      '{"traceID":"5b8a","spanID":"1f2b","operationName":"SELECT","duration":7000,"tags":[{"key":"otel.status_code","type":"string","value":"ERROR"}]}',
+      '{"traceID":"5b8a","spanID":"1f2c","operationName":"SELECT","duration":7000,"tags":[{"key":"error","type":"bool","value":false}]}',
+      '{"traceId":"5b8a","id":"6b23","name":"get /api","duration":1850,"tags":{"error":"false"}}',
       `{"trace_id":"7a","span_id":"b2","name":"db.query","duration_ms":12,"error":"ERROR deadlock detected"}`,
+      `{"trace_id":"7a","span_id":"b3","name":"db.query","duration_ms":12}`,
     ].map((line) => splitPastedUnits([line])[0]!.severity);
-    assert.deepEqual(severities, [2, 2, 2, 2, 0, 0, 2]);
+    assert.deepEqual(severities, [2, 2, 2, 2, 0, 0, 2, 2, 2, 0, 0, 2, 0]);
   });
 
   it('reads the time of day a line names: clocks, ISO stamps, epoch milliseconds and seconds', () => {

@@ -87,11 +87,17 @@ function sample(line: string): { series?: string; value?: number } {
  */
 const SPAN_STATUS = /"(?:status|status_?code|statusCode|otel\.status_code)"\s*:\s*(?:\{[^{}]{0,120}?"code"\s*:\s*)?"?(STATUS_CODE_ERROR|STATUS_CODE_OK|STATUS_CODE_UNSET|ERROR|OK|UNSET|[0-2])(?![\w.])/i;
 
-/** 2 for a span whose status is an error, 0 for one that names another status, undefined without one. */
+/** Zipkin's `"error": "…"` tag, Jaeger's `{"key":"error","type":"bool","value":true}` or its `otel.status_code` tag set to ERROR. */
+const SPAN_ERROR_TAG = /"error"\s*:\s*(?:true|"(?!false")[^"]+")|"key"\s*:\s*"(?:error|otel\.status_code)"\s*,\s*(?:"(?:type|vType)"\s*:\s*"\w+"\s*,\s*)?"(?:value|vBool|vStr)"\s*:\s*(?:true|"(?:true|ERROR)")/i;
+
+/**
+ * 2 for a span whose status is an error or that carries an error tag, 0 for one whose status
+ * names another outcome, undefined when it says neither (then its text decides).
+ */
 function spanStatusSeverity(line: string): Severity | undefined {
   const status = SPAN_STATUS.exec(line)?.[1]?.toUpperCase();
-  if (status === undefined) return undefined;
-  return status === 'ERROR' || status === 'STATUS_CODE_ERROR' || status === '2' ? 2 : 0;
+  if (status === 'ERROR' || status === 'STATUS_CODE_ERROR' || status === '2' || SPAN_ERROR_TAG.test(line)) return 2;
+  return status === undefined ? undefined : 0;
 }
 
 /** A span's name (with its service) and its duration, in the unit it was written in. */

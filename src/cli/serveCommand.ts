@@ -22,7 +22,7 @@ import { openGatewayStores, parseStoreOption, redact, type GatewayStores, type S
 import { DEFAULT_WORKER_YOUNG_GENERATION_MB, defaultYoungGenerationMb, OptimizerPool } from '../gateway/optimizerPool';
 import { PooledOptimizer } from '../gateway/pooledOptimizer';
 import { Admission } from '../gateway/admission';
-import { warmUp } from '../gateway/warmUp';
+import { warmUp } from '../core/pipeline/warmUp';
 import { sampleRequest } from './sample';
 
 /**

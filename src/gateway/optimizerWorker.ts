@@ -14,7 +14,7 @@ import { TokenCounter } from '../core/tokens/tokenCounter';
 import { openGatewayStores } from './gatewayStores';
 import type { PoolTask, TaskAnswer, WorkerMessage, WorkerSetup } from './poolProtocol';
 import { TenantOptimizer } from './tenantOptimizer';
-import { warmUp } from './warmUp';
+import { warmUp } from '../core/pipeline/warmUp';
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;

@@ -22,6 +22,7 @@ import { gitUserName, KnowledgeSupport } from '../knowledge/knowledgeSupport';
 import { languageModelPort } from '../knowledge/languageModelPort';
 import { LibraryService } from '../library/libraryService';
 import { Optimizer } from '../optimizer/optimizer';
+import { warmUpSoon } from '../optimizer/warmUpSoon';
 import { readSettings, type HeraldSettings } from '../settings/settingsSchema';
 import { userStrategySettings } from '../settings/strategySettingNames';
 import { outputLogger } from './outputLogger';
@@ -53,6 +54,8 @@ export class HeraldHost implements vscode.Disposable {
     this.library = new LibraryService(workspaceRoot(), settings.libraryFolder, logger, Date.now, (root) => path.join(indexFolder, `${createHash('sha256').update(root).digest('hex').slice(0, 16)}.json`));
     // The decisions survive a window reload: a bounded history in the extension's storage.
     this.disposables.push(new DecisionStore(path.join(context.globalStorageUri.fsPath, DECISION_STORE_FILE), this.log, logger));
+    // The first request through Herald should not be the one that loads and compiles the pipeline.
+    this.disposables.push(warmUpSoon(optimizer, logger, () => this.currentSettings.enabled));
     this.disposables.push(
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration('herald')) this.reloadSettings();

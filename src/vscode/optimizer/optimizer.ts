@@ -8,6 +8,7 @@ import { MessageMemo } from '../../core/pipeline/messageMemo';
 import { Pipeline, type PipelineConfig, type PipelineResult } from '../../core/pipeline/pipeline';
 import { SessionStateStore } from '../../core/pipeline/sessionState';
 import type { Strategy, TargetKind } from '../../core/pipeline/types';
+import { warmUp, type WarmUpOutcome } from '../../core/pipeline/warmUp';
 import { recordLoadedTools, TOOL_CATALOG_ID } from '../../core/strategies/toolCatalog';
 import type { Logger, ModelPort } from '../../core/ports';
 import type { Stash } from '../../core/stash/stash';
@@ -57,6 +58,7 @@ export class Optimizer {
   private readonly memo = new MessageMemo();
   private readonly state = new SessionStateStore();
   private pipeline: Pipeline;
+  private config: PipelineConfig = {};
 
   constructor(
     private strategies: readonly Strategy[],
@@ -96,6 +98,15 @@ export class Optimizer {
     recordLoadedTools(this.state.scope(sessionId, TOOL_CATALOG_ID), names);
   }
 
+  /**
+   * One throwaway run over `body` with these strategies and settings (`core/pipeline/warmUp.ts`):
+   * it loads the tables, grammars and model and compiles the hot paths, so the user's first
+   * request does not pay for them, and writes nothing (its own stash, no memo, no session state).
+   */
+  warmUp(body: Record<string, unknown>): Promise<WarmUpOutcome> {
+    return warmUp(this.strategies, this.config, this.tokens, body, 'endpoint');
+  }
+
   /** Hands a live answer back to the strategies that learn from answers (semantic_cache stores it). */
   afterResponse(request: ChatRequest, response: unknown, sessionId: string): Promise<void> {
     return this.pipeline.afterResponse(request, response, sessionId);
@@ -104,6 +115,7 @@ export class Optimizer {
   private build(settings: HeraldSettings): Pipeline {
     const { config, problems } = pipelineConfigOf(settings, this.strategies);
     for (const problem of problems) this.logger.warn('setting-ignored', `Herald: ${problem}`);
+    this.config = config;
     return new Pipeline(this.strategies, config, { stash: this.stash, tokens: this.tokens, memo: this.memo, state: this.state, logger: this.logger });
   }
 }

@@ -10,7 +10,7 @@ import { sampleRequest } from '../../../src/cli/sample';
 import type { ChatRequest } from '../../../src/core/chat/types';
 import type { Strategy, StrategyContext } from '../../../src/core/pipeline/types';
 import { TokenCounter } from '../../../src/core/tokens/tokenCounter';
-import { warmUp } from '../../../src/gateway/warmUp';
+import { warmUp } from '../../../src/core/pipeline/warmUp';
 import { records, startHarness } from './harness';
 import { chatCompletion } from './providerAnswers';
 

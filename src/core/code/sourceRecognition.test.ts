@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { languageFromContent, languageFromPath } from './languageDetection';
 import { recognizeSource, type RecognizedSource } from './sourceRecognition';
+import { seededInts } from '../../../test/support/seededInts';
 
 function recognized(text: string, hint?: Parameters<typeof recognizeSource>[1]): RecognizedSource {
   const result = recognizeSource(text, hint);
@@ -135,11 +136,7 @@ describe('recognizeSource against the regular expressions it replaced', () => {
 
   /** Deterministic texts of numbered, half-numbered, fenced, blank and plain lines. */
   function* texts(count: number): Generator<string> {
-    let seed = 4_242;
-    const next = (bound: number): number => {
-      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-      return seed % bound;
-    };
+    const next = seededInts(4_242);
     const separators = ['\t', '→', ' | ', ': ', ' |', ':', ' ', '-'];
     const bodies = ['def f(x):', '    return g(x)', '', 'import os', 'x = 1  # 12: not a prefix', '}', '   ', '```', '```python', '~~~', 'const a = 1;'];
     for (let index = 0; index < count; index++) {

@@ -1,13 +1,10 @@
 import * as assert from 'node:assert/strict';
 import { shareSettles } from './lineShare';
+import { seededInts } from '../../../test/support/seededInts';
 
 describe('shareSettles', () => {
   it('answers as counting every line would, for thresholds met "at least" and "more than"', () => {
-    let seed = 11;
-    const next = (bound: number): number => {
-      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-      return seed % bound;
-    };
+    const next = seededInts(11);
     for (let trial = 0; trial < 2_000; trial++) {
       const lines = Array.from({ length: 1 + next(30) }, () => (next(3) === 0 ? 'x' : 'y'));
       const share = lines.filter((line) => line === 'x').length / lines.length;

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { porterStem } from './porterStemmer';
 import { addWordGenerally, searchTermsOfWord, tokenizeForSearch } from './searchTokenizer';
+import { seededInts } from '../../../test/support/seededInts';
 
 describe('tokenizeForSearch', () => {
   it('splits camelCase and snake_case identifiers and keeps the whole identifier', () => {
@@ -72,11 +73,7 @@ describe('tokenizeForSearch on ASCII text', () => {
 
 describe('search terms of dates, times, addresses and versions', () => {
   it('are what the general rules give, for every mix of digits and joiners', () => {
-    let seed = 99;
-    const next = (bound: number): number => {
-      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-      return seed % bound;
-    };
+    const next = seededInts(99);
     const pieces = ['0', '7', '12', '2015', '081109', '1445144423722'];
     const joiners = ['.', '-', ':', '/', '\\', '..', '--', '.-', ':/', ','];
     const words = ['081109', '0', '00012', '2015-10-18', '18:01:47', '10.190.173.170:54310', '3.14', '10.1.2.3', '1..2', '-12-', '1--2-3-', '.5', '5.', '1,5', '1.2.3-4'];

@@ -6,6 +6,7 @@ import { countO200k, forgetPieces } from '../../../src/core/tokens/o200kCount';
 import { longRuns, pieceEnd } from '../../../src/core/tokens/o200kPieces';
 import { realTexts } from '../../support/realTexts';
 import { itWithData } from '../../support/sharedData';
+import { seededInts } from '../../support/seededInts';
 
 const GPT_TOKENIZER_OPTIONS = { disallowedSpecial: new Set<string>() };
 
@@ -40,11 +41,7 @@ const ASCII_ALPHABET = ['a', 'z', 'A', 'Z', 's', "'", '0', '9', ' ', ' ', '\t', 
 
 /** Deterministic strings of up to 16 characters drawn from the alphabet. */
 function* generated(count: number, alphabet = ALPHABET): Generator<string> {
-  let seed = 20_251_201;
-  const next = (bound: number): number => {
-    seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-    return seed % bound;
-  };
+  const next = seededInts(20_251_201);
   for (let index = 0; index < count; index++) {
     let text = '';
     const length = 1 + next(16);

@@ -12,6 +12,7 @@ import { MODEL_MANIFEST_FILE, resolveModelFolder, sha256File } from './modelFold
 import { fnv1a, isDigitsAndJoiners, StaticFeaturizer } from './staticFeatures';
 import { tokenizeForSearch } from '../searchTokenizer';
 import { createStaticEmbedder, decodeStaticModel, embedStatic, encodeStaticModel, layoutOf, readStaticModel, TermVectors } from './staticModel';
+import { seededInts } from '../../../../test/support/seededInts';
 
 const CACHE = path.resolve(__dirname, '..', '..', '..', '..', 'test', '.cache');
 
@@ -171,11 +172,7 @@ describe('static embedding model', () => {
 
   it('takes for digits and joiners what the expression /^[\\d.:\\-/\\\\,]+$/ takes, on every mix of characters', () => {
     const alphabet = ['0', '5', '9', '.', ':', '-', '/', '\\', ',', 'a', 'x', ' ', '_', '+', '٣', '²', '\n'];
-    let seed = 5;
-    const next = (bound: number): number => {
-      seed = (Math.imul(seed, 1_103_515_245) + 12_345) & 0x7fffffff;
-      return seed % bound;
-    };
+    const next = seededInts(5);
     let taken = 0;
     for (let index = 0; index < 20_000; index++) {
       let term = '';

@@ -1,14 +1,18 @@
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
 import { countO200k, forgetPieces } from '../../../src/core/tokens/o200kCount';
+import { bpeCount } from '../../../src/core/tokens/o200kBpe';
 import { longRuns, pieceEnd } from '../../../src/core/tokens/o200kPieces';
+import { expressionPieces, oracleTokens, referenceCount } from '../../support/bytePairOracle';
 import { realTexts } from '../../support/realTexts';
 import { itWithData } from '../../support/sharedData';
 import { seededInts } from '../../support/seededInts';
 
 const GPT_TOKENIZER_OPTIONS = { disallowedSpecial: new Set<string>() };
+
+/** o200k_base's count (gpt-tokenizer's, but for U+FEFF, see bytePairOracle.ts). */
+const expectedCount = referenceCount;
 
 function scannerPieces(text: string): string[] {
   const pieces: string[] = [];
@@ -18,10 +22,6 @@ function scannerPieces(text: string): string[] {
     start = end;
   }
   return pieces;
-}
-
-function expressionPieces(text: string): string[] {
-  return [...text.matchAll(new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags))].map((match) => match[0]);
 }
 
 /**
@@ -62,20 +62,48 @@ describe('o200k counting', () => {
 
   it('splits mostly-ASCII strings as the expression does where the ASCII ways and the general one meet', () => {
     for (const text of generated(40_000, ASCII_ALPHABET)) assert.deepEqual(scannerPieces(text), expressionPieces(text), JSON.stringify(text));
-    for (const text of generated(5_000, ASCII_ALPHABET)) assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
+    for (const text of generated(5_000, ASCII_ALPHABET)) assert.equal(countO200k(text), expectedCount(text), JSON.stringify(text));
   });
 
   it('counts what gpt-tokenizer counts, special-token strings as text', () => {
     for (const text of ['', 'hello', "We're here, aren't we? I'LL see.", '  indented\n\n\tcode();  \n', 'naïve café, 中文字符, emoji 😀👍🏽, math 𝐀𝐛𝐜 ²³', 'before <|endoftext|> after', '12345678 1.5e10 0x1F', '\r\n\r\n  \u00a0\u3000x']) {
-      assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
+      assert.equal(countO200k(text), expectedCount(text), JSON.stringify(text));
     }
-    for (const text of generated(5_000)) assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), JSON.stringify(text));
+    for (const text of generated(5_000)) assert.equal(countO200k(text), expectedCount(text), JSON.stringify(text));
+  });
+
+  it('merges each piece to as many tokens as the plain merge, and as gpt-tokenizer but for the byte-order mark', () => {
+    // Pieces of the generated strings (lone surrogates, emoji, marks, CJK: byte tokens that are not
+    // UTF-8), then pieces longer than the table keeps, a long run of spaces and of one symbol.
+    const pieces = [...generated(3_000)].flatMap(scannerPieces);
+    pieces.push('x'.repeat(300), `${'identifier_'.repeat(20)}end`, ' '.repeat(300), '-'.repeat(200), '中文字符'.repeat(20), '😀'.repeat(30), '\ud800'.repeat(20));
+    let merged = 0;
+    let marks = 0;
+    for (const piece of pieces) {
+      const expected = oracleTokens(piece).length;
+      assert.equal(bpeCount(piece, 0, piece.length), expected, JSON.stringify(piece));
+      if (piece.includes('\ufeff')) marks++;
+      else assert.equal(expected, countTokens(piece, GPT_TOKENIZER_OPTIONS), JSON.stringify(piece));
+      if (expected > 1) merged++;
+    }
+    assert.ok(merged > 1_000, `only ${merged} pieces of more than one token`);
+    assert.ok(marks > 50, `only ${marks} pieces with a byte-order mark`);
+    // The mark alone is one token (gpt-tokenizer makes it two), and it merges into the tokens that start with it.
+    assert.deepEqual(oracleTokens('\ufeff'), [5574]);
+    assert.equal(bpeCount('\ufeff', 0, 1), 1);
+    assert.equal(countTokens('\ufeff', GPT_TOKENIZER_OPTIONS), 2);
+    assert.equal(bpeCount('\ufeffusing', 0, 6), 1);
+    // Long runs too, against gpt-tokenizer (the plain merge is quadratic in copies).
+    for (const piece of [' '.repeat(2_000), '-'.repeat(700), '中文字符'.repeat(40)]) assert.equal(bpeCount(piece, 0, piece.length), countTokens(piece, GPT_TOKENIZER_OPTIONS));
+    // Inside a longer text, from the piece's own bounds.
+    assert.equal(bpeCount('say unbelievably naïve', 3, 16), countTokens(' unbelievably', GPT_TOKENIZER_OPTIONS));
+    assert.equal(bpeCount('a', 0, 0), 0);
   });
 
   it('counts the same after its piece tables are emptied, in the middle of a text set as at its start', () => {
     // Short ASCII pieces (the packed table), longer and non-ASCII ones (the string table).
     const texts = ['short ascii words and 1234 numbers', 'naïve café identifiers_longer_than_seven chars', ...generated(500)];
-    const expected = texts.map((text) => countTokens(text, GPT_TOKENIZER_OPTIONS));
+    const expected = texts.map(expectedCount);
     forgetPieces();
     assert.deepEqual(texts.map(countO200k), expected);
     forgetPieces();
@@ -95,7 +123,7 @@ describe('o200k counting', () => {
       let taken = 0;
       for (let index = 0; index < texts.length; index += stride) {
         const text = texts[index]!.slice(0, 64 * 1024);
-        assert.equal(countO200k(text), countTokens(text, GPT_TOKENIZER_OPTIONS), `${folder} text ${index}: ${JSON.stringify(text.slice(0, 80))}`);
+        assert.equal(countO200k(text), expectedCount(text), `${folder} text ${index}: ${JSON.stringify(text.slice(0, 80))}`);
         taken++;
       }
       assert.ok(taken > 0, folder);

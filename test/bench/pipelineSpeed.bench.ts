@@ -12,7 +12,9 @@
  *   paths, indentation), which the copies share; emptying every other process-wide memo between
  *   runs (formats, terms, the census, hash links) changed nothing measurable, the piece table
  *   about a tenth. So each run also decides a copy with that table emptied and filled again from
- *   the warm-up session only: the cold decision of a conversation never seen;
+ *   the warm-up session only (and, for a checkout whose counter still handed new pieces to
+ *   gpt-tokenizer, gpt-tokenizer's own cache of merged pieces emptied too): the cold decision of
+ *   a conversation never seen;
  * - warm: the next turn once the prefix is decided (the same pipeline, one reply and its tool
  *   results more), in ms.
  *
@@ -20,7 +22,8 @@
  * core bundled as the build bundles it, see shippedCore.ts); the same code run from source
  * through tsx is measured too, for comparison with figures taken that way. With
  * HERALD_BENCH_BASELINE_TREE=<another checkout with node_modules> that checkout's core is bundled
- * and measured the same way, and the cold ratio is given run by run (paired). The forms alternate
+ * and measured the same way, and the cold ratio is given run by run (paired), for copies and for
+ * decisions with the pieces new. The forms alternate
  * run by run. Medians over HERALD_BENCH_SPEED_RUNS runs (default 7). The machine is shared, so
  * next to the wall-clock time each run's CPU time is given (the process's own user and system
  * time: what the work costs, without the time spent waiting for a core another job holds).
@@ -114,6 +117,20 @@ const cpuMs = (since: NodeJS.CpuUsage): number => {
 };
 
 /**
+ * Empties `core`'s piece tables (and gpt-tokenizer's cache of merged pieces, where its counter
+ * uses one), then fills them again from the warm-up requests only: the state of a host that has
+ * served that other conversation. False for a core without forgetPieces.
+ */
+function forgetPiecesOf(core: PipelineCore, warmups: readonly ChatRequest[]): boolean {
+  if (!core.forgetPieces) return false;
+  core.forgetPieces();
+  core.forgetMergeCache?.();
+  const refill = new core.TokenCounter(200_000);
+  for (const warmup of warmups) refill.countRequest(warmup);
+  return true;
+}
+
+/**
  * In this process: `runs` cold decisions, each of a fresh copy followed by the next turn on the
  * same pipeline, with `core`'s code, after the warm-up.
  */
@@ -128,9 +145,7 @@ export async function measureForm(core: PipelineCore, runs: number): Promise<For
       // counter's piece table holds them all, which a conversation never seen does not find. So
       // each run first decides a copy with the table emptied and filled again from the warm-up
       // session only (untimed), as a host that has served that other conversation has it.
-      core.forgetPieces();
-      const refill = new core.TokenCounter(200_000);
-      for (const warmup of warmups) refill.countRequest(warmup);
+      forgetPiecesOf(core, warmups);
       times.coldNewPieces.push((await newPipeline(core).pipeline.run(freshCopy(request, 2 * run + 2))).durationMs);
     }
     const { pipeline } = newPipeline(core);
@@ -149,29 +164,43 @@ export async function measureForm(core: PipelineCore, runs: number): Promise<For
   return times;
 }
 
+/** Paired times and ratios (`second` over `first`, per pair) of one kind of decision. */
+export interface PairedTimes {
+  readonly first: number[];
+  readonly second: number[];
+  readonly ratios: number[];
+}
+
 /**
  * In this process: `pairs` cold decisions with each of two cores, alternated decision by decision
  * (which goes first swaps each pair), both warmed alike first; the ratio of `second` to `first`
  * per pair. The machine's speed moves from minute to minute and from process to process; two
  * decisions in a row in one process see nearly the same machine, so this ratio holds steady where
- * the absolute figures do not.
+ * the absolute figures do not. `copies` decides fresh copies (the piece tables kept from run to
+ * run); `newPieces` empties both cores' piece tables before each decision and fills them from the
+ * warm-up session (see {@link forgetPiecesOf}), when both cores can.
  */
-export async function measurePaired(first: PipelineCore, second: PipelineCore, pairs: number): Promise<{ first: number[]; second: number[]; ratios: number[] }> {
+export async function measurePaired(first: PipelineCore, second: PipelineCore, pairs: number): Promise<{ copies: PairedTimes; newPieces?: PairedTimes }> {
   const { warmups, request } = conversation();
   for (const core of [first, second]) for (const warmup of warmups) await newPipeline(core).pipeline.run(warmup);
-  const times = { first: [] as number[], second: [] as number[], ratios: [] as number[] };
+  const copies: PairedTimes = { first: [], second: [], ratios: [] };
+  const newPieces: PairedTimes | undefined = first.forgetPieces && second.forgetPieces ? { first: [], second: [], ratios: [] } : undefined;
+  let spaces = 1;
   for (let pair = 0; pair < pairs; pair++) {
-    const order: ['first' | 'second', PipelineCore][] = pair % 2 === 0 ? [['first', first], ['second', second]] : [['second', second], ['first', first]];
-    const measured: Record<string, number> = {};
-    for (const [index, [key, core]] of order.entries()) {
-      const { pipeline } = newPipeline(core);
-      const result = await pipeline.run(freshCopy(request, 2 * pair + index + 1));
-      measured[key] = result.durationMs;
-      times[key].push(result.durationMs);
+    for (const [times, forget] of [[copies, false], ...(newPieces ? [[newPieces, true] as const] : [])] as const) {
+      const order: ['first' | 'second', PipelineCore][] = pair % 2 === 0 ? [['first', first], ['second', second]] : [['second', second], ['first', first]];
+      const measured: Record<string, number> = {};
+      for (const [key, core] of order) {
+        if (forget) forgetPiecesOf(core, warmups);
+        const { pipeline } = newPipeline(core);
+        const result = await pipeline.run(freshCopy(request, spaces++));
+        measured[key] = result.durationMs;
+        times[key].push(result.durationMs);
+      }
+      times.ratios.push(measured.second! / measured.first!);
     }
-    times.ratios.push(measured.second! / measured.first!);
   }
-  return times;
+  return newPieces ? { copies, newPieces } : { copies };
 }
 
 /** A form to measure: the checkout, and whether as bundled (shipped) or from source. */
@@ -199,8 +228,8 @@ function runForm(spec: FormSpec, runs: number): FormTimes {
 }
 
 /** Cold decisions of the baseline's bundle and this one's, alternated in one process: this one's time over the baseline's, per pair. */
-function runPaired(baseline: FormSpec, shipped: FormSpec, pairs: number): { ratios: number[] } {
-  return runChild<{ ratios: number[] }>(`${baseline.label} paired with ${shipped.label}`, { pair: [baseline, shipped], runs: pairs });
+function runPaired(baseline: FormSpec, shipped: FormSpec, pairs: number): { copies: PairedTimes; newPieces?: PairedTimes } {
+  return runChild<{ copies: PairedTimes; newPieces?: PairedTimes }>(`${baseline.label} paired with ${shipped.label}`, { pair: [baseline, shipped], runs: pairs });
 }
 
 export async function bench(): Promise<BenchReport> {
@@ -217,9 +246,14 @@ export async function bench(): Promise<BenchReport> {
   // and no form's heap or compiled code is in another's way.
   const measured = forms.map((): FormTimes[] => []);
   const pairedRatios: number[] = [];
+  const pairedNewPiecesRatios: number[] = [];
   for (let round = 0; round < rounds; round++) {
     for (const [index, spec] of forms.entries()) measured[index]!.push(runForm(spec, runs));
-    if (baselineTree) pairedRatios.push(median(runPaired(forms[1]!, forms[0]!, PAIRS).ratios));
+    if (baselineTree) {
+      const paired = runPaired(forms[1]!, forms[0]!, PAIRS);
+      pairedRatios.push(median(paired.copies.ratios));
+      if (paired.newPieces) pairedNewPiecesRatios.push(median(paired.newPieces.ratios));
+    }
   }
   const first = measured[0]![0]!;
   const per10k = (ms: number): number => (ms * 10_000) / first.tokens;
@@ -242,6 +276,7 @@ export async function bench(): Promise<BenchReport> {
     const ratios = measured[0]!.map((set, round) => median(set.cold) / median(measured[1]![round]!.cold));
     lines.push(`shipped against the baseline, cold, process by process: ${ratios.map((ratio) => ratio.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`);
     lines.push(`shipped against the baseline, cold, paired in one process (${PAIRS} pairs each, the median ratio per process): ${pairedRatios.map((ratio) => ratio.toFixed(3)).join(', ')} (the steadier figure)`);
+    if (pairedNewPiecesRatios.length > 0) lines.push(`shipped against the baseline, cold with the pieces new, paired in one process (${PAIRS} pairs each, the median ratio per process): ${pairedNewPiecesRatios.map((ratio) => ratio.toFixed(3)).join(', ')}`);
   }
   const shipped = measured[0]!;
   return {
@@ -263,7 +298,7 @@ export async function bench(): Promise<BenchReport> {
       warmMedianMs: median(all(shipped, 'warm')),
       coldCpuPer10kMs: per10k(median(all(shipped, 'coldCpu'))),
       warmCpuMedianMs: median(all(shipped, 'warmCpu')),
-      ...(baselineTree ? { pairedRatios } : {}),
+      ...(baselineTree ? { pairedRatios, pairedNewPiecesRatios } : {}),
       referenceMs: forms.map((spec, index) => ({ form: spec.label, byProcess: measured[index]!.map((set) => set.referenceMs), coldPer10kByProcess: measured[index]!.map((set) => per10k(median(set.cold))) })),
       forms: Object.fromEntries(forms.map((spec, index) => [spec.label, { coldPer10kMs: per10k(median(all(measured[index]!, 'cold'))), coldNewPiecesPer10kMs: per10k(median(all(measured[index]!, 'coldNewPieces'))), warmMedianMs: median(all(measured[index]!, 'warm')) }])),
     },

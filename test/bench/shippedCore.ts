@@ -8,7 +8,7 @@
  * measure a second checkout's the same way for a paired figure.
  */
 import * as path from 'node:path';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { build } from 'esbuild';
 import type * as pipelineModule from '../../src/core/pipeline';
@@ -26,6 +26,12 @@ export interface PipelineCore {
   readonly TokenCounter: typeof tokensModule.TokenCounter;
   /** Empties the token counter's piece tables; absent from a checkout older than it (6 December). */
   readonly forgetPieces?: () => void;
+  /**
+   * Empties gpt-tokenizer's own cache of merged pieces (100,000 of them), in a checkout whose
+   * counter still hands new pieces to gpt-tokenizer (before o200kBpe.ts): without it, a piece met
+   * in an earlier run is a cache hit there however empty Herald's tables are.
+   */
+  readonly forgetMergeCache?: () => void;
 }
 
 const ENTRY = [
@@ -34,6 +40,8 @@ const ENTRY = [
   "export { createStrategies } from './src/core/strategies';",
   "export * as tokens from './src/core/tokens';",
 ].join('\n');
+/** Bundled only for a checkout whose counter calls gpt-tokenizer (the same module instance as its counter's). */
+const GPT_TOKENIZER_CACHE = "export { clearMergeCache } from 'gpt-tokenizer/encoding/o200k_base';";
 
 /**
  * Bundles `tree`'s core into `<tree>/bench-results/.bundle/core.js` and returns that path. The
@@ -42,11 +50,13 @@ const ENTRY = [
  */
 export async function bundleCore(tree: string): Promise<string> {
   const root = path.resolve(tree);
+  const counter = path.join(root, 'src', 'core', 'tokens', 'o200kCount.ts');
+  const usesGptTokenizer = existsSync(counter) && readFileSync(counter, 'utf8').includes("from 'gpt-tokenizer/encoding/o200k_base'");
   const outfile = path.join(root, 'bench-results', '.bundle', 'core.js');
   mkdirSync(path.dirname(outfile), { recursive: true });
   try {
     await build({
-      stdin: { contents: ENTRY, resolveDir: root, loader: 'ts', sourcefile: 'bench-core.ts' },
+      stdin: { contents: usesGptTokenizer ? `${ENTRY}\n${GPT_TOKENIZER_CACHE}` : ENTRY, resolveDir: root, loader: 'ts', sourcefile: 'bench-core.ts' },
       outfile,
       bundle: true,
       platform: 'node',
@@ -66,8 +76,8 @@ export async function bundleCore(tree: string): Promise<string> {
 
 /** A core bundled by {@link bundleCore}, loaded. */
 export function loadBundledCore(outfile: string, label: string): PipelineCore {
-  const core = createRequire(__filename)(outfile) as Omit<PipelineCore, 'label' | 'TokenCounter' | 'forgetPieces'> & { tokens: Partial<typeof tokensModule> & Pick<typeof tokensModule, 'TokenCounter'> };
-  return { label, Pipeline: core.Pipeline, MemoryBlobStore: core.MemoryBlobStore, Stash: core.Stash, createStrategies: core.createStrategies, TokenCounter: core.tokens.TokenCounter, forgetPieces: core.tokens.forgetPieces };
+  const core = createRequire(__filename)(outfile) as Omit<PipelineCore, 'label' | 'TokenCounter' | 'forgetPieces' | 'forgetMergeCache'> & { tokens: Partial<typeof tokensModule> & Pick<typeof tokensModule, 'TokenCounter'>; clearMergeCache?: () => void };
+  return { label, Pipeline: core.Pipeline, MemoryBlobStore: core.MemoryBlobStore, Stash: core.Stash, createStrategies: core.createStrategies, TokenCounter: core.tokens.TokenCounter, forgetPieces: core.tokens.forgetPieces, forgetMergeCache: core.clearMergeCache };
 }
 
 /** `tree`'s core from its sources, as tsx runs them (the form the tests run). */

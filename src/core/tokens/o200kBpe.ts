@@ -15,26 +15,77 @@
  */
 import o200kRanks from 'gpt-tokenizer/bpeRanks/o200k_base';
 
-/** Tokens keyed by their bytes, one character a byte (an ASCII token is its own text); built when first needed. */
-let ranks: Map<string, number> | undefined;
+/**
+ * Tokens of more than {@link MAX_SHORT} bytes, keyed by their bytes one character a byte (an
+ * ASCII token is its own text); the shorter ones are in the short table. Built when first needed.
+ */
+let longRanks: Map<string, number> | undefined;
+
+/**
+ * Tokens of up to six bytes (most lookups of a merge, and most pieces), in an open-addressed
+ * table keyed by a number that spells the bytes out (the length, then eight bits a byte): one
+ * probe of two typed arrays, no string made or hashed, where a `Map` of 200,000 strings costs
+ * several dependent reads of memory a cold decision has not touched for a while.
+ */
+const MAX_SHORT = 6;
+let shortKeys = new Float64Array(0);
+let shortRanks = new Int32Array(0);
+let shortMask = 0;
+
+/** The rank of each two-byte token by its bytes (first << 8 | second), -1 where the pair is none. */
+const pairTable = new Int32Array(1 << 16).fill(-1);
 
 function rankTable(): Map<string, number> {
-  if (ranks !== undefined) return ranks;
+  if (longRanks !== undefined) return longRanks;
   const table = new Map<string, number>();
   const data = o200kRanks as readonly (string | readonly number[] | undefined)[];
+  const short: [string, number][] = [];
   for (let rank = 0; rank < data.length; rank++) {
     const token = data[rank];
     if (token === undefined) continue;
     const bytes = typeof token === 'string' ? binaryOf(token) : String.fromCharCode(...token);
-    table.set(bytes, rank);
+    if (bytes.length > MAX_SHORT) table.set(bytes, rank);
+    else short.push([bytes, rank]);
     if (bytes.length === 2) pairTable[(bytes.charCodeAt(0) << 8) | bytes.charCodeAt(1)] = rank;
   }
-  ranks = table;
+  let slots = 1;
+  while (slots < 2 * short.length) slots *= 2;
+  shortKeys = new Float64Array(slots);
+  shortRanks = new Int32Array(slots);
+  shortMask = slots - 1;
+  for (const [bytes, rank] of short) {
+    let key = bytes.length;
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < bytes.length; index++) {
+      key = key * 256 + bytes.charCodeAt(index);
+      hash = Math.imul(hash ^ bytes.charCodeAt(index), 0x01000193);
+    }
+    let slot = hash & shortMask;
+    while (shortKeys[slot] !== 0) slot = (slot + 1) & shortMask;
+    shortKeys[slot] = key;
+    shortRanks[slot] = rank;
+  }
+  longRanks = table;
   return table;
 }
 
-/** The rank of each two-byte token by its bytes (first << 8 | second), -1 where the pair is none: most of the merge's lookups. */
-const pairTable = new Int32Array(1 << 16).fill(-1);
+/** The rank of the token bytes[start, end) (one to six bytes, one character a byte), or -1. */
+function shortRank(bytes: string, start: number, end: number): number {
+  let key = end - start;
+  let hash = 0x811c9dc5;
+  for (let index = start; index < end; index++) {
+    const code = bytes.charCodeAt(index);
+    key = key * 256 + code;
+    hash = Math.imul(hash ^ code, 0x01000193);
+  }
+  let slot = hash & shortMask;
+  for (;;) {
+    const kept = shortKeys[slot]!;
+    if (kept === key) return shortRanks[slot]!;
+    if (kept === 0) return -1;
+    slot = (slot + 1) & shortMask;
+  }
+}
 
 /** Whether every UTF-16 unit of text[start, end) is below 128. */
 function isAscii(text: string, start = 0, end = text.length): boolean {
@@ -62,8 +113,14 @@ export function bpeCount(text: string, start: number, end: number): number {
   if (end - start === 1 && text.charCodeAt(start) < 128) return 1; // every byte is a token of its own
   if (end <= start) return 0;
   const table = rankTable();
-  const bytes = isAscii(text, start, end) ? text.slice(start, end) : binaryOf(text.slice(start, end));
-  if (bytes.length === 1 || table.has(bytes)) return 1;
+  if (isAscii(text, start, end)) {
+    // An ASCII character is its byte: a short piece is looked up where it lies.
+    if (end - start <= MAX_SHORT) return shortRank(text, start, end) >= 0 ? 1 : mergedParts(text.slice(start, end), table);
+    const bytes = text.slice(start, end);
+    return table.has(bytes) ? 1 : mergedParts(bytes, table);
+  }
+  const bytes = binaryOf(text.slice(start, end));
+  if (bytes.length === 1 || rankOf(bytes, 0, bytes.length, table) !== Infinity) return 1;
   return mergedParts(bytes, table);
 }
 
@@ -106,8 +163,13 @@ function mergedParts(bytes: string, table: Map<string, number>): number {
 
 /** The rank of bytes[start, end) as one token, or Infinity. */
 function rankOf(bytes: string, start: number, end: number, table: Map<string, number>): number {
-  if (end - start === 2) {
+  const length = end - start;
+  if (length === 2) {
     const rank = pairTable[(bytes.charCodeAt(start) << 8) | bytes.charCodeAt(start + 1)]!;
+    return rank < 0 ? Infinity : rank;
+  }
+  if (length <= MAX_SHORT) {
+    const rank = shortRank(bytes, start, end);
     return rank < 0 ? Infinity : rank;
   }
   return table.get(bytes.slice(start, end)) ?? Infinity;

@@ -48,6 +48,25 @@ export async function bench(): Promise<BenchReport> {
     referenceMs += reference;
     oursMs += ours;
   }
+  // One piece of any length: a run of whitespace is one o200k piece however long, and merging it
+  // scanned every pair at each step (seconds for 100,000 spaces) until the heap merge.
+  for (const [label, unit] of [['spaces', ' '], ['line breaks', '\n'], ['spaces and tabs', ' \t  ']] as const) {
+    for (const length of [20_000, 200_000]) {
+      const text = unit.repeat(Math.ceil(length / unit.length)).slice(0, length);
+      let started = process.cpuUsage();
+      const counted = countO200k(text);
+      const ours = cpuMs(started);
+      let versus = '';
+      if (length <= 20_000) {
+        started = process.cpuUsage();
+        const expected = countTokens(text, GPT_TOKENIZER_OPTIONS);
+        const reference = cpuMs(started);
+        if (expected !== counted) mismatches++;
+        versus = `; gpt-tokenizer ${reference.toFixed(0)} ms, ${expected === counted ? 'the same count' : `COUNT DIFFERS (${expected})`}`;
+      }
+      lines.push(`a run of ${length.toLocaleString('en-US')} ${label}: ${counted} tokens, Herald ${ours.toFixed(0)} ms CPU${versus}`);
+    }
+  }
   lines.push(`all: ${texts} texts, ${(characters / 1e6).toFixed(1)} M chars, ${mismatches} counts differ; ${(referenceMs / oursMs).toFixed(1)}× as fast (${referenceMs.toFixed(0)} → ${oursMs.toFixed(0)} ms CPU)`);
   if (mismatches > 0) process.exitCode = 1;
   await Promise.resolve();

@@ -124,8 +124,12 @@ export function bpeCount(text: string, start: number, end: number): number {
   return mergedParts(bytes, table);
 }
 
+/** Pieces longer than this are merged through a heap (a long run of spaces or line breaks is one piece). */
+const MAX_SCANNED_MERGE = 96;
+
 /** How many parts the merge leaves of `bytes` (two or more bytes, not itself a token). */
 function mergedParts(bytes: string, table: Map<string, number>): number {
+  if (bytes.length > MAX_SCANNED_MERGE) return heapMergedParts(bytes, table);
   const length = bytes.length;
   let starts = scratchStarts;
   let pairRanks = scratchRanks;
@@ -173,4 +177,92 @@ function rankOf(bytes: string, start: number, end: number, table: Map<string, nu
     return rank < 0 ? Infinity : rank;
   }
   return table.get(bytes.slice(start, end)) ?? Infinity;
+}
+
+/**
+ * The same merge for a long piece, in n log n: the candidate pairs in a binary heap ordered by
+ * rank, then by where the pair starts (the leftmost of equal ranks first, as the scan takes it),
+ * each stale entry (a part that has since grown or gone) dropped when it comes up. Scanning every
+ * pair for the lowest at each merge made a run of 100,000 spaces take seconds.
+ */
+function heapMergedParts(bytes: string, table: Map<string, number>): number {
+  const length = bytes.length;
+  // Parts by their first byte: the next part's start (length past the last), the previous one's (-1 before the first).
+  const next = new Int32Array(length);
+  const previous = new Int32Array(length);
+  for (let index = 0; index < length; index++) {
+    next[index] = index + 1;
+    previous[index] = index - 1;
+  }
+  // Entries rank * 2^32 + start: exact in a double for ranks under 2^20 and starts under 2^32.
+  const heap = new PairHeap(length);
+  const pairAt = (start: number): number => (next[start]! < length ? rankOf(bytes, start, next[next[start]!] ?? length, table) : Infinity);
+  for (let start = 0; start + 1 < length; start++) {
+    const rank = pairAt(start);
+    if (rank !== Infinity) heap.push(rank * 2 ** 32 + start);
+  }
+  let parts = length;
+  const alive = new Uint8Array(length).fill(1);
+  while (heap.size > 0) {
+    const entry = heap.pop();
+    const start = entry % 2 ** 32;
+    const rank = (entry - start) / 2 ** 32;
+    // Stale unless the part still starts here and it and the next one still join to this rank.
+    if (alive[start] === 0 || next[start]! >= length || pairAt(start) !== rank) continue;
+    const absorbed = next[start]!;
+    alive[absorbed] = 0;
+    next[start] = next[absorbed]!;
+    if (next[start]! < length) previous[next[start]!] = start;
+    parts--;
+    const after = pairAt(start);
+    if (after !== Infinity) heap.push(after * 2 ** 32 + start);
+    const before = previous[start]!;
+    if (before >= 0) {
+      const joined = pairAt(before);
+      if (joined !== Infinity) heap.push(joined * 2 ** 32 + before);
+    }
+  }
+  return parts;
+}
+
+/** A binary min-heap of doubles. */
+class PairHeap {
+  private items: Float64Array;
+  size = 0;
+
+  constructor(capacity: number) {
+    this.items = new Float64Array(Math.max(16, capacity));
+  }
+
+  push(value: number): void {
+    if (this.size === this.items.length) {
+      const grown = new Float64Array(this.items.length * 2);
+      grown.set(this.items);
+      this.items = grown;
+    }
+    let at = this.size++;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (this.items[parent]! <= value) break;
+      this.items[at] = this.items[parent]!;
+      at = parent;
+    }
+    this.items[at] = value;
+  }
+
+  pop(): number {
+    const top = this.items[0]!;
+    const last = this.items[--this.size]!;
+    let at = 0;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= this.size) break;
+      if (child + 1 < this.size && this.items[child + 1]! < this.items[child]!) child++;
+      if (this.items[child]! >= last) break;
+      this.items[at] = this.items[child]!;
+      at = child;
+    }
+    this.items[at] = last;
+    return top;
+  }
 }

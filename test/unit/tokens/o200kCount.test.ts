@@ -93,8 +93,16 @@ describe('o200k counting', () => {
     assert.equal(bpeCount('\ufeff', 0, 1), 1);
     assert.equal(countTokens('\ufeff', GPT_TOKENIZER_OPTIONS), 2);
     assert.equal(bpeCount('\ufeffusing', 0, 6), 1);
+    // Strings longer than the scanned merge takes (a heap merges them), of every class, as one span.
+    const next = seededInts(26_2);
+    for (let round = 0; round < 20; round++) {
+      let text = '';
+      const length = 100 + next(120);
+      for (let position = 0; position < length; position++) text += ALPHABET[next(ALPHABET.length)];
+      assert.equal(bpeCount(text, 0, text.length), oracleTokens(text).length, JSON.stringify(text));
+    }
     // Long runs too, against gpt-tokenizer (the plain merge is quadratic in copies).
-    for (const piece of [' '.repeat(2_000), '-'.repeat(700), '中文字符'.repeat(40)]) assert.equal(bpeCount(piece, 0, piece.length), countTokens(piece, GPT_TOKENIZER_OPTIONS));
+    for (const piece of [' '.repeat(2_000), '\n'.repeat(3_000), `${' '.repeat(1_500)}\t${' '.repeat(700)}`, '-'.repeat(700), '中文字符'.repeat(40)]) assert.equal(bpeCount(piece, 0, piece.length), countTokens(piece, GPT_TOKENIZER_OPTIONS));
     // Inside a longer text, from the piece's own bounds.
     assert.equal(bpeCount('say unbelievably naïve', 3, 16), countTokens(' unbelievably', GPT_TOKENIZER_OPTIONS));
     assert.equal(bpeCount('a', 0, 0), 0);

@@ -123,7 +123,8 @@ export function bpeCount(text: string, start: number, end: number): number {
     return table.has(bytes) ? 1 : mergedParts(bytes, table);
   }
   const bytes = binaryOf(text.slice(start, end));
-  if (bytes.length === 1 || rankOf(bytes, 0, bytes.length, table) !== Infinity) return 1;
+  // A character past 127 is two bytes or more, so the piece is at least a pair.
+  if (rankOf(bytes, 0, bytes.length, table) !== Infinity) return 1;
   return mergedParts(bytes, table);
 }
 
@@ -189,7 +190,7 @@ function heapMergedParts(bytes: string, table: Map<string, number>): number {
   }
   // Entries rank * 2^32 + start: exact in a double for ranks under 2^20 and starts under 2^32.
   const heap = new PairHeap(length);
-  const pairAt = (start: number): number => (next[start]! < length ? rankOf(bytes, start, next[next[start]!] ?? length, table) : Infinity);
+  const pairAt = (start: number): number => (next[start]! < length ? rankOf(bytes, start, next[next[start]!]!, table) : Infinity);
   for (let start = 0; start + 1 < length; start++) {
     const rank = pairAt(start);
     if (rank !== Infinity) heap.push(rank * 2 ** 32 + start);

@@ -3,7 +3,8 @@
  * consecutive `herald optimize` runs, `herald serve` and its worker threads) share it without
  * a lock. Every write goes to a temporary file first and is renamed into place (last writer
  * wins) or linked into place (`ifAbsent`: the link fails when the entry exists, so the first
- * decision stands); a reader never sees a partial file. Files are the user's alone (0600 in a
+ * decision stands; such entries of one batch with the same text are linked from one temporary
+ * file); a reader never sees a partial file. Files are the user's alone (0600 in a
  * 0700 folder). An entry's age is its file's modification time, refreshed when it is read;
  * a sweep now and then removes expired entries, then the least recently used past the size
  * budget, and temporary files a killed process left behind.
@@ -61,9 +62,17 @@ export class FolderStateStore implements StateStore {
   async setMany(writes: readonly StoreWrite[]): Promise<boolean[]> {
     if (writes.length === 0) return [];
     await this.ensure();
-    const written = writes.map((write) => this.write(write));
-    this.maybeSweep();
-    return written;
+    // First-write-wins entries of the same text share one temporary file, linked under each name:
+    // the memo writes every decision under two keys (its chain and the message's own content),
+    // and a link is a fraction of the cost of another file written and removed.
+    const shared = new Map<string, string>();
+    try {
+      const written = writes.map((write) => (write.ifAbsent ? this.writeIfAbsent(write, shared) : this.replace(write)));
+      this.maybeSweep();
+      return written;
+    } finally {
+      for (const temporary of shared.values()) fsSync.rmSync(temporary, { force: true });
+    }
   }
 
   async deleteMany(keys: readonly string[]): Promise<void> {
@@ -122,34 +131,50 @@ export class FolderStateStore implements StateStore {
     });
   }
 
-  private write(write: StoreWrite): boolean {
-    const target = this.file(write.key);
-    const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    fsSync.writeFileSync(temporary, write.value, { encoding: 'utf8', mode: 0o600 });
-    // Set once the temporary file is gone (renamed into place): nothing is left to remove then
-    // (a removal of a missing file still costs a system call or two on every write).
-    let moved = false;
+  /** Writes an entry, replacing what is there (last writer wins). */
+  private replace(write: StoreWrite): boolean {
+    const temporary = this.stage(write);
     try {
-      if (!write.ifAbsent) {
-        fsSync.renameSync(temporary, target);
-        moved = true;
-        return true;
-      }
-      try {
-        fsSync.linkSync(temporary, target);
-        return true;
-      } catch (error) {
-        if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-        // Already there: it stands, unless it has expired (then this one replaces it).
-        const stat = statOrUndefined(target);
-        if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
-        fsSync.renameSync(temporary, target);
-        moved = true;
-        return true;
-      }
-    } finally {
-      if (!moved) fsSync.rmSync(temporary, { force: true });
+      fsSync.renameSync(temporary, this.file(write.key));
+      return true;
+    } catch (error) {
+      fsSync.rmSync(temporary, { force: true });
+      throw error;
     }
+  }
+
+  /**
+   * Writes an entry unless one is there and not expired (the first decision stands): its text
+   * in a temporary file (`shared`'s for that text, or a new one it keeps for the rest of the
+   * batch), linked under the entry's name.
+   */
+  private writeIfAbsent(write: StoreWrite, shared: Map<string, string>): boolean {
+    const target = this.file(write.key);
+    let temporary = shared.get(write.value);
+    if (temporary === undefined) {
+      temporary = this.stage(write);
+      shared.set(write.value, temporary);
+    }
+    try {
+      fsSync.linkSync(temporary, target);
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    }
+    // Already there: it stands, unless it has expired (then this one replaces it; the temporary
+    // file goes with the rename, so a later entry of the same text stages its own).
+    const stat = statOrUndefined(target);
+    if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
+    fsSync.renameSync(temporary, target);
+    shared.delete(write.value);
+    return true;
+  }
+
+  /** A new temporary file beside the entries holding `write`'s text. */
+  private stage(write: StoreWrite): string {
+    const temporary = `${this.file(write.key)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    fsSync.writeFileSync(temporary, write.value, { encoding: 'utf8', mode: 0o600 });
+    return temporary;
   }
 
   private ensure(): Promise<void> {

@@ -65,6 +65,29 @@ describe('state store: engines', function () {
     assert.deepEqual(await store.getMany(['d']), [undefined], 'expired');
   });
 
+  it('folder: first-write-wins entries of the same text in one batch are one file under two names; an expired one is replaced', async () => {
+    const directory = path.join(folder, 'twins');
+    let now = Date.now();
+    const store = new FolderStateStore(directory, { ttlMs: 60_000, maxBytes: 1 << 20 }, () => now);
+    const file = (key: string): string => path.join(directory, fs.readdirSync(directory).find((name) => fs.readFileSync(path.join(directory, name), 'utf8') === key) ?? '');
+    // The memo's way: one decision under its chain key and under the message's own key.
+    assert.deepEqual(await store.setMany([{ key: 'chain', value: 'decided', ifAbsent: true }, { key: 'own', value: 'decided', ifAbsent: true }, { key: 'other', value: 'else', ifAbsent: true }]), [true, true, true]);
+    assert.deepEqual(await store.getMany(['chain', 'own', 'other']), ['decided', 'decided', 'else']);
+    const names = fs.readdirSync(directory);
+    assert.equal(names.length, 3, 'three entries and no temporary file');
+    const inodes = new Set(names.map((name) => fs.statSync(path.join(directory, name)).ino));
+    assert.equal(inodes.size, 2, 'the two entries of one text are one file');
+    assert.equal(fs.statSync(file('decided')).nlink, 2);
+    // A later batch: the first write still stands for each name.
+    assert.deepEqual(await store.setMany([{ key: 'chain', value: 'again', ifAbsent: true }, { key: 'own', value: 'again', ifAbsent: true }]), [false, false]);
+    assert.deepEqual(await store.getMany(['chain', 'own']), ['decided', 'decided']);
+    // Expired: the first of the pair is replaced by the batch's file, the second gets a file of its own.
+    now += 120_000;
+    assert.deepEqual(await store.setMany([{ key: 'chain', value: 'fresh', ifAbsent: true }, { key: 'own', value: 'fresh', ifAbsent: true }]), [true, true]);
+    assert.deepEqual(await new FolderStateStore(directory).getMany(['chain', 'own']), ['fresh', 'fresh'], 'read on the real clock: the files were written just now');
+    assert.ok(fs.readdirSync(directory).every((name) => name.endsWith('.json')), 'no temporary file is left');
+  });
+
   it('redis: the contract, a key every replica shares, and fast failure while Redis is away', async function () {
     if (missingTeamTools()) this.skip();
     const dir = temporaryFolder('redis-store');

@@ -133,9 +133,10 @@ export class FolderStateStore implements StateStore {
 
   /** Writes an entry, replacing what is there (last writer wins). */
   private replace(write: StoreWrite): boolean {
-    const temporary = this.stage(write);
+    const target = this.file(write.key);
+    const temporary = stage(target, write.value);
     try {
-      fsSync.renameSync(temporary, this.file(write.key));
+      fsSync.renameSync(temporary, target);
       return true;
     } catch (error) {
       fsSync.rmSync(temporary, { force: true });
@@ -152,7 +153,7 @@ export class FolderStateStore implements StateStore {
     const target = this.file(write.key);
     let temporary = shared.get(write.value);
     if (temporary === undefined) {
-      temporary = this.stage(write);
+      temporary = stage(target, write.value);
       shared.set(write.value, temporary);
     }
     try {
@@ -168,13 +169,6 @@ export class FolderStateStore implements StateStore {
     fsSync.renameSync(temporary, target);
     shared.delete(write.value);
     return true;
-  }
-
-  /** A new temporary file beside the entries holding `write`'s text. */
-  private stage(write: StoreWrite): string {
-    const temporary = `${this.file(write.key)}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    fsSync.writeFileSync(temporary, write.value, { encoding: 'utf8', mode: 0o600 });
-    return temporary;
   }
 
   private ensure(): Promise<void> {
@@ -193,6 +187,13 @@ export class FolderStateStore implements StateStore {
   private file(key: string): string {
     return path.join(this.directory, `${createHash('sha256').update(key, 'utf8').digest('hex').slice(0, 40)}.json`);
   }
+}
+
+/** A new temporary file beside `target` holding `value`. */
+function stage(target: string, value: string): string {
+  const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fsSync.writeFileSync(temporary, value, { encoding: 'utf8', mode: 0o600 });
+  return temporary;
 }
 
 function statOrUndefined(file: string): fsSync.Stats | undefined {

@@ -99,7 +99,7 @@ export class FolderStateStore implements StateStore {
       throw error;
     }
     const now = this.now();
-    const entries: { file: string; size: number; touched: number }[] = [];
+    const entries: { file: string; size: number; touched: number; inode: string }[] = [];
     for (const name of names) {
       const file = path.join(this.directory, name);
       let stat;
@@ -114,13 +114,24 @@ export class FolderStateStore implements StateStore {
       }
       if (!name.endsWith('.json')) continue;
       if (now - stat.mtimeMs > this.limits.ttlMs) await fs.rm(file, { force: true });
-      else entries.push({ file, size: stat.size, touched: stat.mtimeMs });
+      else entries.push({ file, size: stat.size, touched: stat.mtimeMs, inode: stat.nlink > 1 ? `${stat.dev}:${stat.ino}` : file });
     }
-    let total = entries.reduce((sum, entry) => sum + entry.size, 0);
+    // Entries linked from one file (see writeIfAbsent) take its bytes once, and give them back
+    // when the last of their names goes. A file with one name is its own group, so a file
+    // system that reports no inode numbers cannot merge them.
+    const links = new Map<string, number>();
+    let total = 0;
+    for (const entry of entries) {
+      const count = links.get(entry.inode) ?? 0;
+      if (count === 0) total += entry.size;
+      links.set(entry.inode, count + 1);
+    }
     for (const entry of entries.sort((a, b) => a.touched - b.touched)) {
       if (total <= this.limits.maxBytes) break;
       await fs.rm(entry.file, { force: true });
-      total -= entry.size;
+      const left = links.get(entry.inode)! - 1;
+      links.set(entry.inode, left);
+      if (left === 0) total -= entry.size;
     }
   }
 

@@ -69,7 +69,7 @@ describe('state store: engines', function () {
     const directory = path.join(folder, 'twins');
     let now = Date.now();
     const store = new FolderStateStore(directory, { ttlMs: 60_000, maxBytes: 1 << 20 }, () => now);
-    const file = (key: string): string => path.join(directory, fs.readdirSync(directory).find((name) => fs.readFileSync(path.join(directory, name), 'utf8') === key) ?? '');
+    const file = (text: string): string => path.join(directory, fs.readdirSync(directory).find((name) => fs.readFileSync(path.join(directory, name), 'utf8') === text) ?? '');
     // The memo's way: one decision under its chain key and under the message's own key.
     assert.deepEqual(await store.setMany([{ key: 'chain', value: 'decided', ifAbsent: true }, { key: 'own', value: 'decided', ifAbsent: true }, { key: 'other', value: 'else', ifAbsent: true }]), [true, true, true]);
     assert.deepEqual(await store.getMany(['chain', 'own', 'other']), ['decided', 'decided', 'else']);
@@ -86,6 +86,20 @@ describe('state store: engines', function () {
     assert.deepEqual(await store.setMany([{ key: 'chain', value: 'fresh', ifAbsent: true }, { key: 'own', value: 'fresh', ifAbsent: true }]), [true, true]);
     assert.deepEqual(await new FolderStateStore(directory).getMany(['chain', 'own']), ['fresh', 'fresh'], 'read on the real clock: the files were written just now');
     assert.ok(fs.readdirSync(directory).every((name) => name.endsWith('.json')), 'no temporary file is left');
+  });
+
+  it('folder: the size budget counts the bytes of entries linked from one file once', async () => {
+    const directory = path.join(folder, 'twin-budget');
+    const store = new FolderStateStore(directory, { ttlMs: 60_000, maxBytes: 3_000 });
+    const text = 'z'.repeat(2_000);
+    await store.setMany([{ key: 'chain', value: text, ifAbsent: true }, { key: 'own', value: text, ifAbsent: true }]);
+    await store.sweep();
+    assert.deepEqual(await store.getMany(['chain', 'own']), [text, text], '2,000 bytes on disk fit a 3,000-byte budget');
+    await store.setMany([{ key: 'later', value: 'y'.repeat(2_000) }]);
+    const touched = new Date(Date.now() + 5_000);
+    fs.utimesSync(path.join(directory, fs.readdirSync(directory).find((name) => fs.readFileSync(path.join(directory, name), 'utf8').startsWith('y'))!), touched, touched);
+    await store.sweep();
+    assert.deepEqual(await store.getMany(['chain', 'own', 'later']), [undefined, undefined, 'y'.repeat(2_000)], 'past the budget both names of the older file go, and only then are its bytes free');
   });
 
   it('redis: the contract, a key every replica shares, and fast failure while Redis is away', async function () {

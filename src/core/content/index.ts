@@ -3,6 +3,7 @@
  * strategies (context_compression, command_digest…) and the filter API. Every cleaner is
  * deterministic and bounded; plain text is never rewritten; nothing here throws.
  */
+import { cleanedOnce } from './cleanMemo';
 import { cleanDiff } from './diff';
 import { detectContentFormat } from './detectMemo';
 import { cleanFileListing } from './fileListing';
@@ -17,6 +18,7 @@ import { unchanged, type CleanOptions, type CleanResult, type ContentFormat } fr
 
 export type { CleanOptions, CleanResult, ContentFormat, ContentHint } from './types';
 export { detectContentFormat } from './detectMemo';
+export { cleaningsRemembered, forgetCleanings } from './cleanMemo';
 export { cleanDiff } from './diff';
 export { cleanFileListing } from './fileListing';
 export { cleanGrep } from './grep';
@@ -34,10 +36,13 @@ export function cleanContent(text: string, options: CleanOptions = {}): CleanRes
     if (typeof text !== 'string') return unchanged(String(text), 'text');
     if (text.length === 0 || text.length > MAX_CLEAN_CHARS || looksBinary(text)) return unchanged(text, options.format ?? 'text');
     format = options.format ?? detectContentFormat(text, { command: options.command, path: options.path });
-    const result = cleanAs(text, format, options);
-    // A cleaner never hands back more than it was given.
-    if (!result.changed || result.text.length >= text.length) return unchanged(text, format);
-    return result;
+    const as = format;
+    // Worked out once per text, format and question (cleanMemo.ts): one request cleans a log more than once.
+    return cleanedOnce(text, as, options, () => {
+      const result = cleanAs(text, as, options);
+      // A cleaner never hands back more than it was given.
+      return !result.changed || result.text.length >= text.length ? unchanged(text, as) : result;
+    });
   } catch {
     return unchanged(text, format);
   }

@@ -52,6 +52,14 @@ describe('cleanLog', () => {
     assert.deepEqual(result.removed, ['20 repeated log entries folded into 1 counted line']);
   });
 
+  it('keeps one blank line of a run, a frame after a blank line with it, and folds a blank line too long for the patterns like any other line', () => {
+    const long = ' '.repeat(4_001);
+    const text = ['INFO job 1 started', '', '  at worker.run (w.js:3:1)', '', '', '', 'INFO job 2 started', long, long, 'INFO job 3 started', '', ''].join('\n');
+    const result = cleanLog(text);
+    assert.equal(result.text, ['INFO job 1 started [×3]', '', '  at worker.run (w.js:3:1)', '', `${long} [×2]`, '', ''].join('\n'));
+    assert.deepEqual(result.removed, ['3 repeated log entries folded into 2 counted lines', '2 blank lines']);
+  });
+
   it('never folds lines that differ in path, identifier or status code', () => {
     const text = [
       '10:00:01 GET /api/orders 200',

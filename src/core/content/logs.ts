@@ -8,14 +8,21 @@
  */
 import { bookkeepingKeys, isSevereLine } from './bookkeeping';
 import { lineTemplate, SlotCounts, type LineTemplate } from './logTemplates';
-import { splitLines, stripAnsi, trailingNewline } from './limits';
+import { MAX_PATTERN_LINE_CHARS, splitLines, stripAnsi, trailingNewline } from './limits';
 import { cleanResult, type CleanResult } from './types';
 import { checkDeadline } from '../pipeline/deadline';
 
 interface LogEntry {
   /** The entry's lines as written: a first line and its continuation lines (indented, stack frames). */
   readonly lines: string[];
-  key: string;
+  /**
+   * Its lines' bookkeeping keys (see `bookkeepingKey`), one a line, made only where folding reads
+   * them: for an entry of several lines, and for a warning or an error. An ordinary one-line
+   * entry folds by its template, which masks the line itself.
+   */
+  key?: string;
+  /** A blank line alone: layout, not an event. */
+  blank: boolean;
   severe: boolean;
   count: number;
 }
@@ -29,24 +36,37 @@ function isContinuation(line: string): boolean {
 const KEYED_ENTRIES = 2_048;
 
 /** Groups lines into entries, one per logged event. */
-export function logEntries(lines: readonly string[]): LogEntry[] {
+function logEntries(lines: readonly string[]): LogEntry[] {
   const entries: LogEntry[] = [];
   for (const line of lines) {
     checkDeadline();
     const last = entries[entries.length - 1];
-    if (last !== undefined && line.trim() !== '' && isContinuation(line) && last.lines.length < 200) last.lines.push(line);
-    else entries.push({ lines: [line], key: '', severe: false, count: 1 });
+    const empty = line.trim() === '';
+    if (last !== undefined && !empty && isContinuation(line) && last.lines.length < 200) {
+      last.lines.push(line);
+      last.blank = false;
+    } else {
+      // Blank: its bookkeeping key would be empty. A line too long for the patterns is its own key, however blank.
+      entries.push({ lines: [line], blank: empty && line.length <= MAX_PATTERN_LINE_CHARS, severe: false, count: 1 });
+    }
   }
-  // Keys are made for a few thousand lines at a time (one pattern pass over them all), the deadline checked between.
-  for (let first = 0; first < entries.length; first += KEYED_ENTRIES) {
+  entries.forEach((entry, index) => {
+    if (index % KEYED_ENTRIES === 0) checkDeadline();
+    entry.severe = entry.lines.some(isSevereLine);
+  });
+  // Keys are made for a few thousand lines at a time (one pattern pass over them all), the
+  // deadline checked between, and only for the entries that fold by them: most lines of a log
+  // are ordinary one-line events, and masking them twice (here and for their template) was a
+  // third of the cleaner's time.
+  const keyed = entries.filter((entry) => entry.lines.length > 1 || entry.severe);
+  for (let first = 0; first < keyed.length; first += KEYED_ENTRIES) {
     checkDeadline();
-    const batch = entries.slice(first, first + KEYED_ENTRIES);
+    const batch = keyed.slice(first, first + KEYED_ENTRIES);
     const keys = bookkeepingKeys(batch.flatMap((entry) => entry.lines));
     let at = 0;
     for (const entry of batch) {
       entry.key = keys.slice(at, at + entry.lines.length).join('\n');
       at += entry.lines.length;
-      entry.severe = entry.lines.some(isSevereLine);
     }
   }
   return entries;
@@ -75,10 +95,10 @@ export function cleanLog(text: string): CleanResult {
   let blankRuns = 0;
   entries.forEach((entry, index) => {
     checkDeadline();
-    if (entry.key === '') {
+    if (entry.blank) {
       // Keep one blank line of a run; blank lines are layout, not events.
       const previous = order[order.length - 1];
-      if (previous !== undefined && !('entry' in previous) && previous.key === '') {
+      if (previous !== undefined && !('entry' in previous) && previous.blank) {
         blankRuns++;
         return;
       }
@@ -135,7 +155,7 @@ interface FoldingKey {
  * lines (stack traces), only exact repeats but for bookkeeping fold together.
  */
 function foldingKeys(entries: readonly LogEntry[]): FoldingKey[] {
-  const templates = entries.map((entry) => (entry.key === '' || entry.lines.length > 1 ? undefined : lineTemplate(entry.lines[0]!)));
+  const templates = entries.map((entry) => (entry.blank || entry.lines.length > 1 ? undefined : lineTemplate(entry.lines[0]!)));
   const varying = new Map<string, Map<number, Set<string>>>();
   entries.forEach((entry, index) => {
     checkDeadline();
@@ -148,9 +168,10 @@ function foldingKeys(entries: readonly LogEntry[]): FoldingKey[] {
   const oneSlot = (key: string): boolean => [...(varying.get(key)?.values() ?? [])].filter((values) => values.size > 1).length <= 1;
   return entries.map((entry, index) => {
     const template = templates[index];
-    if (template === undefined) return { key: `!${entry.key}`, listAll: false };
+    // A blank entry is never grouped (cleanLog keeps it as layout); every other entry without a template has its key.
+    if (template === undefined) return { key: `!${entry.key ?? ''}`, listAll: false };
     if (!entry.severe) return { key: `~${template.key}`, template, listAll: false };
-    return oneSlot(template.key) ? { key: `!~${template.key}`, template, listAll: true } : { key: `!${entry.key}`, listAll: false };
+    return oneSlot(template.key) ? { key: `!~${template.key}`, template, listAll: true } : { key: `!${entry.key!}`, listAll: false };
   });
 }
 

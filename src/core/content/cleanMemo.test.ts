@@ -53,6 +53,14 @@ describe('cleanMemo: each text cleaned once per format and question', () => {
     assert.equal(calls, 3);
   });
 
+  it('does not remember prose, which comes back as it came (it would push out the logs worth keeping)', () => {
+    const prose = 'The refund window is thirty days from delivery, and the customer keeps the receipt. '.repeat(20);
+    const result = cleanContent(prose);
+    assert.equal(result.format, 'text');
+    assert.equal(result.text, prose);
+    assert.deepEqual(cleaningsRemembered(), { texts: 0, computed: 0 });
+  });
+
   it('gives each caller its own list of what was removed', () => {
     const log = repeatedLog(300, 'c');
     const first = cleanContent(log, { format: 'log' });

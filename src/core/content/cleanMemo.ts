@@ -32,11 +32,13 @@ function weighResults(results: Map<string, CleanResult>): number {
 
 /**
  * The result of cleaning `text` as `format` with `options`, worked out by `clean` the first time
- * and remembered. A JSON cleaning that ranks rows with a scorer is not remembered: the scorer
- * is a function, not part of a key. Each caller gets its own `removed` list.
+ * and remembered. Prose is not remembered: it comes back as it came at no cost, and most tool
+ * outputs are prose, which would push out the logs and data worth keeping. Nor is a JSON cleaning
+ * that ranks rows with a scorer: the scorer is a function, not part of a key. Each caller gets
+ * its own `removed` list.
  */
 export function cleanedOnce(text: string, format: ContentFormat, options: CleanOptions, clean: () => CleanResult): CleanResult {
-  if (format === 'json' && options.rankRows !== undefined) return clean();
+  if (format === 'text' || (format === 'json' && options.rankRows !== undefined)) return clean();
   const way = ASKS.has(format) ? `${format}\u0000${options.question ?? ''}` : format;
   const results = MEMO.get(text);
   const known = results?.get(way);

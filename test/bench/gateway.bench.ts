@@ -3,8 +3,8 @@
  *
  * Load: 32 streaming sessions at once for a bounded time (HERALD_BENCH_GATEWAY_SECONDS,
  * default 20) against a fake provider on loopback that streams every answer in 24 events
- * 2 ms apart; the gateway runs in its own process (`herald serve` from source) so its memory
- * and CPU are its own. Each session is a growing agent conversation (a tool call and a 2–6 KB
+ * 2 ms apart; the gateway runs in its own process (`herald serve` as it ships, see
+ * {@link gatewayCommand}) so its memory and CPU are its own. Each session is a growing agent conversation (a tool call and a 2–6 KB
  * output a turn, restarted after 24 turns) in one of the three APIs. Per request: the added
  * latency (time the client waited beyond what the provider itself took) and the first-byte
  * delay (the client's wait for its first byte beyond the provider's), both with and without
@@ -18,6 +18,8 @@
  *
  * HERALD_BENCH_GATEWAY_ARGS adds `herald serve` arguments (space-separated) to every gateway the
  * benches here and in gatewayLoad start, to compare a setting (`--worker-young-mb 0`).
+ * HERALD_BENCH_GATEWAY_FROM=source runs them from the TypeScript sources through tsx instead of
+ * the built CLI (a profile then names source files).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -33,6 +35,7 @@ import { replay } from '../support/replay';
 import { hasSharedData } from '../support/sharedData';
 import { FakeUpstream, type Answer, type ReceivedRequest } from '../unit/gateway/fakeUpstream';
 import { anthropicEvents, chatEvents, responsesEvents } from '../unit/gateway/providerAnswers';
+import { ensureBuilt } from '../unit/dist/builtDist';
 import type { BenchReport } from './run';
 import { median, percent, quantile } from './stats';
 
@@ -102,9 +105,21 @@ interface Sample {
   readonly upstream: ReceivedRequest;
 }
 
-/** Starts `herald serve` from source in its own process; resolves with it and its port once it listens. */
+/**
+ * Node's arguments that start the `herald` CLI: the built one (`dist/cli.js`, rebuilt first when
+ * older than its sources), which is what a user runs and whose optimizer workers load
+ * `dist/gateway-worker.js`; or, with HERALD_BENCH_GATEWAY_FROM=source, the sources through tsx
+ * (every module compiled on load, in the process and in each worker).
+ */
+function gatewayCommand(): string[] {
+  if (process.env.HERALD_BENCH_GATEWAY_FROM === 'source') return ['--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts')];
+  ensureBuilt();
+  return [path.join(ROOT, 'dist', 'cli.js')];
+}
+
+/** Starts `herald serve` in its own process; resolves with it and its port once it listens. */
 export async function startGatewayProcess(upstreamUrl: string, folder: string, extraArgs: readonly string[] = []): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [...(process.env.HERALD_BENCH_GATEWAY_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_GATEWAY_PROFILE}`] : []), '--import', 'tsx', path.join(ROOT, 'src', 'cli', 'main.ts'), 'serve', '--port', '0', '--quiet', '--openai-base-url', `${upstreamUrl}/v1`, '--anthropic-base-url', upstreamUrl, '--stash', path.join(folder, 'stash'), '--decisions', path.join(folder, 'decisions.jsonl'), ...extraArgs, ...(process.env.HERALD_BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(process.env.HERALD_BENCH_GATEWAY_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.HERALD_BENCH_GATEWAY_PROFILE}`] : []), ...gatewayCommand(), 'serve', '--port', '0', '--quiet', '--openai-base-url', `${upstreamUrl}/v1`, '--anthropic-base-url', upstreamUrl, '--stash', path.join(folder, 'stash'), '--decisions', path.join(folder, 'decisions.jsonl'), ...extraArgs, ...(process.env.HERALD_BENCH_GATEWAY_ARGS ?? '').split(' ').filter(Boolean)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`Herald bench: the gateway did not start: ${output}`)), 60_000);

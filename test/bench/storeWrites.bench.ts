@@ -3,7 +3,8 @@
  * share of CPU a request after the pipeline (README, "Where the pool's extra CPU goes").
  *
  * 1. The memo's batches: each decision is written first-write-wins under two keys with the same
- *    text (about 2 KB); 300 batches of two decisions, CPU ms a batch, medians of eight rounds.
+ *    text (about 2 KB), the batch's writes in one group as a run's are (a bundle, see
+ *    folderBundles.ts); 300 batches of two decisions, CPU ms a batch, medians of eight rounds.
  *    With HERALD_BENCH_BASELINE_TREE=<another checkout> that checkout's FolderStateStore runs the
  *    same batches, alternated round by round, and the ratio is given per round.
  * 2. Plain writes (a temporary file written and renamed into place, as every store write does)
@@ -37,11 +38,12 @@ async function memoBatches(Store: Store, directory: string, round: number): Prom
   for (let batch = 0; batch < BATCHES; batch++) {
     const first = JSON.stringify({ schema: 4, entry: { round, batch, message: { role: 'tool', text: 'y'.repeat(2_000) } } });
     const second = `${first} `;
+    // One run's decisions, one group (as MessageMemo writes them; a store without groups ignores it).
     await store.setMany([
-      { key: `chain-${batch}-1`, value: first, ifAbsent: true },
-      { key: `own-${batch}-1`, value: first, ifAbsent: true },
-      { key: `chain-${batch}-2`, value: second, ifAbsent: true },
-      { key: `own-${batch}-2`, value: second, ifAbsent: true },
+      { key: `chain-${batch}-1`, value: first, ifAbsent: true, group: 'run' },
+      { key: `own-${batch}-1`, value: first, ifAbsent: true, group: 'run' },
+      { key: `chain-${batch}-2`, value: second, ifAbsent: true, group: 'run' },
+      { key: `own-${batch}-2`, value: second, ifAbsent: true, group: 'run' },
     ]);
   }
   const used = process.cpuUsage(started);

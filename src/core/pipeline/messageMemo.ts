@@ -74,8 +74,13 @@ export class MessageMemo {
   /** Each entry's approximate size in bytes ({@link approximateBytes}), and their sum. */
   private readonly sizes = new Map<string, number>();
   private totalBytes = 0;
-  /** Keys decided here and not yet in the backing store. */
-  private readonly unwritten = new Set<string>();
+  /**
+   * Keys decided here and not yet in the backing store, each with the group its write may share
+   * a file with (see {@link decidingFor}; undefined: none).
+   */
+  private readonly unwritten = new Map<string, string | undefined>();
+  /** The group of the decisions being recorded now (set by {@link decidingFor}). */
+  private group: string | undefined;
 
   constructor(private readonly maxEntries = DEFAULT_MEMO_MAX_ENTRIES, private readonly backing?: StateStore, private readonly maxBytes = DEFAULT_MEMO_MAX_BYTES) {}
 
@@ -120,10 +125,11 @@ export class MessageMemo {
    */
   async flush(): Promise<void> {
     if (!this.backing || this.unwritten.size === 0) return;
-    const keys = [...this.unwritten].filter((key) => this.entries.has(key));
+    const pending = [...this.unwritten].filter(([key]) => this.entries.has(key));
+    const keys = pending.map(([key]) => key);
     this.unwritten.clear();
     try {
-      const written = await this.backing.setMany(keys.map((key) => ({ key: storeKeyOf(key), value: JSON.stringify({ schema: MEMO_SCHEMA_VERSION, entry: this.entries.get(key) }), ifAbsent: true })));
+      const written = await this.backing.setMany(pending.map(([key, group]) => ({ key: storeKeyOf(key), value: JSON.stringify({ schema: MEMO_SCHEMA_VERSION, entry: this.entries.get(key) }), ifAbsent: true, ...(group !== undefined ? { group } : {}) })));
       written.forEach((done, index) => {
         if (!done) this.remove(keys[index]!);
       });
@@ -205,12 +211,28 @@ export class MessageMemo {
       return partIndex < 0 ? [] : [{ ...site, partIndex, contentIndex: bareContentIndex(hints, partIndex, site.contentIndex) }];
     });
     this.put(key, { message: bare, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(bareSites.length > 0 ? { sites: bareSites } : {}), ...(!inputHints && hints ? { ownHints: hints } : {}) });
-    if (this.backing) this.unwritten.add(key);
+    if (this.backing) this.unwritten.set(key, this.group);
+  }
+
+  /**
+   * Records what `record` decides (synchronously) as one group: a store may keep the group's
+   * entries together (the folder store writes them as one file, linked under each key, instead of
+   * a file each). A run records its request's decisions so, with its scope as the group: a
+   * tenant's entries are never kept with another's.
+   */
+  decidingFor(group: string, record: () => void): void {
+    const outer = this.group;
+    this.group = group;
+    try {
+      record();
+    } finally {
+      this.group = outer;
+    }
   }
 
   set(key: string, message: ChatMessage, savings?: MessageSavings, sites: readonly MessageElisionSite[] = []): void {
     this.put(key, { message, ...(savings && Object.keys(savings).length > 0 ? { savings } : {}), ...(sites.length > 0 ? { sites } : {}) });
-    if (this.backing) this.unwritten.add(key);
+    if (this.backing) this.unwritten.set(key, this.group);
   }
 
   /** The memo's approximate size in bytes (what bounds it). */

@@ -286,14 +286,17 @@ export class Pipeline {
     }
     // A cancelled run skipped strategies; memoizing its history would freeze that half-done state.
     if (!holdout && response === undefined && restoredBecause === undefined && !options.signal?.aborted) {
-      for (let index = frozenCount; index < freshStart; index++) {
-        if (undecidedKept && request.messages[index] === start.messages[index]) continue;
-        this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index), ownKey(index));
-      }
-      for (let index = freshStart; index < arrival.request.messages.length; index++) {
-        const message = arrival.request.messages[index]!;
-        if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index), ownKey(index));
-      }
+      // One group a run, by scope: a store may keep the run's entries together, never another tenant's with them.
+      this.memo.decidingFor(this.config.scope ?? '', () => {
+        for (let index = frozenCount; index < freshStart; index++) {
+          if (undecidedKept && request.messages[index] === start.messages[index]) continue;
+          this.memo.decide(chain[index]!, request.messages[index]!, stripped[index]!.hints, messageSavings.get(index), sites.messageSites(index), ownKey(index));
+        }
+        for (let index = freshStart; index < arrival.request.messages.length; index++) {
+          const message = arrival.request.messages[index]!;
+          if (message !== input.messages[index]) this.memo.setArrival(chain[index]!, message, stripped[index]!.hints, arrival.savings.get(index), arrival.sites.get(index), ownKey(index));
+        }
+      });
     }
     await saveRunState({ memo: this.memo, state: this.state }, sessionId);
     return {

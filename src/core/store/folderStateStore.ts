@@ -4,7 +4,8 @@
  * a lock. Every write goes to a temporary file first and is renamed into place (last writer
  * wins) or linked into place (`ifAbsent`: the link fails when the entry exists, so the first
  * decision stands; such entries of one batch with the same text are linked from one temporary
- * file); a reader never sees a partial file. Files are the user's alone (0600 in a
+ * file; first-write-wins entries of one group, a run's decisions, share one file, a bundle, see
+ * `folderBundles.ts`); a reader never sees a partial file. Files are the user's alone (0600 in a
  * 0700 folder). An entry's age is its file's modification time, refreshed when it is read;
  * a sweep now and then removes expired entries, then the least recently used past the size
  * budget, and temporary files a killed process left behind.
@@ -18,6 +19,7 @@ import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_STORE_MAX_BYTES, DEFAULT_STORE_TTL_MS, type StateStore, type StoreLimits, type StoreWrite } from './stateStore';
+import { bundlesOf, decodeBundle, encodeBundle, fileText, isBundle, type BundledEntry } from './folderBundles';
 
 /** A sweep runs at most this often (it lists and stats every entry). */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -36,18 +38,31 @@ export class FolderStateStore implements StateStore {
 
   async getMany(keys: readonly string[]): Promise<(string | undefined)[]> {
     const now = this.now();
+    // A bundle linked under several of the keys is read, parsed and marked used once.
+    const bundles = new Map<string, Map<string, string>>();
     return keys.map((key) => {
       const file = this.file(key);
-      let text: string;
+      let text: string | undefined;
       try {
         const stat = fsSync.statSync(file, { throwIfNoEntry: false });
         if (!stat) return undefined;
         if (now - stat.mtimeMs > this.limits.ttlMs) return undefined;
+        const inode = `${stat.dev}:${stat.ino}:${stat.size}`;
+        const bundle = bundles.get(inode);
+        // Read, and marked used, for an earlier key of this call.
+        if (bundle !== undefined) return bundle.get(key);
         text = fsSync.readFileSync(file, 'utf8');
+        if (isBundle(text)) {
+          // A bundle that does not parse (cut short by a full disk, say) holds nothing readable.
+          const entries = decodeBundle(text);
+          if (entries !== undefined) bundles.set(inode, entries);
+          text = entries?.get(key);
+        }
       } catch (error) {
         if (isNotFound(error)) return undefined;
         throw error;
       }
+      if (text === undefined) return undefined;
       // Used now: it ages from here (a failure to mark it only makes it older).
       const date = new Date(now);
       try {
@@ -66,13 +81,66 @@ export class FolderStateStore implements StateStore {
     // the memo writes every decision under two keys (its chain and the message's own content),
     // and a link is a fraction of the cost of another file written and removed.
     const shared = new Map<string, string>();
+    const bundled = new Map<StoreWrite, string>();
     try {
-      const written = writes.map((write) => (write.ifAbsent ? this.writeIfAbsent(write, shared) : this.replace(write)));
+      this.stageBundles(writes, bundled);
+      const written = writes.map((write) => {
+        const bundle = bundled.get(write);
+        if (bundle !== undefined) return this.linkIfAbsent(write, bundle);
+        return write.ifAbsent ? this.writeIfAbsent(write, shared) : this.replace(write);
+      });
       this.maybeSweep();
       return written;
     } finally {
-      for (const temporary of shared.values()) fsSync.rmSync(temporary, { force: true });
+      for (const temporary of [...shared.values(), ...new Set(bundled.values())]) fsSync.rmSync(temporary, { force: true });
     }
+  }
+
+  /**
+   * Stages one file for each bundle the batch's first-write-wins entries of a group make (see
+   * `folderBundles.ts`) and notes it against each of its writes in `bundled`.
+   */
+  private stageBundles(writes: readonly StoreWrite[], bundled: Map<StoreWrite, string>): void {
+    const groups = new Map<string, StoreWrite[]>();
+    for (const write of writes) {
+      if (!write.ifAbsent || write.group === undefined) continue;
+      const members = groups.get(write.group);
+      if (members) members.push(write);
+      else groups.set(write.group, [write]);
+    }
+    for (const members of groups.values()) {
+      const byEntry = new Map<BundledEntry, StoreWrite>(members.map((write) => [{ key: write.key, value: write.value }, write]));
+      for (const bundle of bundlesOf([...byEntry.keys()])) {
+        const temporary = stageText(this.file(bundle[0]!.key), encodeBundle(bundle));
+        for (const entry of bundle) bundled.set(byEntry.get(entry)!, temporary);
+      }
+    }
+  }
+
+  /**
+   * A first-write-wins entry from a staged bundle: linked under the entry's name unless one is
+   * there and not expired. An expired one is replaced by a second link renamed over it, so the
+   * staged bundle stays for the batch's other entries.
+   */
+  private linkIfAbsent(write: StoreWrite, bundle: string): boolean {
+    const target = this.file(write.key);
+    try {
+      fsSync.linkSync(bundle, target);
+      return true;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
+    }
+    const stat = statOrUndefined(target);
+    if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
+    const aside = temporaryBeside(target);
+    fsSync.linkSync(bundle, aside);
+    try {
+      fsSync.renameSync(aside, target);
+    } catch (error) {
+      fsSync.rmSync(aside, { force: true });
+      throw error;
+    }
+    return true;
   }
 
   async deleteMany(keys: readonly string[]): Promise<void> {
@@ -145,7 +213,7 @@ export class FolderStateStore implements StateStore {
   /** Writes an entry, replacing what is there (last writer wins). */
   private replace(write: StoreWrite): boolean {
     const target = this.file(write.key);
-    const temporary = stage(target, write.value);
+    const temporary = stage(target, write.key, write.value);
     try {
       fsSync.renameSync(temporary, target);
       return true;
@@ -162,10 +230,12 @@ export class FolderStateStore implements StateStore {
    */
   private writeIfAbsent(write: StoreWrite, shared: Map<string, string>): boolean {
     const target = this.file(write.key);
-    let temporary = shared.get(write.value);
+    // A value written as a bundle of one names its key inside: that file is its key's alone.
+    const sharedAs = fileText(write.key, write.value) === write.value ? write.value : `\u0000${write.key}\u0000${write.value}`;
+    let temporary = shared.get(sharedAs);
     if (temporary === undefined) {
-      temporary = stage(target, write.value);
-      shared.set(write.value, temporary);
+      temporary = stage(target, write.key, write.value);
+      shared.set(sharedAs, temporary);
     }
     try {
       fsSync.linkSync(temporary, target);
@@ -178,7 +248,7 @@ export class FolderStateStore implements StateStore {
     const stat = statOrUndefined(target);
     if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
     fsSync.renameSync(temporary, target);
-    shared.delete(write.value);
+    shared.delete(sharedAs);
     return true;
   }
 
@@ -200,11 +270,21 @@ export class FolderStateStore implements StateStore {
   }
 }
 
-/** A new temporary file beside `target` holding `value`. */
-function stage(target: string, value: string): string {
-  const temporary = `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  fsSync.writeFileSync(temporary, value, { encoding: 'utf8', mode: 0o600 });
+/** A new temporary file beside `target` holding the entry `key` → `value`. */
+function stage(target: string, key: string, value: string): string {
+  return stageText(target, fileText(key, value));
+}
+
+/** A new temporary file beside `target` holding `text`. */
+function stageText(target: string, text: string): string {
+  const temporary = temporaryBeside(target);
+  fsSync.writeFileSync(temporary, text, { encoding: 'utf8', mode: 0o600 });
   return temporary;
+}
+
+/** A name for a temporary file beside `target` that no other write takes. */
+function temporaryBeside(target: string): string {
+  return `${target}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
 }
 
 function statOrUndefined(file: string): fsSync.Stats | undefined {

@@ -20,6 +20,12 @@ export interface StoreWrite {
    * so every process replays the same bytes). Default false: last writer wins.
    */
   readonly ifAbsent?: boolean;
+  /**
+   * With `ifAbsent`: writes of one batch with the same group may be kept together (the folder
+   * store writes them as one file, linked under each key). A group never spans tenants. Unset:
+   * the entry is kept on its own.
+   */
+  readonly group?: string;
 }
 
 export interface StateStore {

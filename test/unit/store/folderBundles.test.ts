@@ -109,6 +109,30 @@ describe('folder store: bundles', function () {
     assert.deepEqual(await store.getMany(['c1', 'c2']), [undefined, undefined], 'a bundle that does not parse gives no value, not its raw text');
   });
 
+  it('a memo flushing two runs of two scopes at once (as interleaved runs on one event loop do) keeps each scope in its own file', async () => {
+    const directory = path.join(folder, 'scopes');
+    const memo = new MessageMemo(undefined, new FolderStateStore(directory));
+    const message = (text: string) => parseRequest({ model: 'm', messages: [{ role: 'user', content: text }] }).messages[0]!;
+    memo.decidingFor('tenant-a', () => {
+      memo.decide('a1', message('alpha one'), undefined);
+      memo.decide('a2', message('alpha two'), undefined);
+    });
+    memo.decidingFor('tenant-b', () => {
+      memo.decide('b1', message('beta one'), undefined);
+      memo.decide('b2', message('beta two'), undefined);
+    });
+    await memo.flush();
+    const files = [...filesOf(directory).values()];
+    assert.equal(files.length, 2, 'one bundle a scope');
+    for (const names of files) {
+      const keys = [...decodeBundle(fs.readFileSync(path.join(directory, names[0]!), 'utf8'))!.keys()];
+      assert.equal(new Set(keys.map((key) => key.slice('memo:'.length, 'memo:'.length + 1))).size, 1, `one scope a file: ${keys.join(', ')}`);
+    }
+    const reader = new MessageMemo(undefined, new FolderStateStore(directory));
+    await reader.prefetch(['a1', 'a2', 'b1', 'b2']);
+    assert.deepEqual(['a1', 'a2', 'b1', 'b2'].map((key) => reader.has(key)), [true, true, true, true]);
+  });
+
   it('keeps a cold decision of a conversation in a few files, and a second process replays it byte for byte', async () => {
     const directory = path.join(folder, 'memo');
     const messages: unknown[] = [{ role: 'user', content: 'Fix the failing test in src/app.py.' }];

@@ -124,22 +124,32 @@ export class FolderStateStore implements StateStore {
    */
   private linkIfAbsent(write: StoreWrite, bundle: string): boolean {
     const target = this.file(write.key);
+    return this.linkFirst(bundle, target, () => {
+      const aside = temporaryBeside(target);
+      fsSync.linkSync(bundle, aside);
+      try {
+        fsSync.renameSync(aside, target);
+      } catch (error) {
+        fsSync.rmSync(aside, { force: true });
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * Links `source` under `target` unless an entry is there and not expired (the first decision
+   * stands): false then. An expired one is put out of the way by `replace`.
+   */
+  private linkFirst(source: string, target: string, replace: () => void): boolean {
     try {
-      fsSync.linkSync(bundle, target);
+      fsSync.linkSync(source, target);
       return true;
     } catch (error) {
       if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
     }
     const stat = statOrUndefined(target);
     if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
-    const aside = temporaryBeside(target);
-    fsSync.linkSync(bundle, aside);
-    try {
-      fsSync.renameSync(aside, target);
-    } catch (error) {
-      fsSync.rmSync(aside, { force: true });
-      throw error;
-    }
+    replace();
     return true;
   }
 
@@ -237,19 +247,13 @@ export class FolderStateStore implements StateStore {
       temporary = stage(target, write.key, write.value);
       shared.set(sharedAs, temporary);
     }
-    try {
-      fsSync.linkSync(temporary, target);
-      return true;
-    } catch (error) {
-      if ((error as { code?: unknown }).code !== 'EEXIST') throw error;
-    }
-    // Already there: it stands, unless it has expired (then this one replaces it; the temporary
-    // file goes with the rename, so a later entry of the same text stages its own).
-    const stat = statOrUndefined(target);
-    if (stat && this.now() - stat.mtimeMs <= this.limits.ttlMs) return false;
-    fsSync.renameSync(temporary, target);
-    shared.delete(sharedAs);
-    return true;
+    const staged = temporary;
+    // An expired entry is replaced by this one; the temporary file goes with the rename, so a
+    // later entry of the same text stages its own.
+    return this.linkFirst(staged, target, () => {
+      fsSync.renameSync(staged, target);
+      shared.delete(sharedAs);
+    });
   }
 
   private ensure(): Promise<void> {

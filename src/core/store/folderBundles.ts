@@ -63,7 +63,8 @@ export function decodeBundle(text: string): Map<string, string> | undefined {
     if (!Array.isArray(pair) || typeof pair[0] !== 'string' || typeof pair[1] !== 'number') return undefined;
     const value: unknown = values[pair[1]];
     if (typeof value !== 'string') return undefined;
-    entries.set(pair[0], value);
+    // A key written twice in one batch: the first write stands, as its link does.
+    if (!entries.has(pair[0])) entries.set(pair[0], value);
   }
   return entries;
 }

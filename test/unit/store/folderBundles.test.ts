@@ -69,6 +69,13 @@ describe('folder store: bundles', function () {
     assert.equal(bundles, 3, 'the first batch\'s group, and each group of the second batch');
   });
 
+  it('a key written twice in one batch keeps its first value, as a file of its own would', async () => {
+    const directory = path.join(folder, 'twice');
+    const store = new FolderStateStore(directory);
+    assert.deepEqual(await store.setMany([{ key: 'k', value: 'first', ifAbsent: true, group: 'g' }, { key: 'other', value: 'o', ifAbsent: true, group: 'g' }, { key: 'k', value: 'second', ifAbsent: true, group: 'g' }]), [true, true, false]);
+    assert.deepEqual(await new FolderStateStore(directory).getMany(['k', 'other']), ['first', 'o']);
+  });
+
   it('replaces an expired entry from the bundle and still links the batch\'s other entries', async () => {
     const directory = path.join(folder, 'expired');
     let now = Date.now();

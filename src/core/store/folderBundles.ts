@@ -6,8 +6,8 @@
  * 25), and the reader of any one name reads the few it needs from the bundle.
  *
  * A bundle is the mark, then JSON: each distinct value once, and each key with the index of its
- * value. Nothing else the store writes starts with the mark: an entry whose value would is
- * written as a bundle of one (see {@link fileText}).
+ * value. Nothing else the store writes starts with the mark: a value that starts with a NUL is
+ * written after {@link ESCAPE_MARK} (see {@link fileText}) and read back without it.
  */
 
 /** What a bundle file starts with (a NUL first: no JSON text does). */
@@ -37,9 +37,17 @@ export function encodeBundle(entries: readonly BundledEntry[]): string {
   return BUNDLE_MARK + JSON.stringify({ keys, values });
 }
 
-/** The text a file holding one entry gets: the value, or a bundle of one when the value starts with the mark's first character. */
-export function fileText(key: string, value: string): string {
-  return value.startsWith(BUNDLE_MARK[0]!) ? encodeBundle([{ key, value }]) : value;
+/** What a file holding one value that starts with a NUL begins with, the value after it: no such value is taken for a bundle. */
+export const ESCAPE_MARK = '\u0000herald-value 1\n';
+
+/** The text a file holding `value` alone gets: the value, after {@link ESCAPE_MARK} when it starts with a NUL as both marks do. */
+export function fileText(value: string): string {
+  return value.startsWith('\u0000') ? ESCAPE_MARK + value : value;
+}
+
+/** The value a file holding one value has, from its text ({@link fileText} undone). */
+export function valueOfText(text: string): string {
+  return text.startsWith(ESCAPE_MARK) ? text.slice(ESCAPE_MARK.length) : text;
 }
 
 /** Whether a file's text is a bundle (well-formed or not). */

@@ -19,7 +19,7 @@ import * as fsSync from 'node:fs';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { DEFAULT_STORE_MAX_BYTES, DEFAULT_STORE_TTL_MS, type StateStore, type StoreLimits, type StoreWrite } from './stateStore';
-import { bundlesOf, decodeBundle, encodeBundle, fileText, isBundle, type BundledEntry } from './folderBundles';
+import { bundlesOf, decodeBundle, encodeBundle, fileText, isBundle, valueOfText, type BundledEntry } from './folderBundles';
 
 /** A sweep runs at most this often (it lists and stats every entry). */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -57,6 +57,8 @@ export class FolderStateStore implements StateStore {
           const entries = decodeBundle(text);
           if (entries !== undefined) bundles.set(inode, entries);
           text = entries?.get(key);
+        } else {
+          text = valueOfText(text);
         }
       } catch (error) {
         if (isNotFound(error)) return undefined;
@@ -223,7 +225,7 @@ export class FolderStateStore implements StateStore {
   /** Writes an entry, replacing what is there (last writer wins). */
   private replace(write: StoreWrite): boolean {
     const target = this.file(write.key);
-    const temporary = stage(target, write.key, write.value);
+    const temporary = stage(target, write.value);
     try {
       fsSync.renameSync(temporary, target);
       return true;
@@ -240,19 +242,17 @@ export class FolderStateStore implements StateStore {
    */
   private writeIfAbsent(write: StoreWrite, shared: Map<string, string>): boolean {
     const target = this.file(write.key);
-    // A value written as a bundle of one names its key inside: that file is its key's alone.
-    const sharedAs = fileText(write.key, write.value) === write.value ? write.value : `\u0000${write.key}\u0000${write.value}`;
-    let temporary = shared.get(sharedAs);
+    let temporary = shared.get(write.value);
     if (temporary === undefined) {
-      temporary = stage(target, write.key, write.value);
-      shared.set(sharedAs, temporary);
+      temporary = stage(target, write.value);
+      shared.set(write.value, temporary);
     }
     const staged = temporary;
     // An expired entry is replaced by this one; the temporary file goes with the rename, so a
     // later entry of the same text stages its own.
     return this.linkFirst(staged, target, () => {
       fsSync.renameSync(staged, target);
-      shared.delete(sharedAs);
+      shared.delete(write.value);
     });
   }
 
@@ -274,9 +274,9 @@ export class FolderStateStore implements StateStore {
   }
 }
 
-/** A new temporary file beside `target` holding the entry `key` → `value`. */
-function stage(target: string, key: string, value: string): string {
-  return stageText(target, fileText(key, value));
+/** A new temporary file beside `target` holding `value` alone. */
+function stage(target: string, value: string): string {
+  return stageText(target, fileText(value));
 }
 
 /** A new temporary file beside `target` holding `text`. */

@@ -12,7 +12,7 @@ import { parseRequest, serializeRequest } from '../../../src/core/chat';
 import { MessageMemo, Pipeline, SessionStateStore } from '../../../src/core/pipeline';
 import { MemoryBlobStore, Stash } from '../../../src/core/stash';
 import { createStrategies } from '../../../src/core/strategies';
-import { BUNDLE_MARK, BUNDLE_MAX_CHARS, decodeBundle } from '../../../src/core/store/folderBundles';
+import { BUNDLE_MARK, BUNDLE_MAX_CHARS, decodeBundle, ESCAPE_MARK } from '../../../src/core/store/folderBundles';
 import { FolderStateStore } from '../../../src/core/store/folderStateStore';
 
 /** Each file of `directory` (its inode) with the names it has there. */
@@ -108,10 +108,11 @@ describe('folder store: bundles', function () {
     const directory = path.join(folder, 'marks');
     const store = new FolderStateStore(directory);
     const tricky = `${BUNDLE_MARK}{"keys":[["other",0]],"values":["not this"]}`;
-    await store.setMany([{ key: 'plain', value: tricky }, { key: 'nul', value: '\u0000x', ifAbsent: true }, { key: 'nul twin', value: '\u0000x', ifAbsent: true }]);
-    assert.deepEqual(await store.getMany(['plain', 'nul', 'nul twin']), [tricky, '\u0000x', '\u0000x']);
+    const escaped = `${ESCAPE_MARK}as written`;
+    await store.setMany([{ key: 'plain', value: tricky }, { key: 'nul', value: '\u0000x', ifAbsent: true }, { key: 'nul twin', value: '\u0000x', ifAbsent: true }, { key: 'escaped', value: escaped }]);
+    assert.deepEqual(await store.getMany(['plain', 'nul', 'nul twin', 'escaped']), [tricky, '\u0000x', '\u0000x', escaped]);
     await store.setMany([{ key: 'c1', value: 'one', ifAbsent: true, group: 'g' }, { key: 'c2', value: 'two', ifAbsent: true, group: 'g' }]);
-    const bundleFile = path.join(directory, [...filesOf(directory).values()].find((names) => names.length === 2)![0]!);
+    const bundleFile = path.join(directory, [...filesOf(directory).values()].find((names) => decodeBundle(fs.readFileSync(path.join(directory, names[0]!), 'utf8'))?.has('c1'))![0]!);
     fs.truncateSync(bundleFile, fs.statSync(bundleFile).size - 5);
     assert.deepEqual(await store.getMany(['c1', 'c2']), [undefined, undefined], 'a bundle that does not parse gives no value, not its raw text');
   });

@@ -32,6 +32,8 @@ import { sampleRequest } from './sample';
  * what has gone wrong, and bounds what any request can add.
  */
 export const DEFAULT_DEADLINE_MS = 2500;
+/** How long a stopping gateway lets its workers finish the writes its answered requests left, at least. */
+const POOL_SETTLE_MS = 2000;
 /** Optimizations waiting for a worker before a request gets 429. */
 export const DEFAULT_MAX_QUEUE = 256;
 /** Request bodies held at once before a request gets 503 (a body takes several times its size once parsed). */
@@ -162,7 +164,7 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
   let optimizer: GatewayOptimizer;
   if (workers > 0 && options.off !== true) {
     pool = new OptimizerPool({ size: workers, logger, youngGenerationMb, setup: { store: spec, limits, key: stores.key, config, assetsFolder: __dirname, warmUpBody: sampleRequest(), ...(embeddingModel ? { embeddingModelDir: embeddingModel } : {}) } });
-    optimizer = new PooledOptimizer({ pool, tokens, stashStore: stores.stashStore, stashKey: stores.key, deadlineMs });
+    optimizer = new PooledOptimizer({ pool, tokens, stashStore: stores.stashStore, stashKey: stores.key, deadlineMs, logger });
   } else {
     const strategies = createStrategies({ ...cliStrategyEnvironment(embeddingModel), responseCache: stores.responseCache });
     if (options.off !== true) {
@@ -275,7 +277,8 @@ export async function startServe(args: readonly string[], io: CliIo, overrides: 
       clearInterval(timer);
       clearInterval(sweeping);
       await gateway.close(graceMs);
-      await pool?.close();
+      // What the requests answered left to write (their memo, pins and answers) is written first.
+      await pool?.close(Math.max(graceMs, POOL_SETTLE_MS));
       await timed?.close();
       await decisions?.flush();
       await stores.close();

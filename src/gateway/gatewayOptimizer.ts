@@ -12,15 +12,19 @@
 import { createHmac } from 'node:crypto';
 import type { RequestFormat } from '../core/chat';
 import type { ChatRequest } from '../core/chat/types';
-import type { PipelineResult } from '../core/pipeline/pipeline';
+import type { PipelineResult, RunOptions } from '../core/pipeline/pipeline';
 import type { TargetKind } from '../core/pipeline/types';
 import type { TokenCounter } from '../core/tokens/tokenCounter';
 import type { Tenant } from './tenants';
 
 /** The optimizer as one tenant sees it, for one request. */
 export interface TenantScope {
-  /** Runs the pipeline; undefined when the optimizer is off (requests go out untouched). `targetKind` and `firstMarkerRisk` as the flow gives them. */
-  readonly optimize: ((request: ChatRequest, signal: AbortSignal, targetKind?: TargetKind, firstMarkerRisk?: number) => Promise<PipelineResult>) | undefined;
+  /**
+   * Runs the pipeline; undefined when the optimizer is off (requests go out untouched).
+   * `targetKind` and `firstMarkerRisk` as the flow gives them; `deferWrites` as the pipeline
+   * takes it (a pool's worker writes the run's memo and pins after it answered).
+   */
+  readonly optimize: ((request: ChatRequest, signal: AbortSignal, targetKind?: TargetKind, firstMarkerRisk?: number, deferWrites?: RunOptions['deferWrites']) => Promise<PipelineResult>) | undefined;
   /** Records tools the catalog loaded inside a turn of a session (the flow's `loadTools`); the next optimize sees them. */
   loadTools?(sessionId: string, names: readonly string[]): void | Promise<void>;
   afterResponse(request: ChatRequest, answer: unknown, sessionId: string): Promise<void>;

@@ -3,7 +3,8 @@
  * event loop only moves bytes, so no request waits behind another's pipeline and every core
  * is used. Any idle worker takes any task; waiting tasks go smallest body first (a small
  * request never waits behind a 5 MB one that arrived before it; a large one waits at most its
- * deadline). A task not answered by its deadline is abandoned: a waiting one is dropped, a
+ * deadline), except that one session's tasks run one at a time in the order they came, each
+ * after the store writes the one before left (a worker answers, then writes). A task not answered by its deadline is abandoned: a waiting one is dropped, a
  * running one's worker is ended (synchronous work cannot be interrupted otherwise) and
  * replaced, and the caller is told, so the request goes out as it came. The caller is told at
  * the deadline; the worker is ended only if it is still busy with that task one more deadline
@@ -78,6 +79,8 @@ interface Pending {
   readonly deadlineMs: number;
   /** Goes ahead of every task without it (see {@link OptimizerPool.run}). */
   readonly first: boolean;
+  /** The session it belongs to: its tasks run one at a time, in the order they came (see {@link OptimizerPool.run}). */
+  readonly key?: string;
   readonly resolve: (value: unknown) => void;
   readonly reject: (error: Error) => void;
   timer?: NodeJS.Timeout;
@@ -92,6 +95,8 @@ interface Slot {
   /** The abandoned task it still runs, and when it is ended if it has not answered by then. */
   late?: { readonly id: number; readonly timer: NodeJS.Timeout };
   running?: Pending;
+  /** The task it answered and still writes the store for (see `TaskAnswer.writing`); it takes nothing meanwhile. */
+  writing?: { readonly id: number; readonly key?: string };
   /** Whether the worker's own connection to a networked store is up; undefined when it has none. */
   storeUp?: boolean;
 }
@@ -139,14 +144,17 @@ export class OptimizerPool {
    * answered within `deadlineMs`, and with the worker's own error when it failed. A task with
    * `first` waits only behind others with it (in arrival order): a short task a client's answer
    * is held open for, such as storing the answer once it streamed (issue 26: behind the queue
-   * of optimizations it added tens of ms to every answer under 50 sessions).
+   * of optimizations it added tens of ms to every answer under 50 sessions). Tasks with the
+   * same `key` (a session) run one at a time in the order they came, each after the writes the
+   * one before left (a worker answers an optimization before it writes the run's memo and pins;
+   * the next turn must read them); tasks of other sessions go past one held back.
    */
-  run(task: DistributiveOmit<PoolTask, 'id'>, options: { bytes: number; deadlineMs: number; signal?: AbortSignal; first?: boolean }): Promise<unknown> {
+  run(task: DistributiveOmit<PoolTask, 'id'>, options: { bytes: number; deadlineMs: number; signal?: AbortSignal; first?: boolean; key?: string }): Promise<unknown> {
     if (this.closed) return Promise.reject(new PoolUnavailable('Herald: the optimizer pool is closed'));
     if (this.broken) return Promise.reject(new PoolUnavailable(this.broken));
     return new Promise((resolve, reject) => {
       const first = options.first === true;
-      const pending: Pending = { task: { ...task, id: this.nextId++ } as PoolTask, bytes: options.bytes, deadlineAt: Date.now() + options.deadlineMs, deadlineMs: options.deadlineMs, first, resolve, reject, settled: false };
+      const pending: Pending = { task: { ...task, id: this.nextId++ } as PoolTask, bytes: options.bytes, deadlineAt: Date.now() + options.deadlineMs, deadlineMs: options.deadlineMs, first, ...(options.key !== undefined ? { key: options.key } : {}), resolve, reject, settled: false };
       pending.timer = setTimeout(() => this.expire(pending), options.deadlineMs);
       options.signal?.addEventListener('abort', () => this.dropQueued(pending, new PoolUnavailable('Herald: the caller cancelled the request')), { once: true });
       // Tasks marked first in arrival order, then the others smallest body first (equal sizes in arrival order).
@@ -160,7 +168,7 @@ export class OptimizerPool {
   stats(): PoolStats {
     return {
       workers: this.slots.length,
-      busy: this.slots.filter((slot) => slot.running || slot.retiring).length,
+      busy: this.slots.filter((slot) => slot.running || slot.writing || slot.retiring).length,
       queued: this.queue.length,
       queuedBytes: this.queue.reduce((sum, pending) => sum + pending.bytes, 0),
       abandoned: this.abandoned,
@@ -189,7 +197,15 @@ export class OptimizerPool {
     if (this.broken) throw new Error(this.broken);
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stops the pool. With `settleMs`, the tasks already queued or running and the writes after
+   * them finish first, for up to that long (a stopping gateway keeps the answers it stored).
+   */
+  async close(settleMs = 0): Promise<void> {
+    const until = Date.now() + settleMs;
+    while (Date.now() < until && !this.broken && (this.queue.length > 0 || this.slots.some((slot) => slot.running || slot.writing))) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     this.closed = true;
     for (const pending of this.queue.splice(0)) this.settle(pending, undefined, new PoolUnavailable('Herald: the optimizer pool closed'));
     await Promise.all(this.slots.map(async (slot) => {
@@ -238,17 +254,26 @@ export class OptimizerPool {
       void slot.worker.terminate();
       return;
     }
+    if (message.type === 'written') {
+      if (message.error !== undefined) this.options.logger.warn('store-write-failed', `Herald: a request's decisions could not be written to the store (${message.error.replace(/^Herald: /, '')}); it went out optimized, and its session's next turn decides that history again`);
+      if (slot.writing?.id !== message.id) return;
+      slot.writing = undefined;
+      this.dispatch();
+      return;
+    }
     if (slot.late && slot.late.id === message.id) {
-      // The abandoned task ended within its grace: the worker takes tasks again.
+      // The abandoned task ended within its grace: the worker takes tasks again (once it wrote what it left).
       clearTimeout(slot.late.timer);
       slot.late = undefined;
       slot.retiring = false;
+      if (message.writing) slot.writing = { id: message.id };
       this.dispatch();
       return;
     }
     const running = slot.running;
     if (!running || running.task.id !== message.id) return;
     slot.running = undefined;
+    if (message.writing) slot.writing = { id: message.id, ...(running.key !== undefined ? { key: running.key } : {}) };
     this.answer(running, message);
     this.dispatch();
   }
@@ -274,16 +299,39 @@ export class OptimizerPool {
     }
     this.replaced++;
     this.slots[index] = this.spawn();
+    // A session held back behind what the ended worker ran or wrote may go on elsewhere.
+    this.dispatch();
   }
 
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
-      if (!slot.ready || slot.retiring || slot.running) continue;
-      const pending = this.queue.shift()!;
+      if (!slot.ready || slot.retiring || slot.running || slot.writing) continue;
+      const at = this.nextRunnable();
+      if (at < 0) return;
+      const pending = this.queue.splice(at, 1)[0]!;
       slot.running = pending;
       slot.worker.postMessage(pending.task);
     }
+  }
+
+  /**
+   * The first queued task whose session has nothing running, being written or queued before it
+   * (its earliest task by arrival: ids rise as tasks come); -1 when every one waits.
+   */
+  private nextRunnable(): number {
+    const busy = new Set<string>();
+    for (const slot of this.slots) {
+      if (slot.running?.key !== undefined) busy.add(slot.running.key);
+      if (slot.writing?.key !== undefined) busy.add(slot.writing.key);
+    }
+    const earliest = new Map<string, number>();
+    for (const pending of this.queue) {
+      if (pending.key === undefined) continue;
+      const known = earliest.get(pending.key);
+      if (known === undefined || pending.task.id < known) earliest.set(pending.key, pending.task.id);
+    }
+    return this.queue.findIndex((pending) => pending.key === undefined || (!busy.has(pending.key) && earliest.get(pending.key) === pending.task.id));
   }
 
   /** The deadline passed: a waiting task is dropped, a running one's worker ended and replaced. */

@@ -55,25 +55,42 @@ ready.then(
 );
 
 port.on('message', (task: PoolTask) => {
-  void answer(task).then((message) => port.postMessage(message));
+  void answer(task).then(async ({ message, write }) => {
+    // The request goes on its way first; the run's memo and pins are written after (see TaskAnswer).
+    port.postMessage(write ? { ...message, writing: true } : message);
+    if (!write) return;
+    let error: string | undefined;
+    try {
+      await write();
+    } catch (failure) {
+      error = describeError(failure);
+    }
+    port.postMessage({ type: 'written', id: task.id, ...(error !== undefined ? { error } : {}) } satisfies WorkerMessage);
+  });
 });
 
-async function answer(task: PoolTask): Promise<TaskAnswer> {
+async function answer(task: PoolTask): Promise<{ message: TaskAnswer; write?: () => Promise<void> }> {
+  let write: (() => Promise<void>) | undefined;
   try {
-    const optimizer = await ready;
-    if (task.type === 'loadTools') {
-      await optimizer.forTenant(task.tenant).loadTools!(task.sessionId, task.names);
-      return { type: 'answer', id: task.id, ok: true, value: undefined };
-    }
-    const request = parseRequest(JSON.parse(Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8')), task.format);
-    if (task.type === 'afterResponse') {
-      await optimizer.forTenant(task.tenant).afterResponse(request, task.answer, task.sessionId);
-      return { type: 'answer', id: task.id, ok: true, value: undefined };
-    }
-    // The pool abandons a task by ending this worker, so nothing here waits on a signal.
-    const result = await optimizer.forTenant(task.tenant).optimize!(request, new AbortController().signal, task.targetKind, task.firstMarkerRisk);
-    return { type: 'answer', id: task.id, ok: true, value: result };
+    return { message: await run(task, (given) => (write = given)), ...(write ? { write } : {}) };
   } catch (error) {
-    return { type: 'answer', id: task.id, ok: false, error: describeError(error) };
+    // A run that failed after it handed over its writes keeps nothing: its decisions are not written.
+    return { message: { type: 'answer', id: task.id, ok: false, error: describeError(error) } };
   }
+}
+
+async function run(task: PoolTask, deferWrites: (write: () => Promise<void>) => void): Promise<TaskAnswer> {
+  const optimizer = await ready;
+  if (task.type === 'loadTools') {
+    await optimizer.forTenant(task.tenant).loadTools!(task.sessionId, task.names);
+    return { type: 'answer', id: task.id, ok: true, value: undefined };
+  }
+  const request = parseRequest(JSON.parse(Buffer.from(task.body.buffer, task.body.byteOffset, task.body.byteLength).toString('utf8')), task.format);
+  if (task.type === 'afterResponse') {
+    await optimizer.forTenant(task.tenant).afterResponse(request, task.answer, task.sessionId);
+    return { type: 'answer', id: task.id, ok: true, value: undefined };
+  }
+  // The pool abandons a task by ending this worker, so nothing here waits on a signal.
+  const result = await optimizer.forTenant(task.tenant).optimize!(request, new AbortController().signal, task.targetKind, task.firstMarkerRisk, deferWrites);
+  return { type: 'answer', id: task.id, ok: true, value: result };
 }

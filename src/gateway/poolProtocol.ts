@@ -33,7 +33,12 @@ export type PoolTask =
   | (BodyTask & { readonly type: 'afterResponse'; readonly answer: unknown; readonly sessionId: string })
   | { readonly type: 'loadTools'; readonly id: number; readonly sessionId: string; readonly names: readonly string[]; readonly tenant: Tenant };
 
-export type TaskAnswer = { readonly type: 'answer'; readonly id: number } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string });
+/**
+ * A task's answer. `writing` says the worker goes on to write what the task left for the store
+ * (an optimization's memo and pins) and will say `written` when done: until then it takes no
+ * task, and the pool holds back the next task of the same session.
+ */
+export type TaskAnswer = { readonly type: 'answer'; readonly id: number; readonly writing?: true } & ({ readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: string });
 
 export type WorkerMessage =
   | TaskAnswer
@@ -41,4 +46,6 @@ export type WorkerMessage =
   /** The worker's own connection to a networked store (Redis) came up or went down. */
   | { readonly type: 'store'; readonly up: boolean }
   | { readonly type: 'failed'; readonly error: string }
+  /** The writes a `writing` answer announced are done; `error` when they failed. */
+  | { readonly type: 'written'; readonly id: number; readonly error?: string }
   | { readonly type: 'log'; readonly level: 'info' | 'warn' | 'error'; readonly code: string; readonly message: string };

@@ -2,6 +2,11 @@
  * The gateway's optimizer when the pipeline runs on the worker pool: each call becomes a pool
  * task carrying the request's bytes as the client sent them (parsed in the worker, so the event
  * loop never parses or serializes a large body twice), with a hard deadline.
+ *
+ * Writes to the store come after what a client waits for: a worker answers an optimization
+ * before it writes the run's memo and pins, and an answer is stored after the client has it.
+ * A session's tasks carry its id, so the pool runs them one at a time in order, each after the
+ * writes before it: the next turn reads what the last one left, as on the event loop.
  */
 import { serializeRequest, type RequestFormat } from '../core/chat';
 import type { ChatRequest } from '../core/chat/types';
@@ -9,9 +14,12 @@ import type { PipelineResult } from '../core/pipeline/pipeline';
 import type { BlobStore } from '../core/stash/blobStore';
 import { ScopedBlobStore } from '../core/stash/scopedBlobStore';
 import { Stash } from '../core/stash/stash';
+import type { Logger } from '../core/ports';
+import { describeError } from '../core/errors';
 import type { TokenCounter } from '../core/tokens/tokenCounter';
 import { tenantNamespace, tenantStashKey, type GatewayOptimizer, type TenantScope } from './gatewayOptimizer';
 import type { OptimizerPool } from './optimizerPool';
+import { sessionOf } from './tenantOptimizer';
 import type { Tenant } from './tenants';
 
 /** The bytes a request arrived as, and their format: what a worker parses. */
@@ -29,14 +37,14 @@ export interface PooledOptimizerOptions {
   readonly stashKey: Uint8Array;
   /** Longest an optimization may take, queue included, before the request goes out as it came. */
   readonly deadlineMs: number;
+  /** Told when an answer could not be stored (the client had it already). */
+  readonly logger?: Logger;
 }
 
 export class PooledOptimizer implements GatewayOptimizer {
   readonly tokens: TokenCounter;
   /** The bytes behind each request the gateway parsed, so a worker parses them instead. */
   private readonly sources = new WeakMap<ChatRequest, RequestSource>();
-  /** Catalog loads sent to the pool: the next optimization waits for them (it reads the pins). */
-  private pinWrites: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: PooledOptimizerOptions) {
     this.tokens = options.tokens;
@@ -52,20 +60,22 @@ export class PooledOptimizer implements GatewayOptimizer {
     let stash: Stash | undefined;
     return {
       optimize: async (request, signal, targetKind, firstMarkerRisk) => {
-        await this.pinWrites;
         const source = this.sourceOf(request);
-        return (await pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}), ...(firstMarkerRisk !== undefined ? { firstMarkerRisk } : {}) }, { bytes: source.bytes.byteLength, deadlineMs, signal })) as PipelineResult;
+        // The worker names the session the same way (TenantOptimizer), from the same bytes.
+        const key = sessionOf(request, tenant);
+        return (await pool.run({ type: 'optimize', body: source.bytes, format: source.format, tenant, ...(targetKind ? { targetKind } : {}), ...(firstMarkerRisk !== undefined ? { firstMarkerRisk } : {}) }, { bytes: source.bytes.byteLength, deadlineMs, signal, key })) as PipelineResult;
       },
-      loadTools: (sessionId, names) => {
-        // In the middle of a turn: the answer waits on it.
-        const written = pool.run({ type: 'loadTools', sessionId, names, tenant }, { bytes: 0, deadlineMs, first: true }).then(() => undefined);
-        this.pinWrites = written.catch(() => undefined);
-        return written;
+      loadTools: async (sessionId, names) => {
+        // In the middle of a turn, after the turn's own writes: the answer waits on it, the session's next turn too.
+        await pool.run({ type: 'loadTools', sessionId, names, tenant }, { bytes: 0, deadlineMs, first: true, key: sessionId });
       },
-      afterResponse: async (request, answer, sessionId) => {
+      afterResponse: (request, answer, sessionId) => {
         const source = this.sourceOf(request);
-        // The client's answer ends once this is stored: it goes ahead of the optimizations waiting.
-        await pool.run({ type: 'afterResponse', body: source.bytes, format: source.format, tenant, answer, sessionId }, { bytes: source.bytes.byteLength, deadlineMs, first: true });
+        // Stored once the client has its answer; the session's next turn waits for it (a retry finds it).
+        // It goes ahead of the optimizations waiting, as the writes it holds back do.
+        void pool.run({ type: 'afterResponse', body: source.bytes, format: source.format, tenant, answer, sessionId }, { bytes: source.bytes.byteLength, deadlineMs, first: true, key: sessionId })
+          .then(() => undefined, (error: unknown) => this.options.logger?.warn('after-response-failed', `Herald: an answer could not be handed back to the optimizer (${describeError(error).replace(/^Herald: /, '')}); the client had it already`));
+        return Promise.resolve();
       },
       retrieve: (handle) => {
         // The tenant's namespace and key, as the worker that stashed the original had them.

@@ -69,11 +69,11 @@ export class TenantOptimizer implements GatewayOptimizer {
   forTenant(tenant: Tenant): TenantScope {
     const parts = tenant.anonymous ? this.build(tenant) : this.partsOf(tenant);
     return {
-      optimize: async (request, signal, targetKind, firstMarkerRisk) => {
+      optimize: async (request, signal, targetKind, firstMarkerRisk, deferWrites) => {
         await this.pinWrites;
         // semantic_cache reads its answer synchronously: one another process stored is loaded first.
         if (this.cacheEnabled && this.options.responseCache && !tenant.anonymous) await this.options.responseCache.prefetch([requestKey(request, tenant.id)]);
-        return parts.pipeline.run(request, { signal, sessionId: sessionOf(request, tenant), ...(targetKind ? { targetKind } : {}), ...(firstMarkerRisk !== undefined ? { firstMarkerRisk } : {}) });
+        return parts.pipeline.run(request, { signal, sessionId: sessionOf(request, tenant), ...(targetKind ? { targetKind } : {}), ...(firstMarkerRisk !== undefined ? { firstMarkerRisk } : {}), ...(deferWrites ? { deferWrites } : {}) });
       },
       loadTools: (sessionId, names) => this.loadTools(parts.state, sessionId, names),
       afterResponse: async (request, answer, sessionId) => {

@@ -88,6 +88,14 @@ export interface RunOptions {
    */
   readonly firstMarkerRisk?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Given, the run returns before the memo and pins it changed are written to a shared store
+   * and hands over `write`, which writes them (the stash's originals are always written
+   * first): a worker answers with the request, then writes. The caller calls `write` once,
+   * before anything else uses this pipeline, keeps the session's next run waiting until it
+   * settles, and hears of a failed write from it.
+   */
+  readonly deferWrites?: (write: () => Promise<void>) => void;
 }
 
 export interface PipelineResult {
@@ -298,7 +306,9 @@ export class Pipeline {
         }
       });
     }
-    await saveRunState({ memo: this.memo, state: this.state }, sessionId);
+    const write = (): Promise<void> => saveRunState({ memo: this.memo, state: this.state }, sessionId);
+    if (options.deferWrites) options.deferWrites(write);
+    else await write();
     return {
       request,
       decisions,

@@ -25,8 +25,16 @@ function busyPool(size: number): OptimizerPool {
   return new OptimizerPool({ size, workerFile: BUSY_WORKER, logger: silentLogger, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
 }
 
-function task(name: string, busyMs: number, padding = 0): { type: 'optimize'; body: Uint8Array; format: 'anthropic'; tenant: Tenant } {
-  return { type: 'optimize', body: Buffer.from(JSON.stringify({ busyMs, name, padding: 'x'.repeat(padding) })), format: 'anthropic', tenant: { id: 't', anonymous: false } };
+function task(name: string, busyMs: number, padding = 0, writes: { writeMs?: number; writeError?: string } = {}): { type: 'optimize'; body: Uint8Array; format: 'anthropic'; tenant: Tenant } {
+  return { type: 'optimize', body: Buffer.from(JSON.stringify({ busyMs, name, padding: 'x'.repeat(padding), ...writes })), format: 'anthropic', tenant: { id: 't', anonymous: false } };
+}
+
+/** What the stand-in worker answers: the task's name, its thread, when it started, and when its writes end (epoch ms). */
+interface Ran {
+  readonly name: string;
+  readonly threadId: number;
+  readonly startedAt: number;
+  readonly writesUntil?: number;
 }
 
 describe('gateway: the optimizer pool', function () {
@@ -85,7 +93,7 @@ describe('gateway: the optimizer pool', function () {
     }
   });
 
-  it('a task marked first (storing an answer the client waits on) goes ahead of the optimizations waiting, in arrival order', async () => {
+  it('a task marked first (storing an answer, loading tools inside a turn) goes ahead of the optimizations waiting, in arrival order', async () => {
     const pool = busyPool(1);
     try {
       await pool.ready();
@@ -101,6 +109,68 @@ describe('gateway: the optimizer pool', function () {
     } finally {
       await pool.close();
     }
+  });
+
+  it('a worker answers before it writes: the caller has the value at once, and the worker takes no task until its writes are done', async () => {
+    const pool = busyPool(1);
+    try {
+      await pool.ready();
+      const started = Date.now();
+      const first = (await pool.run(task('first', 20, 0, { writeMs: 600 }), { bytes: 10, deadlineMs: 20_000 })) as Ran;
+      assert.ok(Date.now() - started < 500, `the caller did not wait for the writes (${Date.now() - started} ms)`);
+      assert.equal(pool.stats().busy, 1, 'the worker counts as busy while it writes');
+      const next = (await pool.run(task('next', 1), { bytes: 10, deadlineMs: 20_000 })) as Ran;
+      assert.ok(next.startedAt >= first.writesUntil!, 'the next task started once the writes were done');
+      assert.equal(pool.stats().busy, 0);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('one session\'s tasks run one at a time in the order they came, each after the writes before it; other sessions go past', async () => {
+    const pool = busyPool(2);
+    try {
+      await pool.ready();
+      const done: string[] = [];
+      const note = (promise: Promise<unknown>) => promise.then((value) => (done.push((value as Ran).name), value as Ran));
+      const turn = note(pool.run(task('s1-turn', 1, 0, { writeMs: 500 }), { bytes: 10, deadlineMs: 20_000, key: 's1' }));
+      // Answered, and writing.
+      await turn;
+      // The session's next task is larger, the one after it smaller: still in the order they came.
+      const next = note(pool.run(task('s1-next', 1, 5_000), { bytes: 5_000, deadlineMs: 20_000, key: 's1' }));
+      const after = note(pool.run(task('s1-after', 1), { bytes: 10, deadlineMs: 20_000, key: 's1' }));
+      const other = note(pool.run(task('s2', 1, 5_000), { bytes: 5_000, deadlineMs: 20_000, key: 's2' }));
+      const [ranTurn, ranNext, ranAfter, ranOther] = await Promise.all([turn, next, after, other]);
+      assert.deepEqual(done, ['s1-turn', 's2', 's1-next', 's1-after']);
+      assert.ok(ranNext!.startedAt >= ranTurn!.writesUntil!, 'the session\'s next task waited for the writes the turn left');
+      assert.ok(ranOther!.startedAt < ranTurn!.writesUntil!, 'another session\'s task did not wait for them');
+      assert.ok(ranAfter!.startedAt >= ranNext!.startedAt);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('a failed write is logged, and the worker and the session go on', async () => {
+    const warnings: string[] = [];
+    const pool = new OptimizerPool({ size: 1, workerFile: BUSY_WORKER, logger: { ...silentLogger, warn: (code, message) => warnings.push(`${code}: ${message}`) }, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
+    try {
+      await pool.ready();
+      await pool.run(task('turn', 1, 0, { writeMs: 1, writeError: 'Herald: ENOSPC: no space left on device' }), { bytes: 10, deadlineMs: 20_000, key: 's1' });
+      const next = (await pool.run(task('next', 1), { bytes: 10, deadlineMs: 20_000, key: 's1' })) as Ran;
+      assert.equal(next.name, 'next');
+      assert.equal(warnings.length, 1);
+      assert.match(warnings[0]!, /^store-write-failed: .*ENOSPC.*decides that history again/);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('closing with time to settle lets the writes already under way finish', async () => {
+    const pool = busyPool(1);
+    await pool.ready();
+    const ran = (await pool.run(task('turn', 1, 0, { writeMs: 300 }), { bytes: 10, deadlineMs: 20_000 })) as Ran;
+    await pool.close(5_000);
+    assert.ok(Date.now() >= ran.writesUntil!, 'closed once the writes were done');
   });
 
   it('with two workers a small task finishes while a large one is still running', async () => {
@@ -202,6 +272,38 @@ describe('gateway: the pool behind herald serve', function () {
     assert.match(metrics, /herald_optimizations_abandoned 1/);
     assert.match(metrics, /herald_requests_total\{tenant="[0-9a-f]{24}",model="claude-sonnet-4-5",api="messages",status="forwarded-original",http_status="200"\} 1/);
     assert.match(metrics, /herald_workers 1/);
+  });
+
+  it('with two workers a session\'s next request, sent the moment an answer ends, reads what that turn left: the stored answer and the decided history', async () => {
+    harness = await startHarness({ kind: 'stream', events: anthropicEvents({ blocks: [{ type: 'text', text: 'The job runs out of memory.' }] }) }, ['--workers', '2', '--deadline-ms', '600000']);
+    const log = (run: number) => Array.from({ length: 400 }, (_, line) => `2026-03-01T10:00:${String(line % 60).padStart(2, '0')}Z INFO worker-${line % 3} run ${run} handled job ${line}`).join('\n');
+    const turn = (results: number) => {
+      const messages: unknown[] = [{ role: 'user', content: 'why does the job fail?' }];
+      for (let run = 0; run < results; run++) messages.push({ role: 'assistant', content: [{ type: 'tool_use', id: `toolu_${run}`, name: 'Bash', input: { command: `cat run${run}.log` } }] }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${run}`, content: log(run) }] });
+      return { model: 'claude-sonnet-4-5', max_tokens: 100, stream: true, messages };
+    };
+    // The answer's text, as the client reads it from the stream.
+    const send = async (body: unknown): Promise<string> => {
+      const stream = await (await fetch(`${harness!.base}/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': 'sk-c' }, body: JSON.stringify(body) })).text();
+      return [...stream.matchAll(/"text_delta","text":"([^"]*)"/g)].map((match) => match[1]).join('');
+    };
+    // Both workers have started a first task (each loads its strategies once).
+    await Promise.all([send({ ...turn(1), messages: [{ role: 'user', content: 'warm one' }] }), send({ ...turn(1), messages: [{ role: 'user', content: 'warm two' }] })]);
+    for (let round = 0; round < 3; round++) {
+      const first = turn(2 + round * 2);
+      await send(first);
+      const calls: number = harness.upstream.received.length;
+      // At once: its answer is stored after the client had it, and the retry waits for that.
+      const retried = await send(first);
+      assert.equal(records(harness).at(-1)!.status, 'served-from-cache', `round ${round}: from the cache`);
+      assert.equal(retried, 'The job runs out of memory.');
+      assert.equal(harness.upstream.received.length, calls, `round ${round}: the retry never reached the provider`);
+      const next = await send(turn(3 + round * 2));
+      const record: Record<string, unknown> = records(harness).at(-1)!;
+      assert.equal(record.status, 'optimized');
+      assert.ok(Number(record.replayedMessages) >= 3 + round * 4, `round ${round}: the history the turn before decided was replayed (${String(record.replayedMessages)})`);
+      assert.equal(next, 'The job runs out of memory.');
+    }
   });
 
   it('optimizes on the workers, counts tokens and billed usage per tenant and model, and health reports the store and the queue', async () => {

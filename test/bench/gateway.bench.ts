@@ -238,6 +238,8 @@ export async function loadRun(target: 'gateway' | 'direct', sessions = SESSIONS,
     let cpuMsPerRequest: number | undefined;
     if (started) {
       cpuMsPerRequest = ((cpuSeconds(started.child.pid!) - cpuBefore) * 1000) / Math.max(1, requests);
+      // The last reading is the running gateway's (an exiting process reads as 0 MB).
+      if (timer) clearInterval(timer);
       started.child.kill('SIGTERM');
       await new Promise((resolve) => started!.child.once('exit', resolve));
       started = undefined;

@@ -4,7 +4,8 @@
  * has a stash over its own namespace of the shared blob store, its memo entries under its scope
  * and its pins under session ids that carry it. With a shared store (folder, Redis) the pins a
  * turn changes and the answers it stores are written before the call returns, so the next turn
- * reads them wherever it runs.
+ * reads them wherever it runs; on a pool's worker the run's memo and pins are written right
+ * after it answered instead (`deferWrites`), the pool holding the session's next task until then.
  */
 import type { ChatRequest } from '../core/chat/types';
 import { MessageMemo } from '../core/pipeline/messageMemo';

@@ -4,8 +4,8 @@
  * is used. Any idle worker takes any task; waiting tasks go smallest body first (a small
  * request never waits behind a 5 MB one that arrived before it; a large one waits at most its
  * deadline), except that one session's tasks run one at a time in the order they came, each
- * after the store writes the one before left (a worker answers, then writes). A task not answered by its deadline is abandoned: a waiting one is dropped, a
- * running one's worker is ended (synchronous work cannot be interrupted otherwise) and
+ * after the store writes the one before left (a worker answers, then writes). A task not
+ * answered by its deadline is abandoned: a waiting one is dropped, a running one's worker is ended (synchronous work cannot be interrupted otherwise) and
  * replaced, and the caller is told, so the request goes out as it came. The caller is told at
  * the deadline; the worker is ended only if it is still busy with that task one more deadline
  * later: under load most late tasks were late from their wait in the queue and end soon after,
@@ -142,9 +142,10 @@ export class OptimizerPool {
   /**
    * Runs a task on the first idle worker; rejects with {@link DeadlinePassed} when it is not
    * answered within `deadlineMs`, and with the worker's own error when it failed. A task with
-   * `first` waits only behind others with it (in arrival order): a short task a client's answer
-   * is held open for, such as storing the answer once it streamed (issue 26: behind the queue
-   * of optimizations it added tens of ms to every answer under 50 sessions). Tasks with the
+   * `first` waits only behind others with it (in arrival order): a short task something waits
+   * on, such as a catalog load inside a turn (the answer waits) or storing an answer (the
+   * session's next turn waits; issue 26: behind the queue of optimizations it added tens of ms
+   * to every answer under 50 sessions, when the answer still waited for it). Tasks with the
    * same `key` (a session) run one at a time in the order they came, each after the writes the
    * one before left (a worker answers an optimization before it writes the run's memo and pins;
    * the next turn must read them); tasks of other sessions go past one held back.

@@ -5,8 +5,9 @@
  * request never waits behind a 5 MB one that arrived before it; a large one waits at most its
  * deadline), except that one session's tasks run one at a time in the order they came, each
  * after the store writes the one before left (a worker answers, then writes). A task not
- * answered by its deadline is abandoned: a waiting one is dropped, a running one's worker is ended (synchronous work cannot be interrupted otherwise) and
- * replaced, and the caller is told, so the request goes out as it came. The caller is told at
+ * answered by its deadline is abandoned: a waiting one is dropped, a running one's worker is
+ * ended (synchronous work cannot be interrupted otherwise) and replaced, and the caller is
+ * told, so the request goes out as it came. The caller is told at
  * the deadline; the worker is ended only if it is still busy with that task one more deadline
  * later: under load most late tasks were late from their wait in the queue and end soon after,
  * and a new worker costs seconds of CPU to start (issue 26: replacements were half the CPU of a

@@ -45,6 +45,18 @@ describe('content_census', () => {
     for (const lines of [[logLine(1), logLine(2), logLine(3), logLine(4), prose, prose], [prose, prose, logLine(1), logLine(2), logLine(3), logLine(4)]]) assert.equal(classifyShape(lines.join('\n')), 'log_lines');
   });
 
+  it('reads a table from its first 20 lines: the same count of one separator, two or more a line', () => {
+    const rows = (separator: string, count: number): string[] => Array.from({ length: count }, (_, row) => ['id', 'name', 'size', 'owner'].map((column) => `${column}${row}`).join(separator));
+    for (const separator of [',', '\t', '|']) assert.equal(classifyShape(rows(separator, 12).join('\n')), 'csv_table', JSON.stringify(separator));
+    // A row past the twentieth is not read; one of the first twenty with another count is no table.
+    assert.equal(classifyShape([...rows(',', 20), 'x,y'].join('\n')), 'csv_table');
+    const ragged = rows(',', 12);
+    ragged[7] = 'id7,name7,size7';
+    assert.notEqual(classifyShape(ragged.join('\n')), 'csv_table');
+    // One separator a line is a pair, not a table.
+    assert.notEqual(classifyShape(Array.from({ length: 12 }, (_, row) => `key${row},value${row}`).join('\n')), 'csv_table');
+  });
+
   it('classifies real agent command output by what the command does (at least 80 % per kind)', function () {
     skipWithoutData(this);
     const kinds: [RegExp, ShapeClass][] = [

@@ -76,10 +76,24 @@ function looksJson(full: string, head: string): boolean {
   return /^[[{]\s*(?:"|\{|\[|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?\s*[,\]]|true\b|false\b|null\b|\]|\})/.test(head);
 }
 
+/** The first 20 lines hold the same number of one separator, at least two a line. */
 function isTable(lines: readonly string[]): boolean {
-  for (const separator of [',', '\t', '|']) {
-    const counts = lines.slice(0, 20).map((line) => line.split(separator).length - 1);
-    if (counts[0]! >= 2 && counts.every((count) => count === counts[0])) return true;
+  const rows = Math.min(lines.length, 20);
+  for (const separator of TABLE_SEPARATORS) {
+    const first = occurrences(lines[0]!, separator);
+    if (first < 2) continue;
+    let same = true;
+    for (let index = 1; index < rows && same; index++) same = occurrences(lines[index]!, separator) === first;
+    if (same) return true;
   }
   return false;
+}
+
+const TABLE_SEPARATORS = [',', '\t', '|'] as const;
+
+/** How many times `separator` (one character) occurs in `line`, counted without splitting it. */
+function occurrences(line: string, separator: string): number {
+  let count = 0;
+  for (let at = line.indexOf(separator); at !== -1; at = line.indexOf(separator, at + 1)) count++;
+  return count;
 }

@@ -93,8 +93,8 @@ interface Slot {
   ready: boolean;
   /** Being ended (its task passed the deadline): takes nothing more, replaced when it exits. */
   retiring?: boolean;
-  /** The abandoned task it still runs, and when it is ended if it has not answered by then. */
-  late?: { readonly id: number; readonly timer: NodeJS.Timeout };
+  /** The abandoned task it still runs (and its session), and when it is ended if it has not answered by then. */
+  late?: { readonly id: number; readonly timer: NodeJS.Timeout; readonly key?: string };
   running?: Pending;
   /** The task it answered and still writes the store for (see `TaskAnswer.writing`); it takes nothing meanwhile. */
   writing?: { readonly id: number; readonly key?: string };
@@ -264,11 +264,13 @@ export class OptimizerPool {
       return;
     }
     if (slot.late && slot.late.id === message.id) {
-      // The abandoned task ended within its grace: the worker takes tasks again (once it wrote what it left).
+      // The abandoned task ended within its grace: the worker takes tasks again (once it wrote
+      // what it left), and its session's next task waits for those writes, as after any answer.
+      const { key } = slot.late;
       clearTimeout(slot.late.timer);
       slot.late = undefined;
       slot.retiring = false;
-      if (message.writing) slot.writing = { id: message.id };
+      if (message.writing) slot.writing = { id: message.id, ...(key !== undefined ? { key } : {}) };
       this.dispatch();
       return;
     }
@@ -355,7 +357,7 @@ export class OptimizerPool {
       // Still busy one more deadline later: only ending the thread stops it.
       const timer = setTimeout(() => this.end(slot), pending.deadlineMs);
       timer.unref();
-      slot.late = { id: pending.task.id, timer };
+      slot.late = { id: pending.task.id, timer, ...(pending.key !== undefined ? { key: pending.key } : {}) };
     }
   }
 

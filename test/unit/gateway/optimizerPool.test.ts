@@ -150,6 +150,27 @@ describe('gateway: the optimizer pool', function () {
     }
   });
 
+  it('a task abandoned at its deadline that answers late: its session\'s next task waits for the writes it left, other sessions do not', async () => {
+    const pool = busyPool(2);
+    try {
+      await pool.ready();
+      const started = Date.now();
+      // Runs 1.5 s against a 1 s deadline, then writes for 2 s: its writes end 3.5 s after the start or later.
+      await assert.rejects(pool.run(task('s1-late', 1_500, 0, { writeMs: 2_000 }), { bytes: 10, deadlineMs: 1_000, key: 's1' }), (error: unknown) => error instanceof DeadlinePassed);
+      // Past the late answer (1.5 s), well inside its writes.
+      await new Promise((resolve) => setTimeout(resolve, started + 2_500 - Date.now()));
+      const [next, other] = (await Promise.all([
+        pool.run(task('s1-next', 1), { bytes: 10, deadlineMs: 20_000, key: 's1' }),
+        pool.run(task('s2', 1), { bytes: 10, deadlineMs: 20_000, key: 's2' }),
+      ])) as [Ran, Ran];
+      assert.ok(next.startedAt >= started + 3_500, `the session's next task started ${next.startedAt - started} ms in, before the late task's writes ended`);
+      assert.ok(other.startedAt < started + 3_500, 'another session\'s task did not wait for them');
+      assert.equal(pool.stats().replaced, 0, 'the worker that answered late was kept');
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('a failed write is logged, and the worker and the session go on', async () => {
     const warnings: string[] = [];
     const pool = new OptimizerPool({ size: 1, workerFile: BUSY_WORKER, logger: { ...silentLogger, warn: (code, message) => warnings.push(`${code}: ${message}`) }, setup: { store: { kind: 'folder', directory: '/nonexistent' }, key: new Uint8Array(32), config: {} } });
